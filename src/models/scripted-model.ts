@@ -1,0 +1,261 @@
+/**
+ * @module
+ * A real AI SDK language model that replays scripted turns and records every request it receives, so tests can
+ * assert on what the model actually saw. It works through STATEK's `generateReply` and through the `ai`
+ * package's `generateText` and `streamText` alike. Part of the public API: users test their agents with it.
+ */
+import type {
+  LanguageModelV4,
+  LanguageModelV4CallOptions,
+  LanguageModelV4Content,
+  LanguageModelV4GenerateResult,
+  LanguageModelV4Prompt,
+  LanguageModelV4StreamResult,
+  LanguageModelV4Usage,
+} from "@ai-sdk/provider";
+import { ScriptExhaustedError } from "../errors/script-exhausted-error.ts";
+import type { ModelMessage, ModelToolPayload, ModelUsage } from "./model-request.ts";
+import { clonePromptValue } from "./clone-prompt-value.ts";
+import { toStreamParts } from "./scripted-stream.ts";
+
+/**
+ * One scripted model turn: a plain string is a text reply; an object may combine text, formal tool calls,
+ * reasoning and the usage to report. Usage counts left out are estimated (about 4 characters per token).
+ *
+ * @example
+ * ```ts
+ * const turns: ScriptedTurn[] = [
+ *   "```ts\nconsole.log(today)\n```",
+ *   { text: "Let me look.", toolCalls: [{ name: "findEmptySlot", args: { durationMinutes: 30 } }] },
+ *   { reasoning: "The user wants Monday.", text: "Booked.", usage: { inputTokens: 1200, cachedInputTokens: 1000 } },
+ * ];
+ * ```
+ */
+export type ScriptedTurn = string | {
+  text?: string;
+  /** Formal tool calls; `id` defaults to `call-<turnIndex>-<callIndex>` (both counted from 0). */
+  toolCalls?: Array<{ name: string; args: Record<string, unknown>; id?: string }>;
+  reasoning?: string;
+  usage?: Partial<ModelUsage>;
+};
+
+/**
+ * A request as the scripted model received it, with the system prompt separated from the conversation.
+ *
+ * @example
+ * ```ts
+ * const [first] = model.requests;
+ * assert.match(first.system, /calendar/);
+ * assert.deepEqual(first.tools.map((tool) => tool.name), ["findEmptySlot"]);
+ * ```
+ */
+export interface ScriptedRequest {
+  /** The contents of the prompt's system messages, joined with a blank line. */
+  system: string;
+  /**
+   * The other prompt messages as received, as a deep copy (later changes by callers do not show) without keys
+   * whose value is `undefined` (the `ai` package adds `providerOptions: undefined` to every message).
+   */
+  messages: ModelMessage[];
+  /** The function tools offered (provider-defined tools are left out); `description` is `""` when none was given. */
+  tools: ModelToolPayload[];
+}
+
+/**
+ * Options of {@link scriptedModel}.
+ *
+ * @example
+ * ```ts
+ * scriptedModel(["Hi"], { provider: "openai", modelId: "gpt-5-mini" }); // reports itself as openai/gpt-5-mini
+ * ```
+ */
+export interface ScriptedModelOptions {
+  /** @default "scripted-model" */
+  modelId?: string;
+  /** @default "scripted" */
+  provider?: string;
+}
+
+/**
+ * The model {@link scriptedModel} returns: an AI SDK `LanguageModelV4` that answers each call with the next
+ * scripted turn and throws {@link ScriptExhaustedError} when none is left.
+ *
+ * @example
+ * ```ts
+ * const model = new ScriptedModel(["Hello"]);
+ * await generateText({ model, prompt: "Hi" });
+ * model.turnsUsed; // 1
+ * ```
+ */
+export class ScriptedModel implements LanguageModelV4 {
+  readonly specificationVersion = "v4";
+  readonly provider: string;
+  readonly modelId: string;
+  /** No URL is fetched by the model itself: the AI SDK downloads files before calling it. */
+  readonly supportedUrls: Record<string, RegExp[]> = {};
+  /** Every request received, oldest first, including one that found the script exhausted. */
+  readonly requests: ScriptedRequest[] = [];
+  readonly #turns: readonly ScriptedTurn[];
+  #turnsUsed = 0;
+
+  constructor(turns: readonly ScriptedTurn[], options: ScriptedModelOptions = {}) {
+    this.#turns = [...turns];
+    this.provider = options.provider ?? "scripted";
+    this.modelId = options.modelId ?? "scripted-model";
+  }
+
+  /** How many turns have been replayed. */
+  get turnsUsed(): number {
+    return this.#turnsUsed;
+  }
+
+  /** How many turns are left. */
+  get remaining(): number {
+    return this.#turns.length - this.#turnsUsed;
+  }
+
+  async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
+    const reply = this.#nextReply(options);
+    return {
+      content: reply.content,
+      finishReason: reply.finishReason,
+      usage: reply.usage,
+      response: { id: reply.responseId, modelId: this.modelId },
+      warnings: [],
+    };
+  }
+
+  async doStream(options: LanguageModelV4CallOptions): Promise<LanguageModelV4StreamResult> {
+    const reply = this.#nextReply(options);
+    const parts = toStreamParts({ ...reply, modelId: this.modelId });
+    return {
+      stream: new ReadableStream({
+        start(controller) {
+          for (const part of parts) controller.enqueue(part);
+          controller.close();
+        },
+      }),
+    };
+  }
+
+  /** Records the request, then turns the next scripted turn into v4 result content. */
+  #nextReply(options: LanguageModelV4CallOptions): ScriptedReply {
+    // An aborted call neither consumes a turn nor counts as a request, like a request that never left.
+    options.abortSignal?.throwIfAborted();
+    this.requests.push(recordRequest(options));
+    const turnIndex = this.#turnsUsed;
+    const turn = this.#turns[turnIndex];
+    if (turn === undefined) {
+      throw new ScriptExhaustedError({ turnCount: this.#turns.length, requestNumber: this.requests.length });
+    }
+    this.#turnsUsed += 1;
+    const { text = "", toolCalls = [], reasoning = "", usage = {} } = typeof turn === "string" ? { text: turn } : turn;
+
+    const content: LanguageModelV4Content[] = [];
+    if (reasoning !== "") content.push({ type: "reasoning", text: reasoning });
+    if (text !== "") content.push({ type: "text", text });
+    toolCalls.forEach((call, callIndex) => {
+      content.push({
+        type: "tool-call",
+        toolCallId: call.id ?? `call-${turnIndex}-${callIndex}`,
+        toolName: call.name,
+        input: JSON.stringify(call.args),
+      });
+    });
+
+    const finishReason = toolCalls.length > 0 ? "tool-calls" : "stop";
+    return {
+      content,
+      finishReason: { unified: finishReason, raw: finishReason },
+      usage: toV4Usage({
+        inputTokens: usage.inputTokens ?? estimateTokens(promptTextLength(options.prompt)),
+        cachedInputTokens: usage.cachedInputTokens ?? 0,
+        outputTokens: usage.outputTokens ?? estimateTokens(text.length),
+      }),
+      responseId: `scripted-${turnIndex}`,
+    };
+  }
+}
+
+/**
+ * A real AI SDK model (specification v4) that replays `turns` in order, one per call of `doGenerate` or
+ * `doStream`, and records each request in `.requests`. Tool calls finish with `tool-calls`, other turns with
+ * `stop`. Usage not given in a turn is estimated deterministically: input tokens are the characters of the
+ * prompt's text (system messages and text parts) divided by 4, output tokens the reply text's, rounded up.
+ *
+ * @param turns - The replies, in the order the model gives them.
+ * @param options - The `provider` and `modelId` the model reports.
+ * @returns The model; pass it as an agent's `model`, or to `generateText` / `streamText`.
+ * @throws {ScriptExhaustedError} From a call made after the last turn was used.
+ *
+ * @example
+ * ```ts
+ * const model = scriptedModel([
+ *   { toolCalls: [{ name: "findEmptySlot", args: { durationMinutes: 30 } }] },
+ *   "The slot is booked.",
+ * ]);
+ * const agent = new Agent({ role: "calendar_assistant", systemPrompt, tools: [findEmptySlot], model });
+ * // … run a job, then:
+ * assert.equal(model.requests.length, 2);
+ * assert.match(model.requests[0].system, /calendar/);
+ * ```
+ */
+export function scriptedModel(turns: readonly ScriptedTurn[], options?: ScriptedModelOptions): ScriptedModel {
+  return new ScriptedModel(turns, options);
+}
+
+/** A scripted turn in v4 result form, shared by `doGenerate` and `doStream`. */
+interface ScriptedReply {
+  content: LanguageModelV4Content[];
+  finishReason: LanguageModelV4GenerateResult["finishReason"];
+  usage: LanguageModelV4Usage;
+  responseId: string;
+}
+
+function recordRequest(options: LanguageModelV4CallOptions): ScriptedRequest {
+  const system: string[] = [];
+  const messages: ModelMessage[] = [];
+  for (const message of options.prompt) {
+    if (message.role === "system") system.push(message.content);
+    else messages.push(clonePromptValue(message));
+  }
+  const tools: ModelToolPayload[] = [];
+  for (const tool of options.tools ?? []) {
+    if (tool.type !== "function") continue;
+    tools.push({
+      name: tool.name,
+      description: tool.description ?? "",
+      inputSchema: clonePromptValue(tool.inputSchema as Record<string, unknown>),
+    });
+  }
+  return { system: system.join("\n\n"), messages, tools };
+}
+
+/** Characters of the prompt's text: system messages and text parts (what a tokenizer would mostly see). */
+function promptTextLength(prompt: LanguageModelV4Prompt): number {
+  let length = 0;
+  for (const message of prompt) {
+    if (message.role === "system") {
+      length += message.content.length;
+      continue;
+    }
+    for (const part of message.content) if (part.type === "text") length += part.text.length;
+  }
+  return length;
+}
+
+function estimateTokens(characters: number): number {
+  return Math.ceil(characters / 4);
+}
+
+function toV4Usage({ inputTokens, cachedInputTokens, outputTokens }: ModelUsage): LanguageModelV4Usage {
+  return {
+    inputTokens: {
+      total: inputTokens,
+      noCache: Math.max(0, inputTokens - cachedInputTokens),
+      cacheRead: cachedInputTokens,
+      cacheWrite: 0,
+    },
+    outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 },
+  };
+}

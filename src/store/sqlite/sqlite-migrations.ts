@@ -1,0 +1,109 @@
+/**
+ * @module
+ * The SQLite schema as versioned migrations. A migration is never edited once released: schema changes are
+ * new entries with the next version. Applied versions are recorded in `statek_migrations`.
+ */
+
+import type { SqliteDatabase } from "./sqlite-config.ts";
+
+/** One schema change. */
+export interface SqliteMigration {
+  /** 1, 2, 3, … in order; the schema version after this migration is applied. */
+  version: number;
+  /** A short readable name, recorded with the version. */
+  name: string;
+  /** The SQL to run (several statements allowed). */
+  up: string;
+}
+
+/** Every migration this version of STATEK knows, in ascending `version`. */
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
+  {
+    version: 1,
+    name: "jobs, variables and history",
+    // parent_id has no foreign key on purpose: a parent may be pruned before its children, and insertion
+    // order across processes must not matter. Variables and history belong to their job and cascade.
+    up: `
+      CREATE TABLE jobs (
+        id TEXT PRIMARY KEY,
+        role TEXT NOT NULL,
+        status TEXT NOT NULL,
+        params TEXT NOT NULL,
+        metadata TEXT NOT NULL,
+        parent_id TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        turns INTEGER NOT NULL,
+        pending_seq INTEGER,
+        history_length INTEGER NOT NULL,
+        exit_status TEXT,
+        error TEXT,
+        usage TEXT NOT NULL,
+        state TEXT NOT NULL
+      );
+      CREATE INDEX jobs_created_at ON jobs (created_at);
+      CREATE INDEX jobs_status_created_at ON jobs (status, created_at);
+      CREATE INDEX jobs_role_created_at ON jobs (role, created_at);
+      CREATE INDEX jobs_parent_id_created_at ON jobs (parent_id, created_at);
+      CREATE TABLE job_variables (
+        job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        blob TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        PRIMARY KEY (job_id, name)
+      ) WITHOUT ROWID;
+      CREATE TABLE job_history (
+        job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (job_id, seq)
+      ) WITHOUT ROWID;
+    `,
+  },
+];
+
+/** The schema version this code creates and expects. */
+export const SQLITE_SCHEMA_VERSION = SQLITE_MIGRATIONS[SQLITE_MIGRATIONS.length - 1]!.version;
+
+/**
+ * Brings the database's schema up to {@link SQLITE_SCHEMA_VERSION}. Everything runs in one `BEGIN IMMEDIATE`
+ * transaction, which takes the write lock before reading the current version: a second process migrating
+ * the same file waits (busy timeout), then sees the versions the first one applied and does nothing.
+ * Fails, changing nothing, when the database was created by a newer STATEK.
+ */
+export function applySqliteMigrations(
+  database: SqliteDatabase,
+  { path, migrations = SQLITE_MIGRATIONS }: { path: string; migrations?: readonly SqliteMigration[] },
+): void {
+  const latest = migrations.length === 0 ? 0 : migrations[migrations.length - 1]!.version;
+  database.exec("BEGIN IMMEDIATE");
+  try {
+    database.exec(
+      "CREATE TABLE IF NOT EXISTS statek_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+    );
+    const row = database.prepare("SELECT MAX(version) AS version FROM statek_migrations").get();
+    const current = Number(row?.["version"] ?? 0);
+    if (current > latest) {
+      throw new Error(
+        `the database ${path} has schema version ${current}, but this version of STATEK knows schema versions up to ${latest}; upgrade STATEK to use it`,
+      );
+    }
+    const record = database.prepare("INSERT INTO statek_migrations (version, name, applied_at) VALUES (?, ?, ?)");
+    for (const migration of migrations) {
+      if (migration.version <= current) continue;
+      database.exec(migration.up);
+      record.run(migration.version, migration.name, Date.now());
+    }
+    database.exec("COMMIT");
+  } catch (error) {
+    try {
+      database.exec("ROLLBACK");
+    } catch {
+      // SQLite already rolled back (it does on some errors); the original error is the one to report.
+    }
+    throw error;
+  }
+}

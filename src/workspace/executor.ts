@@ -1,0 +1,64 @@
+/**
+ * @module
+ * The executor contract (DESIGN.md §6.5). An {@link Executor} creates {@link Vm}s; a VM runs the guest
+ * runtime and the cells of one job. The contract is message-shaped: code goes in as text, the guest's host
+ * calls come out as `(op, args)` messages answered with text, and asynchronous host work is answered later —
+ * so a pool of worker threads can host VMs without changing callers.
+ */
+
+/** Answers one message from the guest: a reply text now, or a promise of one for asynchronous host work. */
+export type HostChannel = (op: string, args: string[]) => string | Promise<string>;
+
+/** Resource limits of one VM (DESIGN.md §6.4). */
+export interface VmLimits {
+  /** Heap the guest may allocate. @default 64 MiB */
+  memoryBytes: number;
+  /** Native stack the guest may use. @default 256 KiB */
+  stackBytes: number;
+}
+
+/** Options for {@link Executor.createVm}. */
+export interface CreateVmOptions {
+  limits: VmLimits;
+  /** Receives every message the guest sends. */
+  host: HostChannel;
+}
+
+/** Options for one {@link Vm.runCell}. */
+export interface RunCellOptions {
+  /** CPU time the cell may spend executing guest code (time spent waiting for the host is not counted). */
+  timeLimitMs: number;
+  /** Abandons the cell as soon as possible. */
+  signal?: AbortSignal;
+}
+
+/** How a cell ended: normally, or with the error agent code sees as `<name>: <message>`. */
+export interface CellOutcome {
+  error?: { name: string; message: string };
+  /** True when the VM hit a limit and must not be reused. */
+  poisoned?: boolean;
+}
+
+/** One sandboxed realm running the guest runtime. */
+export interface Vm {
+  /** Calls a guest runtime entry point (`restore`, `provide`, `collect`, `settle`) with text arguments. */
+  invoke(entry: string, ...args: string[]): string;
+  /** Runs a compiled cell to its end, pumping host promises and guest jobs in between. */
+  runCell(script: string, options: RunCellOptions): Promise<CellOutcome>;
+  /** Bytes of guest heap in use, when the executor can tell. */
+  memoryUsage(): number | undefined;
+  /** Frees the VM. Idempotent. */
+  dispose(): void;
+}
+
+/** Creates VMs. */
+export interface Executor {
+  /** `quickjs` or `trusted`. */
+  readonly name: string;
+  /** True when the VM is an isolation boundary for untrusted code. */
+  readonly isolated: boolean;
+  createVm(options: CreateVmOptions): Promise<Vm>;
+}
+
+/** Default {@link VmLimits}. */
+export const DEFAULT_VM_LIMITS: VmLimits = { memoryBytes: 64 * 1024 * 1024, stackBytes: 256 * 1024 };

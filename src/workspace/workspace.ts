@@ -1,0 +1,275 @@
+/**
+ * @module
+ * A job's workspace for one step: a VM with the job's variables restored, its tools and context in scope,
+ * and the broker between them. It runs cells and formal tool calls and reports what changed — console
+ * entries, tool calls, the variables to write and delete, `exit` — for the job runner to commit.
+ */
+import type { VariableRow } from "../store/store.ts";
+import { callTool, formatError, type ToolCallRecord } from "../tools/call-tool.ts";
+import { isTool, type Tool, type ToolContext } from "../tools/tool.ts";
+import { compileCell } from "./cell-compiler.ts";
+import type { Codec, CodecProblem } from "./codec/codec.ts";
+import { ConsoleBuffer, type ConsoleEntry, type ConsoleStream } from "./console-buffer.ts";
+import { DEFAULT_VM_LIMITS, type Executor, type Vm, type VmLimits } from "./executor.ts";
+import { createBroker, formatPrinted } from "./membrane/broker.ts";
+import { HandleTable, classNameOf } from "./membrane/handle-table.ts";
+import { createHostCodec } from "./membrane/host-codec.ts";
+
+/** All workspace limits (DESIGN.md §6.4). */
+export interface WorkspaceLimits extends VmLimits {
+  /** CPU time per cell. @default 10_000 */
+  cellTimeMs: number;
+  /** Console characters per step. @default 50_000 */
+  maxConsoleCharacters: number;
+  /** @default 200_000 */
+  maxSourceBytes: number;
+  /** @default 20_000 */
+  maxSyntaxNodes: number;
+}
+
+/** Default {@link WorkspaceLimits}. */
+export const DEFAULT_WORKSPACE_LIMITS: WorkspaceLimits = {
+  ...DEFAULT_VM_LIMITS,
+  cellTimeMs: 10_000,
+  maxConsoleCharacters: 50_000,
+  maxSourceBytes: 200_000,
+  maxSyntaxNodes: 20_000,
+};
+
+/** What a workspace is built from. */
+export interface WorkspaceOptions {
+  executor: Executor;
+  limits?: Partial<WorkspaceLimits>;
+  job: { id: string; role: string };
+  /** Tools agent code may call; they are in scope by name. */
+  tools: readonly Tool[];
+  /** Values in scope by name that are not workspace variables (the agent's context). */
+  globals: Readonly<Record<string, unknown>>;
+  /** Host objects that persist by name (`Statek.open({ bindings })` and the agent's context). */
+  bindings: ReadonlyMap<string, unknown>;
+  signal?: AbortSignal;
+}
+
+/** What one cell or formal call did. */
+export interface WorkspaceReport {
+  console: ConsoleEntry[];
+  toolCalls: ToolCallRecord[];
+  /** `<ErrorName>: <message>` when the cell failed. */
+  error?: string;
+  /** Set when agent code called `exit`: the status, encoded for the store. */
+  exitStatus?: string;
+  /** Variables to write (changed or new). */
+  put: VariableRow[];
+  /** Variables the code deleted. */
+  deleted: string[];
+}
+
+/** One step's workspace. Create with {@link Workspace.open}; always {@link Workspace.dispose}. */
+export class Workspace {
+  readonly #options: WorkspaceOptions;
+  readonly #limits: WorkspaceLimits;
+  readonly #table = new HandleTable();
+  readonly #codec: Codec;
+  readonly #tools: Map<string, Tool>;
+  readonly #bindingNames = new Map<unknown, string>();
+  readonly #stored = new Map<string, VariableRow>();
+  #vm: Vm | undefined;
+  #console: ConsoleBuffer;
+  #toolCalls: ToolCallRecord[] = [];
+  #exit: unknown = undefined;
+  #exited = false;
+  #nextPosition = 0;
+  /** Notices from restoring (handles that could not be re-attached), shown with the next cell's output. */
+  readonly restoreNotices: string[] = [];
+
+  private constructor(options: WorkspaceOptions) {
+    this.#options = options;
+    this.#limits = { ...DEFAULT_WORKSPACE_LIMITS, ...options.limits };
+    this.#console = new ConsoleBuffer(this.#limits.maxConsoleCharacters);
+    this.#tools = new Map(options.tools.map((tool) => [tool.name, tool]));
+    for (const [name, value] of options.bindings) {
+      if ((typeof value === "object" && value !== null) || typeof value === "function") this.#bindingNames.set(value, name);
+    }
+    this.#codec = createHostCodec({
+      table: this.#table,
+      describeHandle: (value) => this.#describeHandle(value),
+      resolveKey: (key) => this.#resolveKey(key),
+    });
+  }
+
+  /** Builds the VM, puts tools and context in scope, and restores `variables`. */
+  static async open(options: WorkspaceOptions, variables: readonly VariableRow[]): Promise<Workspace> {
+    const workspace = new Workspace(options);
+    const limits = workspace.#limits;
+    const broker = createBroker({
+      table: workspace.#table,
+      codec: workspace.#codec,
+      console: { push: (stream, text) => workspace.#console.push(stream, text) },
+      callTool: (tool, args) => workspace.#callTool(tool, args, "code"),
+      exit: (status) => {
+        workspace.#exited = true;
+        workspace.#exit = status;
+      },
+      resolveKey: (key, path) => {
+        const resolved = workspace.#resolveKey(key);
+        if ("why" in resolved) workspace.restoreNotices.push(`${path} could not be restored: ${resolved.why}`);
+        return resolved;
+      },
+    });
+    workspace.#vm = await options.executor.createVm({
+      limits: { memoryBytes: limits.memoryBytes, stackBytes: limits.stackBytes },
+      host: broker,
+    });
+    try {
+      const provided: Record<string, unknown> = { ...options.globals };
+      for (const tool of options.tools) provided[tool.name] = tool;
+      workspace.#vm.invoke("provide", workspace.#codec.encode(provided));
+      const ordered = [...variables].sort((a, b) => a.position - b.position);
+      for (const row of ordered) workspace.#stored.set(row.name, row);
+      workspace.#nextPosition = ordered.length ? ordered[ordered.length - 1]!.position + 1 : 0;
+      workspace.#vm.invoke("restore", JSON.stringify(ordered.map((row) => [row.name, row.blob])));
+    } catch (error) {
+      workspace.dispose();
+      throw error;
+    }
+    return workspace;
+  }
+
+  #describeHandle(value: object): { key: string | null; why?: string; callable?: boolean } {
+    if (isTool(value)) return { key: `tool:${value.name}`, callable: true };
+    const binding = this.#bindingNames.get(value);
+    if (binding !== undefined) return { key: `binding:${binding}` };
+    return { key: null, why: `a ${classNameOf(value)} host object that is neither a binding nor of an exposed class` };
+  }
+
+  #resolveKey(key: string): { value: unknown } | { why: string } {
+    const colon = key.indexOf(":");
+    const kind = key.slice(0, colon);
+    const name = key.slice(colon + 1);
+    if (kind === "tool") {
+      const tool = this.#tools.get(name);
+      return tool ? { value: tool } : { why: `tool '${name}' is not available to this job` };
+    }
+    if (kind === "binding") {
+      return this.#options.bindings.has(name)
+        ? { value: this.#options.bindings.get(name) }
+        : { why: `binding '${name}' is not registered in this process` };
+    }
+    return { why: `unknown reference '${key}'` };
+  }
+
+  #toolContext(): ToolContext {
+    return {
+      job: this.#options.job,
+      print: (...values: unknown[]) => this.#console.push("out", formatPrinted(values)),
+      signal: this.#options.signal ?? new AbortController().signal,
+    };
+  }
+
+  #callTool(tool: Tool, args: readonly unknown[] | Record<string, unknown>, origin: "code" | "formal", callId?: string): unknown {
+    return callTool(tool, args, {
+      origin,
+      ...(callId === undefined ? {} : { callId }),
+      ctx: this.#toolContext(),
+      record: (record) => this.#toolCalls.push(record),
+    });
+  }
+
+  /** Runs one cell of agent code. */
+  async runCell(code: string): Promise<WorkspaceReport> {
+    const vm = this.#requireVm();
+    this.#begin();
+    const compiled = compileCell(code, this.#limits);
+    let error: string | undefined;
+    if (compiled.kind === "empty") error = "Error: no code submitted.";
+    else if (compiled.kind === "error") error = `${compiled.error.name}: ${compiled.error.message}`;
+    else {
+      const outcome = await vm.runCell(compiled.script, { timeLimitMs: this.#limits.cellTimeMs, signal: this.#options.signal });
+      if (outcome.error) error = `${outcome.error.name}: ${outcome.error.message}`;
+    }
+    if (error) this.#console.push("error", error);
+    return this.#end(error);
+  }
+
+  /** Runs a formal tool call from the model through the same path as calls from code. */
+  async callFormal(name: string, args: Record<string, unknown>, callId: string): Promise<WorkspaceReport> {
+    this.#requireVm();
+    this.#begin();
+    const tool = this.#tools.get(name);
+    if (!tool) {
+      this.#toolCalls.push({ name, origin: "formal", callId, args: JSON.stringify(args), error: `NameError: tool '${name}' not found`, durationMs: 0 });
+    } else {
+      try {
+        await this.#callTool(tool, args, "formal", callId);
+      } catch {
+        // Recorded by callTool; a formal call's error is its result.
+      }
+    }
+    const report = this.#end(undefined);
+    return report;
+  }
+
+  #begin(): void {
+    this.#console = new ConsoleBuffer(this.#limits.maxConsoleCharacters);
+    for (const notice of this.restoreNotices.splice(0)) this.#console.push("notice", notice);
+    this.#toolCalls = [];
+    this.#exited = false;
+    this.#exit = undefined;
+  }
+
+  #end(error: string | undefined): WorkspaceReport {
+    const changes = this.#collect();
+    const report: WorkspaceReport = {
+      console: this.#console.finish(),
+      toolCalls: this.#toolCalls,
+      put: changes.put,
+      deleted: changes.deleted,
+    };
+    if (error !== undefined) report.error = error;
+    if (this.#exited) report.exitStatus = this.#codec.encodeAll([["exit", this.#exit]], "persist").texts.exit!;
+    return report;
+  }
+
+  /** Encodes the variables and compares them with what is stored: only changes are reported. */
+  #collect(): { put: VariableRow[]; deleted: string[] } {
+    let collected: { texts: Record<string, string>; problems: CodecProblem[]; order: string[] };
+    try {
+      collected = JSON.parse(this.#requireVm().invoke("collect"));
+    } catch (error) {
+      this.#console.push("notice", `the variables of this step could not be saved: ${formatError(error)}`);
+      return { put: [], deleted: [] };
+    }
+    const put: VariableRow[] = [];
+    const changedNames = new Set<string>();
+    for (const name of collected.order) {
+      const blob = collected.texts[name]!;
+      const stored = this.#stored.get(name);
+      if (stored?.blob === blob) continue;
+      const row = { name, blob, position: stored?.position ?? this.#nextPosition++ };
+      this.#stored.set(name, row);
+      put.push(row);
+      changedNames.add(name);
+    }
+    const present = new Set(collected.order);
+    const deleted = [...this.#stored.keys()].filter((name) => !present.has(name));
+    for (const name of deleted) this.#stored.delete(name);
+    for (const problem of collected.problems) {
+      const root = /^[^.[]+/.exec(problem.path)?.[0] ?? problem.path;
+      if (changedNames.has(root)) this.#console.push("notice", `${problem.path} was not persisted: ${problem.reason}`);
+    }
+    return { put, deleted };
+  }
+
+  #requireVm(): Vm {
+    if (!this.#vm) throw new Error("the workspace is disposed");
+    return this.#vm;
+  }
+
+  /** Frees the VM. */
+  dispose(): void {
+    this.#vm?.dispose();
+    this.#vm = undefined;
+  }
+}
+
+export type { ConsoleEntry, ConsoleStream };
