@@ -1,0 +1,78 @@
+/**
+ * @module
+ * The kinds of durable history records (DESIGN.md §8.1) and the data each carries. History is append-only;
+ * the records after a `model-response` and before the next one are what executing that response produced.
+ */
+import type { JsonValue } from "../store/store.ts";
+
+/** The job was submitted: its initial variables (with their types, for `{shared_var_names}`) and parameters. */
+export interface SubmittedRecord {
+  vars: Array<{ name: string; type: string }>;
+  params: Record<string, JsonValue>;
+}
+
+/** A message from the user. */
+export interface UserMessageRecord {
+  text: string;
+}
+
+/** A formal tool call as the model requested it. */
+export interface RecordedToolCall {
+  id: string;
+  name: string;
+  args: Record<string, JsonValue>;
+}
+
+/** A committed model reply. Committed before it is executed. */
+export interface ModelResponseRecord {
+  /** 1-based turn number. */
+  turn: number;
+  /** The reply text exactly as received. */
+  text: string;
+  /** The code to run (prose kept as comments), or `null` when the reply has none to run. */
+  code: string | null;
+  toolCalls: RecordedToolCall[];
+  /** Reasoning parts, replayed to the same provider. */
+  reasoning: Array<{ text: string; providerOptions?: Record<string, Record<string, JsonValue>> }>;
+  usage: { inputTokens: number; cachedInputTokens: number; outputTokens: number };
+  /** `provider/modelId`. */
+  model: string;
+}
+
+/** One console entry produced while executing a response. */
+export interface ConsoleRecord {
+  stream: "out" | "err" | "echo" | "error" | "notice";
+  text: string;
+}
+
+/** Which variables a step wrote and deleted (the values themselves live in the variables table). */
+export interface VariablesRecord {
+  put: string[];
+  deleted: string[];
+}
+
+/** A status change, with the reason for `FAILED`. */
+export interface StatusRecord {
+  status: string;
+  reason?: string;
+  exitStatus?: string;
+}
+
+/** Every record kind and its data. */
+export interface HistoryRecordData {
+  submitted: SubmittedRecord;
+  "user-message": UserMessageRecord;
+  "model-response": ModelResponseRecord;
+  console: ConsoleRecord;
+  "tool-call": import("../tools/call-tool.ts").ToolCallRecord;
+  variables: VariablesRecord;
+  status: StatusRecord;
+}
+
+/** A history record kind. */
+export type HistoryKind = keyof HistoryRecordData;
+
+/** A history record as the job view returns it. */
+export type HistoryRecord = {
+  [K in HistoryKind]: { seq: number; kind: K; at: number; data: HistoryRecordData[K] };
+}[HistoryKind];

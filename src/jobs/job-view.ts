@@ -1,0 +1,86 @@
+/**
+ * @module
+ * The job view (DESIGN.md §4): what `getJob`, `step` and `runJob` return — status, console, decoded
+ * variables, history, usage, the error of a `FAILED` job and the value given to `exit`.
+ */
+import type { HistoryRow, JobRow, JobStatus, JsonValue, VariableRow } from "../store/store.ts";
+import { decodeValue, decodeVariables, type DecodeScope } from "../workspace/decode-variables.ts";
+import type { HistoryRecord } from "./history.ts";
+
+/** Accumulated model usage of a job. */
+export interface JobUsage {
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+}
+
+/** A job as the application sees it. */
+export interface JobView {
+  id: string;
+  role: string;
+  status: JobStatus;
+  /** The console entries, in order. */
+  console: string[];
+  /** Workspace variables by name, decoded (functions as `StoredDefinition`, lost values as `Tombstone`). */
+  variables: Record<string, unknown>;
+  /** The durable history records. */
+  history: HistoryRecord[];
+  usage: JobUsage;
+  /** A readable reason when `FAILED`, else `null`. */
+  error: string | null;
+  /** The value given to `exit`, or `undefined`. */
+  exitStatus: unknown;
+  /** Number of model turns taken. */
+  turns: number;
+  params: Record<string, JsonValue>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A job in a list (no variables or history). */
+export interface JobSummary {
+  id: string;
+  role: string;
+  status: JobStatus;
+  turns: number;
+  error: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** Builds a view from stored rows. */
+export function toJobView(row: JobRow, variables: VariableRow[], history: HistoryRow[], scope: DecodeScope): JobView {
+  const records = history as unknown as HistoryRecord[];
+  return {
+    id: row.id,
+    role: row.role,
+    status: row.status,
+    console: records.flatMap((record) => (record.kind === "console" ? [record.data.text] : [])),
+    variables: decodeVariables(variables, scope),
+    history: records,
+    usage: {
+      inputTokens: Number(row.usage.inputTokens ?? 0),
+      cachedInputTokens: Number(row.usage.cachedInputTokens ?? 0),
+      outputTokens: Number(row.usage.outputTokens ?? 0),
+    },
+    error: row.error,
+    exitStatus: decodeValue(row.exitStatus, scope),
+    turns: row.turns,
+    params: row.params,
+    createdAt: new Date(row.createdAt),
+    updatedAt: new Date(row.updatedAt),
+  };
+}
+
+/** Builds a list entry from a stored row. */
+export function toJobSummary(row: JobRow): JobSummary {
+  return {
+    id: row.id,
+    role: row.role,
+    status: row.status,
+    turns: row.turns,
+    error: row.error,
+    createdAt: new Date(row.createdAt),
+    updatedAt: new Date(row.updatedAt),
+  };
+}

@@ -1,0 +1,215 @@
+/**
+ * @module
+ * `Statek`: the application's handle on a store of durable agent jobs — submit jobs, step and run them,
+ * read them back (DESIGN.md §4).
+ */
+import { randomUUID } from "node:crypto";
+import { NoSuchAgentError } from "../errors/no-such-agent-error.ts";
+import { NoSuchJobError } from "../errors/no-such-job-error.ts";
+import { DEFAULT_STORE_PATH, openStore } from "../store/open-store.ts";
+import type { JobFilter, JobRow, JsonValue, Store, VariableRow } from "../store/store.ts";
+import { createQuickJsExecutor } from "../workspace/quickjs/quickjs-executor.ts";
+import type { Executor } from "../workspace/executor.ts";
+import type { WorkspaceLimits } from "../workspace/workspace.ts";
+import { Agent } from "./agent.ts";
+import { toJobSummary, toJobView, type JobSummary, type JobView } from "./job-view.ts";
+import { DEFAULT_MAX_TURNS, runStep, type StepEnvironment } from "./run-step.ts";
+import { encodeInitialVariables, toJsonParams } from "./submit-values.ts";
+
+/** What {@link Statek.open} accepts. */
+export interface StatekOptions {
+  /** A SQLite file path, `":memory:"`, or a `Store`. @default "./statek-data/statek.db" */
+  store?: string | Store;
+  /** Agents whose jobs this process runs. */
+  agents?: readonly Agent[];
+  /** Application objects that persist by name: a job variable holding one is re-attached on resume. */
+  bindings?: Readonly<Record<string, unknown>>;
+  /** Where agent code runs. @default the QuickJS sandbox */
+  executor?: Executor;
+  /** Workspace limits (CPU time per cell, memory, console size, …). */
+  limits?: Partial<WorkspaceLimits>;
+  /** Model turns a job may take unless its agent says otherwise. @default 50 */
+  maxTurns?: number;
+}
+
+/** What {@link Statek.submitJob} accepts. */
+export interface SubmitJobOptions {
+  /** The job's initial workspace variables (`user`, `calendar`, `today`). */
+  vars?: Readonly<Record<string, unknown>>;
+  /** Job parameters (JSON values), available to prompt placeholders as `{name}`. */
+  params?: Readonly<Record<string, unknown>>;
+  /** The user's opening message. */
+  message?: string;
+}
+
+/** Options of {@link Statek.runJob}. */
+export interface RunJobOptions {
+  /** Stop after this many steps even if the job is not finished. */
+  maxSteps?: number;
+}
+
+/**
+ * A connection to a store of durable jobs.
+ *
+ * @example
+ * ```ts
+ * const statek = await Statek.open({ store: ":memory:", agents: [agent] });
+ * const { id } = await statek.submitJob(agent, { vars: { today: new Date() } });
+ * const view = await statek.runJob(id);
+ * console.log(view.status, view.console);
+ * await statek.close();
+ * ```
+ */
+export class Statek {
+  readonly store: Store;
+  readonly #ownsStore: boolean;
+  readonly #agents = new Map<string, Agent>();
+  readonly #bindings: Map<string, unknown>;
+  readonly #executor: Executor;
+  readonly #limits: Partial<WorkspaceLimits>;
+  readonly #maxTurns: number;
+  readonly #running = new Map<string, Promise<unknown>>();
+  #closed = false;
+
+  private constructor(store: Store, ownsStore: boolean, options: StatekOptions) {
+    this.store = store;
+    this.#ownsStore = ownsStore;
+    this.#bindings = new Map(Object.entries(options.bindings ?? {}));
+    this.#executor = options.executor ?? createQuickJsExecutor();
+    this.#limits = { ...options.limits };
+    this.#maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+    for (const agent of options.agents ?? []) this.register(agent);
+  }
+
+  /** Opens (and migrates) the store and registers the agents. */
+  static async open(options: StatekOptions = {}): Promise<Statek> {
+    const spec = options.store ?? DEFAULT_STORE_PATH;
+    const store = await openStore(spec);
+    return new Statek(store, typeof spec === "string", options);
+  }
+
+  /** Registers an agent so this process can run its jobs; a later agent with the same role replaces it. */
+  register(agent: Agent): void {
+    if (!(agent instanceof Agent)) throw new TypeError("register: expected an Agent");
+    this.#agents.set(agent.role, agent);
+  }
+
+  #agentFor(role: string): Agent {
+    const agent = this.#agents.get(role);
+    if (!agent) throw new NoSuchAgentError({ role, registeredRoles: [...this.#agents.keys()] });
+    return agent;
+  }
+
+  #scope(agent: Agent | undefined) {
+    const bindings = new Map(this.#bindings);
+    for (const [name, value] of Object.entries(agent?.context ?? {})) bindings.set(name, value);
+    return { bindings, tools: agent?.tools ?? [] };
+  }
+
+  #check(): void {
+    if (this.#closed) throw new Error("this Statek instance is closed");
+  }
+
+  /** Creates a job in `READY`; registers its agent. Throws for variables or parameters that cannot be stored. */
+  async submitJob(agent: Agent, options: SubmitJobOptions = {}): Promise<{ id: string }> {
+    this.#check();
+    this.register(agent);
+    const scope = this.#scope(agent);
+    const { rows, types } = encodeInitialVariables(options.vars ?? {}, scope);
+    const params = toJsonParams(options.params ?? {});
+    const now = Date.now();
+    const job: JobRow = {
+      id: randomUUID(),
+      role: agent.role,
+      status: "READY",
+      params,
+      metadata: { ...agent.metadata },
+      parentId: null,
+      createdAt: now,
+      updatedAt: now,
+      version: 0,
+      turns: 0,
+      pendingSeq: null,
+      historyLength: 0,
+      exitStatus: null,
+      error: null,
+      usage: {},
+      state: {},
+    };
+    const history = [{ seq: 0, kind: "submitted", at: now, data: { vars: types, params } as unknown as JsonValue }];
+    if (options.message !== undefined) history.push({ seq: 1, kind: "user-message", at: now, data: { text: String(options.message) } });
+    job.historyLength = history.length;
+    await this.store.insertJob(job, rows as VariableRow[], history);
+    return { id: job.id };
+  }
+
+  /** Runs one step of a job and returns its view. Steps of one job never overlap within a process. */
+  async step(id: string): Promise<JobView> {
+    this.#check();
+    await this.#serialized(id, () => runStep(this.#environment(), id));
+    return this.#requireJob(id);
+  }
+
+  /** Steps a job until it is `DONE` or `FAILED` (or `maxSteps` is reached), and returns its view. */
+  async runJob(id: string, options: RunJobOptions = {}): Promise<JobView> {
+    this.#check();
+    const maxSteps = options.maxSteps ?? Infinity;
+    for (let steps = 0; steps < maxSteps; steps++) {
+      const status = await this.#serialized(id, () => runStep(this.#environment(), id));
+      if (status === "DONE" || status === "FAILED") break;
+    }
+    return this.#requireJob(id);
+  }
+
+  /** A job's view, or `null` when there is no such job. */
+  async getJob(id: string): Promise<JobView | null> {
+    this.#check();
+    const row = await this.store.getJob(id);
+    if (!row) return null;
+    const [variables, history] = await Promise.all([this.store.getVariables(id), this.store.getHistory(id)]);
+    return toJobView(row, variables, history, this.#scope(this.#agents.get(row.role)));
+  }
+
+  /** Jobs matching the filter, newest first. */
+  async listJobs(filter: JobFilter = {}): Promise<JobSummary[]> {
+    this.#check();
+    return (await this.store.listJobs(filter)).map(toJobSummary);
+  }
+
+  /** Waits for running steps, then closes the store if this instance opened it. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await Promise.allSettled(this.#running.values());
+    if (this.#ownsStore) await this.store.close();
+  }
+
+  async #requireJob(id: string): Promise<JobView> {
+    const view = await this.getJob(id);
+    if (!view) throw new NoSuchJobError({ jobId: id });
+    return view;
+  }
+
+  #environment(): StepEnvironment {
+    return {
+      store: this.store,
+      executor: this.#executor,
+      agentFor: (role) => this.#agentFor(role),
+      bindings: this.#bindings,
+      limits: this.#limits,
+      defaultMaxTurns: this.#maxTurns,
+    };
+  }
+
+  async #serialized<T>(id: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.#running.get(id) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.catch(() => undefined);
+    this.#running.set(id, settled);
+    try {
+      return await next;
+    } finally {
+      if (this.#running.get(id) === settled) this.#running.delete(id);
+    }
+  }
+}
