@@ -4,7 +4,8 @@
  * variables, history, usage, the error of a `FAILED` job and the value given to `exit`.
  */
 import type { HistoryRow, JobRow, JobStatus, JsonValue, VariableRow } from "../store/store.ts";
-import { decodeValue, decodeVariables, type DecodeScope } from "../workspace/decode-variables.ts";
+import { decodeValue, decodeVariables } from "../workspace/decode-variables.ts";
+import type { HostReferences } from "../workspace/membrane/host-references.ts";
 import type { HistoryRecord } from "./history.ts";
 
 /** Accumulated model usage of a job. */
@@ -49,14 +50,14 @@ export interface JobSummary {
 }
 
 /** Builds a view from stored rows. */
-export function toJobView(row: JobRow, variables: VariableRow[], history: HistoryRow[], scope: DecodeScope): JobView {
+export function toJobView(row: JobRow, variables: VariableRow[], history: HistoryRow[], references: HostReferences): JobView {
   const records = history as unknown as HistoryRecord[];
   return {
     id: row.id,
     role: row.role,
     status: row.status,
     console: records.flatMap((record) => (record.kind === "console" ? [record.data.text] : [])),
-    variables: decodeVariables(variables, scope),
+    variables: decodeVariables(variables, references),
     history: records,
     usage: {
       inputTokens: Number(row.usage.inputTokens ?? 0),
@@ -64,7 +65,7 @@ export function toJobView(row: JobRow, variables: VariableRow[], history: Histor
       outputTokens: Number(row.usage.outputTokens ?? 0),
     },
     error: row.error,
-    exitStatus: decodeValue(row.exitStatus, scope),
+    exitStatus: decodeValue(row.exitStatus, references),
     turns: row.turns,
     params: row.params,
     createdAt: new Date(row.createdAt),

@@ -13,11 +13,13 @@ import { formatError } from "../tools/call-tool.ts";
 import { renderPrompt } from "../docs/render-prompt.ts";
 import { compileCell } from "../workspace/cell-compiler.ts";
 import type { Executor } from "../workspace/executor.ts";
+import type { ExposedClasses } from "../workspace/membrane/host-references.ts";
 import { Workspace, type WorkspaceLimits, type WorkspaceReport } from "../workspace/workspace.ts";
 import type { Agent } from "./agent.ts";
 import { buildMessages } from "./build-messages.ts";
 import { extractMarkdownCode } from "./chat-styles/markdown.ts";
 import type { HistoryKind, HistoryRecord, HistoryRecordData, ModelResponseRecord, SubmittedRecord } from "./history.ts";
+import type { JobSession, JobSessions } from "./job-sessions.ts";
 
 /** Default turn limit of a job. */
 export const DEFAULT_MAX_TURNS = 50;
@@ -30,8 +32,12 @@ export interface StepEnvironment {
   agentFor(role: string): Agent;
   /** Application bindings (persist by name). */
   bindings: ReadonlyMap<string, unknown>;
+  /** Classes whose objects persist by id. */
+  exposed: ExposedClasses;
   limits: Partial<WorkspaceLimits>;
   defaultMaxTurns: number;
+  /** Warm sessions of this process. */
+  sessions: JobSessions;
   signal?: AbortSignal;
 }
 
@@ -101,16 +107,35 @@ export async function runStep(env: StepEnvironment, id: string): Promise<JobStat
   }
   if (status === "DONE" || status === "FAILED") return status;
   const agent = env.agentFor(row.role);
+  const session: JobSession = env.sessions.take(id, row.version, agent) ?? {
+    version: row.version,
+    agent,
+    history: (await env.store.getHistory(id)) as unknown as HistoryRecord[],
+    workspace: undefined,
+  };
   const changes = new StepChanges(row);
+  let committed = false;
   try {
-    status = await executeAndAsk(env, agent, row, changes);
-  } catch (error) {
-    if (!(error instanceof CorruptRecordError)) throw error;
-    changes.status("FAILED", error.message);
-    changes.job.error = error.message;
-    status = "FAILED";
+    try {
+      status = await executeAndAsk(env, agent, row, session, changes);
+    } catch (error) {
+      if (!(error instanceof CorruptRecordError)) throw error;
+      changes.status("FAILED", error.message);
+      changes.job.error = error.message;
+      status = "FAILED";
+    }
+    await env.store.commit(changes.commit(row));
+    committed = true;
+  } finally {
+    const reusable = committed && status !== "DONE" && status !== "FAILED" && (session.workspace?.reusable ?? true);
+    if (reusable) {
+      session.version = row.version + 1;
+      session.history.push(...(changes.history as unknown as HistoryRecord[]));
+      env.sessions.keep(id, session);
+    } else {
+      session.workspace?.dispose();
+    }
   }
-  await env.store.commit(changes.commit(row));
   return status;
 }
 
@@ -120,14 +145,16 @@ async function failCorrupt(env: StepEnvironment, row: JobRow, error: unknown): P
   return "FAILED";
 }
 
-async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, changes: StepChanges): Promise<JobStatus> {
+async function executeAndAsk(
+  env: StepEnvironment, agent: Agent, row: JobRow, session: JobSession, changes: StepChanges,
+): Promise<JobStatus> {
   let status = row.status;
   const setStatus = (next: JobStatus, reason?: string, exitStatus?: string) => {
     status = next;
     changes.status(next, reason, exitStatus);
   };
   if (status === "READY") setStatus("STARTED");
-  const history = (await env.store.getHistory(row.id)) as unknown as HistoryRecord[];
+  const history = session.history;
 
   if (row.pendingSeq !== null) {
     const pending = history.find((record) => record.seq === row.pendingSeq);
@@ -135,7 +162,7 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, ch
       throw new CorruptRecordError({ jobId: row.id, location: `history[${row.pendingSeq}] (the pending model response)` });
     }
     changes.job.pendingSeq = null;
-    const exitStatus = await execute(env, agent, row, pending.data, changes);
+    const exitStatus = await execute(env, agent, row, session, pending.data, changes);
     if (exitStatus !== undefined) {
       changes.job.exitStatus = exitStatus;
       setStatus("DONE", undefined, exitStatus);
@@ -191,13 +218,31 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, ch
 
 /** Executes a committed response; returns the encoded exit status when the code called `exit`. */
 async function execute(
-  env: StepEnvironment, agent: Agent, row: JobRow, response: ModelResponseRecord, changes: StepChanges,
+  env: StepEnvironment, agent: Agent, row: JobRow, session: JobSession, response: ModelResponseRecord, changes: StepChanges,
 ): Promise<string | undefined> {
+  session.workspace ??= await openWorkspace(env, agent, row);
+  const workspace = session.workspace;
+  let exitStatus: string | undefined;
+  for (const call of response.toolCalls) {
+    const report = await workspace.callFormal(call.name, call.args, call.id);
+    changes.absorb(report);
+  }
+  // A reply of only formal tool calls has no cell; any other reply runs, so an empty one reads as such.
+  const code = response.code ?? "";
+  const skipCell = response.toolCalls.length > 0 && compileCell(code).kind === "empty";
+  if (!skipCell) {
+    const report = await workspace.runCell(code);
+    changes.absorb(report);
+    exitStatus = report.exitStatus;
+  }
+  return exitStatus;
+}
+
+async function openWorkspace(env: StepEnvironment, agent: Agent, row: JobRow): Promise<Workspace> {
   const bindings = new Map(env.bindings);
   for (const [name, value] of Object.entries(agent.context)) bindings.set(name, value);
-  let workspace: Workspace;
   try {
-    workspace = await Workspace.open(
+    return await Workspace.open(
       {
         executor: env.executor,
         limits: env.limits,
@@ -205,30 +250,13 @@ async function execute(
         tools: agent.tools.filter((tool) => !tool.hidden),
         globals: agent.context,
         bindings,
+        exposed: env.exposed,
         ...(env.signal ? { signal: env.signal } : {}),
       },
       await env.store.getVariables(row.id),
     );
   } catch (error) {
     throw new CorruptRecordError({ jobId: row.id, location: "workspace variables", cause: error });
-  }
-  try {
-    let exitStatus: string | undefined;
-    for (const call of response.toolCalls) {
-      const report = await workspace.callFormal(call.name, call.args, call.id);
-      changes.absorb(report);
-    }
-    // A reply of only formal tool calls has no cell; any other reply runs, so an empty one reads as such.
-    const code = response.code ?? "";
-    const skipCell = response.toolCalls.length > 0 && compileCell(code).kind === "empty";
-    if (!skipCell) {
-      const report = await workspace.runCell(code);
-      changes.absorb(report);
-      exitStatus = report.exitStatus;
-    }
-    return exitStatus;
-  } finally {
-    workspace.dispose();
   }
 }
 

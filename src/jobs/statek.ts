@@ -11,9 +11,12 @@ import type { JobFilter, JobRow, JsonValue, Store, VariableRow } from "../store/
 import { createQuickJsExecutor } from "../workspace/quickjs/quickjs-executor.ts";
 import type { Executor } from "../workspace/executor.ts";
 import type { WorkspaceLimits } from "../workspace/workspace.ts";
+import { loadReferences } from "../workspace/decode-variables.ts";
+import { ExposedClasses, type ExposeOptions } from "../workspace/membrane/host-references.ts";
 import { Agent } from "./agent.ts";
 import { toJobSummary, toJobView, type JobSummary, type JobView } from "./job-view.ts";
 import { DEFAULT_MAX_TURNS, runStep, type StepEnvironment } from "./run-step.ts";
+import { JobSessions } from "./job-sessions.ts";
 import { encodeInitialVariables, toJsonParams } from "./submit-values.ts";
 
 /** What {@link Statek.open} accepts. */
@@ -30,6 +33,8 @@ export interface StatekOptions {
   limits?: Partial<WorkspaceLimits>;
   /** Model turns a job may take unless its agent says otherwise. @default 50 */
   maxTurns?: number;
+  /** Jobs whose workspace VM and history stay warm in this process between steps. @default 100 */
+  warmJobs?: number;
 }
 
 /** What {@link Statek.submitJob} accepts. */
@@ -69,6 +74,8 @@ export class Statek {
   readonly #limits: Partial<WorkspaceLimits>;
   readonly #maxTurns: number;
   readonly #running = new Map<string, Promise<unknown>>();
+  readonly #exposed = new ExposedClasses();
+  readonly #sessions: JobSessions;
   #closed = false;
 
   private constructor(store: Store, ownsStore: boolean, options: StatekOptions) {
@@ -78,6 +85,7 @@ export class Statek {
     this.#executor = options.executor ?? createQuickJsExecutor();
     this.#limits = { ...options.limits };
     this.#maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+    this.#sessions = new JobSessions(options.warmJobs ?? 100);
     for (const agent of options.agents ?? []) this.register(agent);
   }
 
@@ -94,6 +102,19 @@ export class Statek {
     this.#agents.set(agent.role, agent);
   }
 
+  /**
+   * Lets objects of an application class persist in workspaces by id: a variable holding one is stored as a
+   * reference and re-loaded with `load(id)` on resume.
+   *
+   * @example
+   * ```ts
+   * statek.expose(Meeting, { id: (meeting) => meeting.id, load: (id) => calendar.meeting(id) });
+   * ```
+   */
+  expose<T>(cls: abstract new (...args: any[]) => T, options: ExposeOptions<T>): void {
+    this.#exposed.register(cls, options);
+  }
+
   #agentFor(role: string): Agent {
     const agent = this.#agents.get(role);
     if (!agent) throw new NoSuchAgentError({ role, registeredRoles: [...this.#agents.keys()] });
@@ -103,7 +124,7 @@ export class Statek {
   #scope(agent: Agent | undefined) {
     const bindings = new Map(this.#bindings);
     for (const [name, value] of Object.entries(agent?.context ?? {})) bindings.set(name, value);
-    return { bindings, tools: agent?.tools ?? [] };
+    return { bindings, tools: agent?.tools ?? [], exposed: this.#exposed };
   }
 
   #check(): void {
@@ -167,7 +188,10 @@ export class Statek {
     const row = await this.store.getJob(id);
     if (!row) return null;
     const [variables, history] = await Promise.all([this.store.getVariables(id), this.store.getHistory(id)]);
-    return toJobView(row, variables, history, this.#scope(this.#agents.get(row.role)));
+    const texts = variables.map((variable) => variable.blob);
+    if (row.exitStatus !== null) texts.push(row.exitStatus);
+    const references = await loadReferences(texts, this.#scope(this.#agents.get(row.role)));
+    return toJobView(row, variables, history, references);
   }
 
   /** Jobs matching the filter, newest first. */
@@ -181,6 +205,7 @@ export class Statek {
     if (this.#closed) return;
     this.#closed = true;
     await Promise.allSettled(this.#running.values());
+    this.#sessions.clear();
     if (this.#ownsStore) await this.store.close();
   }
 
@@ -196,8 +221,10 @@ export class Statek {
       executor: this.#executor,
       agentFor: (role) => this.#agentFor(role),
       bindings: this.#bindings,
+      exposed: this.#exposed,
       limits: this.#limits,
       defaultMaxTurns: this.#maxTurns,
+      sessions: this.#sessions,
     };
   }
 

@@ -8,11 +8,13 @@ import type { JsonValue, VariableRow } from "../store/store.ts";
 import { isTool, type Tool } from "../tools/tool.ts";
 import { HandleTable, classNameOf } from "../workspace/membrane/handle-table.ts";
 import { createHostCodec } from "../workspace/membrane/host-codec.ts";
+import { HostReferences, type ExposedClasses } from "../workspace/membrane/host-references.ts";
 
 /** What initial variables may refer to. */
 export interface SubmitScope {
   bindings: ReadonlyMap<string, unknown>;
   tools: readonly Tool[];
+  exposed?: ExposedClasses;
 }
 
 /** A short type name for `{shared_var_names}`: `Date`, `Calendar`, `string`, `Array`. */
@@ -32,17 +34,11 @@ export function encodeInitialVariables(
   vars: Readonly<Record<string, unknown>>,
   scope: SubmitScope,
 ): { rows: VariableRow[]; types: Array<{ name: string; type: string }> } {
-  const names = new Map<unknown, string>();
-  for (const [name, value] of scope.bindings) if (typeof value === "object" || typeof value === "function") names.set(value, name);
+  const references = new HostReferences(scope);
   const codec = createHostCodec({
     table: new HandleTable(),
-    describeHandle(value) {
-      if (isTool(value)) return { key: `tool:${value.name}` };
-      const binding = names.get(value);
-      if (binding !== undefined) return { key: `binding:${binding}` };
-      return { key: null, why: `a ${classNameOf(value)} host object that is not a binding` };
-    },
-    resolveKey: () => ({ why: "not used when encoding" }),
+    describeHandle: (value) => references.describe(value),
+    resolveKey: (key) => references.resolve(key),
   });
   for (const name of Object.keys(vars)) {
     if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new TypeError(`submitJob: variable name '${name}' is not an identifier`);
@@ -53,7 +49,7 @@ export function encodeInitialVariables(
     const detail = problems.map((problem) => `${problem.path}: ${problem.reason}`).join("; ");
     throw new TypeError(
       `submitJob: these variables cannot be stored: ${detail}. Pass host objects in Statek.open({ bindings }) ` +
-        "or the agent's context so they persist by name.",
+        "or the agent's context so they persist by name, or expose their class with statek.expose(Class, { id, load }).",
     );
   }
   return {

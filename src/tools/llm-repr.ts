@@ -4,7 +4,11 @@
  * TypeScript-flavoured, truncated: `[1,2,3, …] (50 items total)`, `{title:"Weekly planning",minutes:30}`,
  * `2026-03-10T15:00:00Z`. An object can choose its own text with a `[llmRepr]()` method (in TypeScript,
  * `[llmRepr.symbol]()`), or the caller can pass formatters for classes it does not own.
+ *
+ * Members named `_x` of class instances are private by convention (DESIGN.md §6.3): agent code cannot read
+ * them through a handle, so they are not shown either. Plain records show every key.
  */
+import { isTool } from "./tool.ts";
 
 const LLM_REPR: unique symbol = Symbol.for("statek.llmRepr") as never;
 
@@ -78,6 +82,8 @@ function format(value: unknown, options: Required<Omit<LlmReprOptions, "formatte
   if (typeof custom === "function") return String(custom.call(object));
   const formatter = options.formatters && findFormatter(object, options.formatters);
   if (formatter) return formatter(object);
+  // A tool by its name, not its schema and implementation.
+  if (isTool(object)) return `[tool ${object.name}]`;
   if (object instanceof Date) return formatDate(object);
   if (object instanceof RegExp) return String(object);
   if (object instanceof Error) return `${object.name}: ${object.message}`;
@@ -99,7 +105,7 @@ function format(value: unknown, options: Required<Omit<LlmReprOptions, "formatte
     }
     const name = className(object);
     if (name && hasOwnToString(object)) return String(object);
-    const keys = Object.keys(object);
+    const keys = name ? Object.keys(object).filter((key) => !key.startsWith("_")) : Object.keys(object);
     const items = keys.slice(0, limit).map((key) => `${formatKey(key)}:${inner((object as Record<string, unknown>)[key])}`);
     return truncated(items, keys.length, `${name ? `${name} ` : ""}{`, "}");
   } finally {

@@ -6,9 +6,13 @@
  * - Types are stripped (`amaro`, Node's own stripper; enums and namespaces are transformed).
  * - Top-level `const`/`let`/`var`/`function`/`class` become assignments to globals, so they are workspace
  *   variables that later cells see and may redeclare. `var` anywhere in the cell's top-level scope (loops,
- *   blocks) does too, as in a script. Functions and classes are marked so their source persists.
+ *   blocks) does too, as in a script. Functions and classes declared at the top level are marked so their
+ *   source persists (classes with `#private` members are flagged); one assigned by a `var` inside a block or
+ *   loop may close over that block, so it is not.
  * - The value of each top-level expression statement is echoed, except for assignments, updates, `delete`,
- *   `void` and calls of `console.*`, `print` and `exit`.
+ *   `void` and calls of `console.*`, `print` and `exit`. A leading string statement is echoed too (it is no
+ *   directive in a cell); `"use strict"` is dropped.
+ * - Every `catch` block starts by re-throwing a pending `exit()`, so `exit` ends the cell even inside `try`.
  * - The body runs in an async function, so top-level `await` works.
  */
 import { parse, type Node } from "acorn";
@@ -53,13 +57,20 @@ export function compileCell(source: string, limits: CellSizeLimits = {}): Compil
     return syntaxError(error);
   }
   if (program.body.length === 0) return { kind: "empty" };
-  const state: State = { nodes: 0, edits: [], hoisted: [], varNames: new Set(), error: undefined };
+  const insertions: Edit[] = [];
+  collectCatchBodies(program, insertions);
+  const state: State = {
+    nodes: 0, edits: [], hoisted: [], varNames: new Set(), error: undefined,
+    slice: (start, end) => applyEdits(stripped.slice(start, end), insertions
+      .filter((edit) => edit.start > start && edit.start < end)
+      .map((edit) => ({ ...edit, start: edit.start - start, end: edit.end - start }))),
+  };
   for (const statement of program.body as AnyNode[]) rewriteTopLevel(statement, stripped, state);
   if (state.error) return { kind: "error", error: { name: "SyntaxError", message: state.error } };
   if (state.nodes > maxNodes) {
     return tooLarge(`${state.nodes.toLocaleString("en-US")} syntax nodes`, `${maxNodes.toLocaleString("en-US")}`);
   }
-  const body = applyEdits(stripped, state.edits);
+  const body = applyEdits(stripped, [...state.edits, ...insertions]);
   // `var` is hoisted: `var E = E || {}` must read `undefined`, not throw, before E exists.
   const declare = state.varNames.size ? `__statek.declare(${JSON.stringify([...state.varNames])});\n` : "";
   return { kind: "script", script: `${declare}__statek.run(async () => {\n${state.hoisted.join("\n")}\n${body}\n});` };
@@ -103,15 +114,38 @@ function syntaxError(error: unknown): CompiledCell {
   return { kind: "error", error: { name: "SyntaxError", message } };
 }
 
-type State = { nodes: number; edits: Edit[]; hoisted: string[]; varNames: Set<string>; error: string | undefined };
+interface State {
+  nodes: number;
+  edits: Edit[];
+  hoisted: string[];
+  varNames: Set<string>;
+  error: string | undefined;
+  /** The source between two offsets, with the `catch` insertions inside it applied. */
+  slice(start: number, end: number): string;
+}
+
+const CHECK_EXIT = "__statek.checkExit();";
+
+/** Where every `catch` block (anywhere in the cell) gets its {@link CHECK_EXIT} call. */
+function collectCatchBodies(node: AnyNode, insertions: Edit[]): void {
+  if (node.type === "CatchClause") insertions.push({ start: node.body.start + 1, end: node.body.start + 1, text: CHECK_EXIT });
+  for (const key of Object.keys(node)) {
+    const value = node[key];
+    if (Array.isArray(value)) {
+      for (const child of value) if (child && typeof child.type === "string") collectCatchBodies(child, insertions);
+    } else if (value && typeof value === "object" && typeof value.type === "string") {
+      collectCatchBodies(value, insertions);
+    }
+  }
+}
 
 function rewriteTopLevel(node: AnyNode, source: string, state: State): void {
-  const text = (n: AnyNode) => source.slice(n.start, n.end);
+  const text = (n: AnyNode) => state.slice(n.start, n.end);
   switch (node.type) {
     case "VariableDeclaration":
       countNodes(node, state);
       if (node.kind === "var") collectBoundNames(node, state.varNames);
-      state.edits.push({ start: node.start, end: node.end, text: `;${declarationToAssignment(node, source)};` });
+      state.edits.push({ start: node.start, end: node.end, text: `;${declarationToAssignment(node, state, true)};` });
       return;
     case "FunctionDeclaration":
       countNodes(node, state);
@@ -120,11 +154,11 @@ function rewriteTopLevel(node: AnyNode, source: string, state: State): void {
       return;
     case "ClassDeclaration":
       countNodes(node, state);
-      state.edits.push({ start: node.start, end: node.end, text: `;${node.id.name} = __statek.def(${text(node)});` });
+      state.edits.push({ start: node.start, end: node.end, text: `;${node.id.name} = __statek.def(${text(node)}${privateFlag(node)});` });
       return;
     case "ExpressionStatement": {
       walkScope(node, source, state);
-      if (node.directive) {
+      if (node.directive === "use strict") {
         state.edits.push({ start: node.start, end: node.end, text: "" });
       } else if (isEchoed(node.expression)) {
         state.edits.push({ start: node.start, end: node.end, text: `;__statek.echo((${text(node.expression)}));` });
@@ -149,17 +183,27 @@ function isEchoed(expression: AnyNode): boolean {
   return true;
 }
 
-/** `const a = 1, { b } = o` → `(a = 1, { b } = o)`; functions and classes assigned by name are marked. */
-function declarationToAssignment(node: AnyNode, source: string): string {
+/**
+ * `const a = 1, { b } = o` → `(a = 1, { b } = o)`. At the top level, functions and classes assigned by name
+ * are marked as definitions.
+ */
+function declarationToAssignment(node: AnyNode, state: State, topLevel: boolean): string {
   const parts = (node.declarations as AnyNode[]).map((declarator) => {
-    const target = source.slice(declarator.id.start, declarator.id.end);
+    const target = state.slice(declarator.id.start, declarator.id.end);
     if (!declarator.init) return node.kind === "var" ? `${target} = globalThis.${target}` : `${target} = undefined`;
-    const init = source.slice(declarator.init.start, declarator.init.end);
-    const definition = /^(FunctionExpression|ArrowFunctionExpression|ClassExpression)$/.test(declarator.init.type);
-    if (definition && declarator.id.type === "Identifier") return `${target} = ${init}, __statek.def(${target})`;
+    const init = state.slice(declarator.init.start, declarator.init.end);
+    const definition = topLevel && /^(FunctionExpression|ArrowFunctionExpression|ClassExpression)$/.test(declarator.init.type);
+    if (definition && declarator.id.type === "Identifier") return `${target} = ${init}, __statek.def(${target}${privateFlag(declarator.init)})`;
     return `${target} = ${init}`;
   });
   return `(${parts.join(", ")})`;
+}
+
+/** `, true` for a class with `#private` members (the runtime cannot rebuild its instances from data). */
+function privateFlag(node: AnyNode): string {
+  if (node.type !== "ClassDeclaration" && node.type !== "ClassExpression") return "";
+  const members = node.body.body as AnyNode[];
+  return members.some((member) => member.key?.type === "PrivateIdentifier") ? ", true" : "";
 }
 
 const NESTED_SCOPES = new Set([
@@ -176,19 +220,19 @@ function walkScope(node: AnyNode, source: string, state: State): void {
   if (node.type === "VariableDeclaration" && node.kind === "var") {
     countNodes(node, state);
     collectBoundNames(node, state.varNames);
-    state.edits.push({ start: node.start, end: node.end, text: `;${declarationToAssignment(node, source)};` });
+    state.edits.push({ start: node.start, end: node.end, text: `;${declarationToAssignment(node, state, false)};` });
     return;
   }
   if ((node.type === "ForInStatement" || node.type === "ForOfStatement") && node.left.type === "VariableDeclaration" && node.left.kind === "var") {
     const id = node.left.declarations[0].id;
     collectBoundNames(node.left, state.varNames);
-    state.edits.push({ start: node.left.start, end: node.left.end, text: source.slice(id.start, id.end) });
+    state.edits.push({ start: node.left.start, end: node.left.end, text: state.slice(id.start, id.end) });
     walkChildren(node, source, state, node.left);
     return;
   }
   if (node.type === "ForStatement" && node.init?.type === "VariableDeclaration" && node.init.kind === "var") {
     collectBoundNames(node.init, state.varNames);
-    state.edits.push({ start: node.init.start, end: node.init.end, text: declarationToAssignment(node.init, source) });
+    state.edits.push({ start: node.init.start, end: node.init.end, text: declarationToAssignment(node.init, state, false) });
     walkChildren(node, source, state, node.init);
     return;
   }

@@ -8,35 +8,38 @@ import type { VariableRow } from "../store/store.ts";
 import type { Tool } from "../tools/tool.ts";
 import { HandleTable } from "./membrane/handle-table.ts";
 import { createHostCodec } from "./membrane/host-codec.ts";
+import { HostReferences, type ExposedClasses } from "./membrane/host-references.ts";
 import type { StoredDefinition, Tombstone } from "./stored-values.ts";
 
 /** What persisted handle keys resolve against. */
 export interface DecodeScope {
   bindings: ReadonlyMap<string, unknown>;
   tools: readonly Tool[];
+  exposed?: ExposedClasses;
 }
 
-/** Decodes variables in definition order. Throws when a blob is malformed. */
-export function decodeVariables(rows: readonly VariableRow[], scope: DecodeScope): Record<string, unknown> {
-  const tools = new Map(scope.tools.map((tool) => [tool.name, tool]));
+/** Loads what the rows refer to and returns the decoder scope for {@link decodeVariables}. */
+export async function loadReferences(texts: Iterable<string>, scope: DecodeScope): Promise<HostReferences> {
+  const references = new HostReferences(scope);
+  await references.preload(texts);
+  return references;
+}
+
+/** Decodes variables in definition order (after {@link loadReferences}). Throws when a blob is malformed. */
+export function decodeVariables(rows: readonly VariableRow[], references: HostReferences): Record<string, unknown> {
   const codec = createHostCodec({
     table: new HandleTable(),
     describeHandle: () => ({ key: null }),
-    resolveKey(key) {
-      const [kind, name] = [key.slice(0, key.indexOf(":")), key.slice(key.indexOf(":") + 1)];
-      if (kind === "binding" && scope.bindings.has(name)) return { value: scope.bindings.get(name) };
-      if (kind === "tool" && tools.has(name)) return { value: tools.get(name) };
-      return { why: `${key} is not available in this process` };
-    },
+    resolveKey: (key) => references.resolve(key),
   });
   const ordered = [...rows].sort((a, b) => a.position - b.position);
   return codec.decodeAll(ordered.map((row) => [row.name, row.blob]));
 }
 
 /** Decodes one codec text produced by the workspace (an exit status), or `undefined` for `null`. */
-export function decodeValue(text: string | null, scope: DecodeScope): unknown {
+export function decodeValue(text: string | null, references: HostReferences): unknown {
   if (text === null) return undefined;
-  return decodeVariables([{ name: "value", blob: text, position: 0 }], scope).value;
+  return decodeVariables([{ name: "value", blob: text, position: 0 }], references).value;
 }
 
 export type { StoredDefinition, Tombstone };

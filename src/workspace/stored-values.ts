@@ -15,7 +15,8 @@ export class StoredDefinition {
     this.name = name;
   }
   [llmRepr.symbol](): string {
-    return this.source.startsWith("class") ? `[class ${this.name}]` : `[Function ${this.name || "(anonymous)"}]`;
+    // The source may start with a marker comment of the guest runtime (`/*#private*/class …`).
+    return /^(\/\*[^*]*\*\/)?class\b/.test(this.source) ? `[class ${this.name}]` : `[Function ${this.name || "(anonymous)"}]`;
   }
 }
 

@@ -6,14 +6,16 @@
  */
 import type { VariableRow } from "../store/store.ts";
 import { callTool, formatError, type ToolCallRecord } from "../tools/call-tool.ts";
-import { isTool, type Tool, type ToolContext } from "../tools/tool.ts";
+import { llmRepr } from "../tools/llm-repr.ts";
+import type { Tool, ToolContext } from "../tools/tool.ts";
 import { compileCell } from "./cell-compiler.ts";
 import type { Codec, CodecProblem } from "./codec/codec.ts";
 import { ConsoleBuffer, type ConsoleEntry, type ConsoleStream } from "./console-buffer.ts";
 import { DEFAULT_VM_LIMITS, type Executor, type Vm, type VmLimits } from "./executor.ts";
 import { createBroker, formatPrinted } from "./membrane/broker.ts";
-import { HandleTable, classNameOf } from "./membrane/handle-table.ts";
+import { HandleTable } from "./membrane/handle-table.ts";
 import { createHostCodec } from "./membrane/host-codec.ts";
+import { HostReferences, type ExposedClasses } from "./membrane/host-references.ts";
 
 /** All workspace limits (DESIGN.md §6.4). */
 export interface WorkspaceLimits extends VmLimits {
@@ -47,6 +49,8 @@ export interface WorkspaceOptions {
   globals: Readonly<Record<string, unknown>>;
   /** Host objects that persist by name (`Statek.open({ bindings })` and the agent's context). */
   bindings: ReadonlyMap<string, unknown>;
+  /** Classes whose objects persist by id (`statek.expose`). */
+  exposed?: ExposedClasses;
   signal?: AbortSignal;
 }
 
@@ -71,9 +75,10 @@ export class Workspace {
   readonly #table = new HandleTable();
   readonly #codec: Codec;
   readonly #tools: Map<string, Tool>;
-  readonly #bindingNames = new Map<unknown, string>();
+  readonly #references: HostReferences;
   readonly #stored = new Map<string, VariableRow>();
   #vm: Vm | undefined;
+  #reusable = true;
   #console: ConsoleBuffer;
   #toolCalls: ToolCallRecord[] = [];
   #exit: unknown = undefined;
@@ -87,13 +92,15 @@ export class Workspace {
     this.#limits = { ...DEFAULT_WORKSPACE_LIMITS, ...options.limits };
     this.#console = new ConsoleBuffer(this.#limits.maxConsoleCharacters);
     this.#tools = new Map(options.tools.map((tool) => [tool.name, tool]));
-    for (const [name, value] of options.bindings) {
-      if ((typeof value === "object" && value !== null) || typeof value === "function") this.#bindingNames.set(value, name);
-    }
+    this.#references = new HostReferences({
+      bindings: options.bindings,
+      tools: options.tools,
+      ...(options.exposed ? { exposed: options.exposed } : {}),
+    });
     this.#codec = createHostCodec({
       table: this.#table,
-      describeHandle: (value) => this.#describeHandle(value),
-      resolveKey: (key) => this.#resolveKey(key),
+      describeHandle: (value) => this.#references.describe(value),
+      resolveKey: (key) => this.#references.resolve(key),
     });
   }
 
@@ -111,7 +118,7 @@ export class Workspace {
         workspace.#exit = status;
       },
       resolveKey: (key, path) => {
-        const resolved = workspace.#resolveKey(key);
+        const resolved = workspace.#references.resolve(key);
         if ("why" in resolved) workspace.restoreNotices.push(`${path} could not be restored: ${resolved.why}`);
         return resolved;
       },
@@ -125,6 +132,7 @@ export class Workspace {
       for (const tool of options.tools) provided[tool.name] = tool;
       workspace.#vm.invoke("provide", workspace.#codec.encode(provided));
       const ordered = [...variables].sort((a, b) => a.position - b.position);
+      await workspace.#references.preload(ordered.map((row) => row.blob));
       for (const row of ordered) workspace.#stored.set(row.name, row);
       workspace.#nextPosition = ordered.length ? ordered[ordered.length - 1]!.position + 1 : 0;
       workspace.#vm.invoke("restore", JSON.stringify(ordered.map((row) => [row.name, row.blob])));
@@ -133,29 +141,6 @@ export class Workspace {
       throw error;
     }
     return workspace;
-  }
-
-  #describeHandle(value: object): { key: string | null; why?: string; callable?: boolean } {
-    if (isTool(value)) return { key: `tool:${value.name}`, callable: true };
-    const binding = this.#bindingNames.get(value);
-    if (binding !== undefined) return { key: `binding:${binding}` };
-    return { key: null, why: `a ${classNameOf(value)} host object that is neither a binding nor of an exposed class` };
-  }
-
-  #resolveKey(key: string): { value: unknown } | { why: string } {
-    const colon = key.indexOf(":");
-    const kind = key.slice(0, colon);
-    const name = key.slice(colon + 1);
-    if (kind === "tool") {
-      const tool = this.#tools.get(name);
-      return tool ? { value: tool } : { why: `tool '${name}' is not available to this job` };
-    }
-    if (kind === "binding") {
-      return this.#options.bindings.has(name)
-        ? { value: this.#options.bindings.get(name) }
-        : { why: `binding '${name}' is not registered in this process` };
-    }
-    return { why: `unknown reference '${key}'` };
   }
 
   #toolContext(): ToolContext {
@@ -186,6 +171,7 @@ export class Workspace {
     else {
       const outcome = await vm.runCell(compiled.script, { timeLimitMs: this.#limits.cellTimeMs, signal: this.#options.signal });
       if (outcome.error) error = `${outcome.error.name}: ${outcome.error.message}`;
+      if (outcome.poisoned) this.#reusable = false;
     }
     if (error) this.#console.push("error", error);
     return this.#end(error);
@@ -197,7 +183,7 @@ export class Workspace {
     this.#begin();
     const tool = this.#tools.get(name);
     if (!tool) {
-      this.#toolCalls.push({ name, origin: "formal", callId, args: JSON.stringify(args), error: `NameError: tool '${name}' not found`, durationMs: 0 });
+      this.#toolCalls.push({ name, origin: "formal", callId, args: llmRepr(args, { maxDepth: 2, maxItems: 10 }), error: `NameError: tool '${name}' not found`, durationMs: 0 });
     } else {
       try {
         await this.#callTool(tool, args, "formal", callId);
@@ -236,6 +222,7 @@ export class Workspace {
     try {
       collected = JSON.parse(this.#requireVm().invoke("collect"));
     } catch (error) {
+      this.#reusable = false;
       this.#console.push("notice", `the variables of this step could not be saved: ${formatError(error)}`);
       return { put: [], deleted: [] };
     }
@@ -253,6 +240,11 @@ export class Workspace {
     const present = new Set(collected.order);
     const deleted = [...this.#stored.keys()].filter((name) => !present.has(name));
     for (const name of deleted) this.#stored.delete(name);
+    // A warm VM must hold what a cold restore would give: values that became tombstones are replaced now.
+    if (collected.problems.length && changedNames.size) {
+      const rows = [...this.#stored.values()].sort((a, b) => a.position - b.position);
+      this.#requireVm().invoke("restore", JSON.stringify(rows.map((row) => [row.name, row.blob])));
+    }
     for (const problem of collected.problems) {
       const root = /^[^.[]+/.exec(problem.path)?.[0] ?? problem.path;
       if (changedNames.has(root)) this.#console.push("notice", `${problem.path} was not persisted: ${problem.reason}`);
@@ -263,6 +255,11 @@ export class Workspace {
   #requireVm(): Vm {
     if (!this.#vm) throw new Error("the workspace is disposed");
     return this.#vm;
+  }
+
+  /** False once the VM hit a limit or lost track of its variables: the next step must start a fresh one. */
+  get reusable(): boolean {
+    return this.#reusable && this.#vm !== undefined;
   }
 
   /** Frees the VM. */

@@ -11,7 +11,9 @@
  * themselves; every other value is `{ "$": tag, … }`; objects live in the node table `o` and are referenced by
  * index, so cycles and shared references survive. Graphs encoded together (the variables of one workspace) may
  * point into each other's tables with `{ "$": "xref", "n": name, "i": index }`, which keeps sharing between
- * variables. Host objects are never copied: the realm's hooks turn them into handle references.
+ * variables. Host objects are never copied: the realm's hooks turn them into handle references. A value that
+ * cannot be kept is a tombstone written in place, `{ "$": "tomb", "why": reason, "at": path }`, so a restored
+ * tombstone stored again yields the same text.
  */
 
 /** How a value leaves a realm: `transfer` crosses the sandbox boundary now, `persist` goes to the store. */
@@ -67,8 +69,10 @@ export function createCodec(hooks: CodecHooks): Codec {
   const parseJson = H.parse || JSON.parse;
   const TYPED = [
     "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array",
-    "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array",
+    "Float16Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array",
   ];
+  // Restored errors keep their built-in class, so `e instanceof TypeError` still holds.
+  const ERRORS = ["TypeError", "RangeError", "ReferenceError", "SyntaxError", "EvalError", "URIError"];
   const G: any = typeof globalThis !== "undefined" ? globalThis : {};
   const objectProto = Object.prototype;
   const HEX = "0123456789abcdef";
@@ -98,6 +102,10 @@ export function createCodec(hooks: CodecHooks): Codec {
     const name = ctor && typeof ctor.name === "string" && ctor.name ? ctor.name : "Object";
     return "an instance of " + name + " (only plain data, workspace classes and host objects can be kept)";
   }
+  function opaqueFunction(value: any) {
+    const isClass = /^class\b/.test(Function.prototype.toString.call(value));
+    return (isClass ? "class" : "Function") + (value.name ? " " + value.name : "");
+  }
   function keyPath(path: string, key: string) {
     return /^[A-Za-z_$][\w$]*$/.test(key) ? path + "." + key : path + "[" + JSON.stringify(key) + "]";
   }
@@ -121,43 +129,44 @@ export function createCodec(hooks: CodecHooks): Codec {
         }
         if (type === "undefined") return { $: "undef" };
         if (type === "bigint") return { $: "big", v: value.toString() };
-        if (type === "symbol") {
-          if (mode === "transfer") return { $: "opaque", d: String(value) };
-          problems.push({ path, reason: "a Symbol" });
-          return { $: "tomb", why: "a Symbol" };
-        }
+        // A tombstone is written in place, the same way whether the value is new or a tombstone restored
+        // earlier, so storing it again yields the same text (and no repeated notice).
+        const lost = (why: string) => {
+          problems.push({ path, reason: why });
+          return { $: "tomb", why, at: path };
+        };
+        if (type === "symbol") return mode === "transfer" ? { $: "opaque", d: String(value) } : lost("a Symbol");
         const known = seen.get(value);
         if (known) return known.root === name ? { $: "ref", i: known.index } : { $: "xref", n: known.root, i: known.index };
         const handle = H.handleOf ? H.handleOf(value, mode) : undefined;
         if (handle) {
-          if (handle.id === undefined && handle.k === undefined) {
-            problems.push({ path, reason: handle.why });
-            return { $: "tomb", why: handle.why };
-          }
-          return { $: "h", ...handle };
+          if (handle.id === undefined && handle.k === undefined) return lost(handle.why);
+          // A persisted reference remembers where it was, for the notice when it cannot be re-attached.
+          return mode === "persist" ? { $: "h", ...handle, at: path } : { $: "h", ...handle };
         }
         const index = nodes.length;
         const node: any = {};
         nodes.push(node);
         seen.set(value, { root: name, index });
         const ref = { $: "ref", i: index };
+        // Takes back the node just reserved for `value`: it is written in place instead.
+        const unshare = (inPlace: any) => {
+          nodes.pop();
+          seen.delete(value);
+          return inPlace;
+        };
         if (type === "function") {
           const source = mode === "persist" && H.definitionOf ? H.definitionOf(value) : undefined;
           if (source === undefined) {
-            if (mode === "transfer") {
-              nodes.pop();
-              seen.delete(value);
-              return { $: "opaque", d: "function " + (value.name || "(anonymous)") };
-            }
-            const why = "a function that is not a top-level declaration (closure over local state)";
-            problems.push({ path, reason: why });
-            node.t = "tomb";
-            node.why = why;
-            return ref;
+            if (mode === "transfer") return unshare({ $: "opaque", d: opaqueFunction(value) });
+            return unshare(lost("a function that is not a top-level declaration (closure over local state)"));
           }
           node.t = "fn";
           node.src = source;
           node.name = typeof value.name === "string" ? value.name : "";
+          // Own enumerable properties (static fields, `f.count = 1`) would otherwise reset to the source's.
+          const keys = Object.keys(value);
+          if (keys.length) node.p = keys.map((key) => [key, enc(value[key], keyPath(path, key))]);
           return ref;
         }
         if (Array.isArray(value)) {
@@ -212,6 +221,10 @@ export function createCodec(hooks: CodecHooks): Codec {
           node.t = "err";
           node.name = String(value.name);
           node.msg = String(value.message);
+          const cls = mode === "persist" && H.classOf ? H.classOf(value) : undefined;
+          if (cls) node.c = enc(cls, path + ".constructor");
+          node.p = [];
+          for (const key of Object.keys(value)) node.p.push([key, enc((value as any)[key], keyPath(path, key))]);
           return ref;
         }
         const proto = Object.getPrototypeOf(value);
@@ -220,15 +233,7 @@ export function createCodec(hooks: CodecHooks): Codec {
           const cls = H.classOf ? H.classOf(value) : undefined;
           if (!cls) {
             const why = describe(value);
-            if (mode === "transfer") {
-              nodes.pop();
-              seen.delete(value);
-              return { $: "opaque", d: why.split(" (")[0] };
-            }
-            problems.push({ path, reason: why });
-            node.t = "tomb";
-            node.why = why;
-            return ref;
+            return unshare(mode === "transfer" ? { $: "opaque", d: why.split(" (")[0] } : lost(why));
           }
           classRef = mode === "persist" ? enc(cls, path + ".constructor") : String(cls.name || "Object");
         }
@@ -262,15 +267,36 @@ export function createCodec(hooks: CodecHooks): Codec {
         case "big": return BigInt(value.v);
         case "ref": return at(root, value.i);
         case "xref": return at(value.n, value.i);
-        case "h": return H.fromHandle ? H.fromHandle(value, path) : tomb("a host object", path);
-        case "tomb": return tomb(value.why, path);
+        case "h": return H.fromHandle ? H.fromHandle(value, value.at || path) : tomb("a host object", value.at || path);
+        case "tomb": return tomb(value.why, value.at || path);
         case "opaque": return H.opaque ? H.opaque(value.d) : undefined;
         default: throw new Error("unknown value tag " + JSON.stringify(value.$));
       }
     };
     const tomb = (why: string, path: string) => (H.tombstone ? H.tombstone(why, path) : undefined);
     // Pass 1: a shell per node. Definitions are evaluated in variable order, and a variable whose value is a
-    // definition is assigned at once, so `class B extends A` finds `A`.
+    // definition is assigned at once, so `class B extends A` finds `A`. A definition that fails (its `A` comes
+    // later: variables keep the position of their first declaration) is retried once others are assigned.
+    const deferred: any[] = [];
+    const define = (item: any) => {
+      try {
+        item.table[item.index] = H.fromDefinition(item.node.src, item.node.name);
+        return true;
+      } catch (error: any) {
+        item.error = error && error.message !== undefined ? error.name + ": " + error.message : String(error);
+        return false;
+      }
+    };
+    const assignDefinition = (name: string) => {
+      const v = graphs[name].v;
+      if (!assign || name in result || !v || (v.$ !== "ref" && v.$ !== "xref")) return;
+      const root = v.$ === "ref" ? name : v.n;
+      const node = graphs[root] && (graphs[root].o || [])[v.i];
+      const shell = shells[root] && shells[root][v.i];
+      if (!node || node.t !== "fn" || shell === undefined) return;
+      assign(name, shell);
+      result[name] = shell;
+    };
     for (const [name, text] of entries) {
       const graph = parseJson(text);
       graphs[name] = graph;
@@ -286,17 +312,41 @@ export function createCodec(hooks: CodecHooks): Codec {
           case "set": table.push(new Set()); break;
           case "ta": { const bytes = fromHex(node.b); table.push(new G[node.k](bytes.buffer)); break; }
           case "ab": table.push(fromHex(node.b).buffer); break;
-          case "err": { const error = new Error(node.msg); error.name = node.name; table.push(error); break; }
-          case "fn": table.push(H.fromDefinition ? H.fromDefinition(node.src, node.name) : tomb("a function", name)); break;
-          case "tomb": table.push(tomb(node.why, name)); break;
+          case "err": {
+            const Builtin = ERRORS.indexOf(node.name) >= 0 && typeof G[node.name] === "function" ? G[node.name] : Error;
+            const error = new Builtin(node.msg);
+            if (error.name !== node.name) error.name = node.name;
+            table.push(error);
+            break;
+          }
+          case "fn": {
+            if (!H.fromDefinition) {
+              table.push(tomb("a function", name));
+              break;
+            }
+            const item = { table, index: table.length, node, name, error: "" };
+            table.push(undefined);
+            if (!define(item)) deferred.push(item);
+            break;
+          }
+          case "tomb": table.push(tomb(node.why, node.at || name)); break;
           default: throw new Error("unknown node type " + JSON.stringify(node.t));
         }
       }
-      if (assign && graph.v && graph.v.$ === "ref" && graph.o[graph.v.i].t === "fn") {
-        assign(name, table[graph.v.i]);
-        result[name] = table[graph.v.i];
-      }
+      assignDefinition(name);
     }
+    for (let progress = true; deferred.length && progress;) {
+      progress = false;
+      for (const item of deferred.splice(0)) {
+        if (define(item)) progress = true;
+        else deferred.push(item);
+      }
+      for (const [name] of entries) assignDefinition(name);
+    }
+    for (const item of deferred) {
+      item.table[item.index] = tomb("its definition could not be re-declared (" + item.error + ")", item.node.name || item.name);
+    }
+    for (const [name] of entries) assignDefinition(name);
     // Pass 2: fill the shells.
     for (const [name] of entries) {
       const graph = graphs[name];
@@ -305,13 +355,29 @@ export function createCodec(hooks: CodecHooks): Codec {
         const shell = table[index];
         switch (node.t) {
           case "obj":
-            for (const [key, v] of node.p) shell[key] = dec(v, name, keyPath(name, key));
+          case "err":
+            for (const [key, v] of node.p || []) shell[key] = dec(v, name, keyPath(name, key));
             if (node.c !== undefined) {
               if (typeof node.c === "string") {
                 if (H.foreignPrototype) Object.setPrototypeOf(shell, H.foreignPrototype(node.c));
               } else {
                 const cls = dec(node.c, name, name + ".constructor");
-                if (typeof cls === "function" && cls.prototype) Object.setPrototypeOf(shell, cls.prototype);
+                let proto;
+                try {
+                  proto = typeof cls === "function" ? cls.prototype : undefined;
+                } catch {
+                  // The class is a tombstone (its definition failed): the instance keeps its data.
+                }
+                if (proto) Object.setPrototypeOf(shell, proto);
+              }
+            }
+            break;
+          case "fn":
+            for (const [key, v] of node.p || []) {
+              try {
+                shell[key] = dec(v, name, keyPath(name, key));
+              } catch {
+                // The definition is a tombstone: its properties are gone with it.
               }
             }
             break;

@@ -18,8 +18,23 @@ export function installGuestRuntime(send: (op: string, ...args: string[]) => str
   const handles = new Map<number, any>();
   const handleRefs = new WeakMap<object, any>();
   const definitions = new WeakSet<Function>();
+  // Classes with `#private` members: their instances cannot be rebuilt from data (the brand is lost), so they
+  // persist as tombstones. The mark travels with the stored source as a leading comment.
+  const privateClasses = new WeakSet<Function>();
+  const PRIVATE_MARK = "/*#private*/";
+  const privateClassOf = (value: object) => {
+    for (let proto = Object.getPrototypeOf(value); proto; proto = Object.getPrototypeOf(proto)) {
+      const cls = Object.prototype.hasOwnProperty.call(proto, "constructor") ? proto.constructor : undefined;
+      if (cls && privateClasses.has(cls)) return cls;
+    }
+    return undefined;
+  };
+  // What each tombstone stands for, so storing it again keeps its reason (or the handle key to retry).
+  const tombstones = new WeakMap<object, { why: string; k?: string }>();
   const pending = new Map<number, any>();
   const EXIT = { exit: true };
+  // Set by `exit()`: every `catch` of the cell re-throws (the compiler calls `checkExit` there).
+  let exiting = false;
   const indirectEval = G.eval;
   let order: string[] = [];
   let baseline: Map<string, unknown> = new Map();
@@ -30,19 +45,29 @@ export function installGuestRuntime(send: (op: string, ...args: string[]) => str
     return error;
   };
 
-  const tombstone = (why: string, path: string) => {
+  const tombstone = (why: string, path: string, key?: string) => {
     const fail = () => {
       throw new ReferenceError(path + " was not persisted: " + why);
     };
-    return new Proxy(() => {}, {
+    // A plain function target, so `new` on a tombstone reaches the construct trap too.
+    const proxy = new Proxy(function () {}, {
       get: (_t, prop) => (prop === "then" || typeof prop === "symbol" ? undefined : fail()),
       set: fail, apply: fail, construct: fail, has: fail, ownKeys: fail, deleteProperty: fail, defineProperty: fail,
       getOwnPropertyDescriptor: fail,
     });
+    tombstones.set(proxy, key === undefined ? { why } : { why, k: key });
+    return proxy;
   };
 
   const codec: any = createCodec({
     handleOf(value: object, mode: string) {
+      const dead = tombstones.get(value);
+      if (dead) return dead.k !== undefined && mode === "persist" ? { k: dead.k } : { why: dead.why };
+      const branded = mode === "persist" && typeof value === "object" ? privateClassOf(value) : undefined;
+      if (branded) {
+        const own = Object.getPrototypeOf(value).constructor;
+        return { why: "an instance of " + ((own && own.name) || branded.name) + ", whose #private members cannot be kept" };
+      }
       const ref = handleRefs.get(value);
       if (!ref) return undefined;
       if (mode === "transfer") return { id: ref.id };
@@ -51,14 +76,16 @@ export function installGuestRuntime(send: (op: string, ...args: string[]) => str
     fromHandle(ref: any, path: string) {
       if (ref.id !== undefined) return makeHandle(ref);
       const reply = JSON.parse(send("resolve", ref.k, path));
-      if (reply.e) return tombstone(String(reply.e.message), path);
+      if (reply.e) return tombstone(String(reply.e.message), path, ref.k);
       return codec.decode(reply.v);
     },
     definitionOf(fn: Function) {
-      return definitions.has(fn) ? Function.prototype.toString.call(fn) : undefined;
+      if (!definitions.has(fn)) return undefined;
+      return (privateClasses.has(fn) ? PRIVATE_MARK : "") + Function.prototype.toString.call(fn);
     },
     fromDefinition(source: string, name: string) {
       const value = indirectEval("(" + source + "\n)");
+      if (source.startsWith(PRIVATE_MARK)) privateClasses.add(value);
       // An arrow function re-evaluated alone loses the name it got from its declaration.
       if (typeof value === "function" && name && value.name !== name) Object.defineProperty(value, "name", { value: name });
       definitions.add(value);
@@ -135,6 +162,15 @@ export function installGuestRuntime(send: (op: string, ...args: string[]) => str
     return proxy;
   }
 
+  // A thrown value that is not an error, as the model reads it: the host formats it like an echo.
+  const describeThrown = (value: unknown) => {
+    if (typeof value === "string") return JSON.stringify(value);
+    try {
+      return String(answer(send("repr", codec.encode(value, "transfer"))));
+    } catch {
+      return String(value);
+    }
+  };
   const emit = (kind: string, args: unknown[]) => {
     answer(send("print", kind, encodeArgs(args)));
   };
@@ -151,6 +187,7 @@ export function installGuestRuntime(send: (op: string, ...args: string[]) => str
   hidden("print", (...args: unknown[]) => emit("out", args));
   hidden("exit", (status?: unknown) => {
     answer(send("exit", codec.encode(status, "transfer")));
+    exiting = true;
     throw EXIT;
   });
 
@@ -161,14 +198,19 @@ export function installGuestRuntime(send: (op: string, ...args: string[]) => str
     );
 
   hidden("__statek", Object.freeze({
-    /** Marks a top-level function or class so it persists as source. */
-    def(fn: Function) {
+    /** Marks a top-level function or class so it persists as source (the compiler flags `#private` members). */
+    def(fn: Function, hasPrivateMembers?: boolean) {
       if (typeof fn === "function") definitions.add(fn);
+      if (typeof fn === "function" && hasPrivateMembers) privateClasses.add(fn);
       return fn;
     },
     /** Declares hoisted `var` names that do not exist yet, as a script would. */
     declare(names: string[]) {
       for (const name of names) if (!(name in G)) G[name] = undefined;
+    },
+    /** Called first in every `catch` block of a cell: after `exit()`, nothing may catch the exit. */
+    checkExit() {
+      if (exiting) throw EXIT;
     },
     /** Echoes the value of a top-level expression statement. */
     echo(value: unknown) {
@@ -177,15 +219,16 @@ export function installGuestRuntime(send: (op: string, ...args: string[]) => str
     /** Runs one compiled cell and reports its end to the host. */
     run(body: () => Promise<unknown>) {
       const finish = (error?: any) => {
-        if (error === EXIT || error === undefined) return send("done", "");
+        if (exiting || error === EXIT || error === undefined) return send("done", "");
         let info;
         if (error instanceof Error || (error && typeof error === "object" && "message" in error)) {
           info = { name: String(error.name || "Error"), message: String(error.message) };
         } else {
-          info = { name: "Error", message: "uncaught " + (typeof error === "string" ? JSON.stringify(error) : String(error)) };
+          info = { name: "Error", message: "uncaught " + describeThrown(error) };
         }
         send("done", JSON.stringify(info));
       };
+      exiting = false;
       try {
         body().then(() => finish(), finish);
       } catch (error) {

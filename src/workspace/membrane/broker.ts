@@ -1,9 +1,9 @@
 /**
  * @module
  * The broker (DESIGN.md §6.3): the one place every crossing from agent code to the host goes through —
- * property reads and writes on handles, method and function calls, tool calls, printing, `exit`, and the
- * restoring of persisted handles. It enforces the member policy, converts values with the host codec, and
- * answers in the executor's message format.
+ * property reads and writes on handles, method and function calls, tool calls, printing, `exit`, formatting
+ * thrown values, and the restoring of persisted handles. It enforces the member policy, converts values with
+ * the host codec, and answers in the executor's message format.
  */
 import type { Codec } from "../codec/codec.ts";
 import type { HostChannel } from "../executor.ts";
@@ -107,6 +107,9 @@ export function createBroker(options: BrokerOptions): HostChannel {
     print([stream, text]) {
       options.console.push(stream as ConsoleStream, formatPrinted(codec.decode(text!) as unknown[]));
       return "{}";
+    },
+    repr([text]) {
+      return ok(llmRepr(codec.decode(text!)));
     },
     exit([text]) {
       options.exit(codec.decode(text!));

@@ -13,8 +13,8 @@ const REFLECTIVE = new Set([
 
 /** Why agent code may not use member `name` of `target`, or `undefined` when it may. */
 export function memberRefusal(target: object, name: string, className: string): string | undefined {
-  if (name.startsWith("_") || name.startsWith("#")) return `${className}.${name} is not accessible (private member)`;
   if (REFLECTIVE.has(name)) return `${className}.${name} is not accessible`;
+  if (name.startsWith("_") || name.startsWith("#")) return `${className}.${name} is not accessible (private member)`;
   if (isBuiltinOnly(target, name)) return `${className}.${name} is not accessible (built-in member)`;
   return undefined;
 }

@@ -109,3 +109,14 @@ export class Session {
     };
   }
 }
+
+/** A case of the suite: a stable name and its body. Skipped when the options name it. */
+export type SuiteTest = (caseName: string, body: () => Promise<void>) => void;
+
+/** What each topic of the suite registers its cases with. */
+export interface SuiteContext {
+  test: SuiteTest;
+  /** A new session (an empty job) against the executor under test. */
+  session(options?: SessionOptions): Session;
+  executor: () => Executor;
+}

@@ -1,0 +1,18 @@
+/**
+ * `npm run bench [-- name…]`: runs the benchmarks (all, or those named) and prints their figures.
+ * Benchmarks measure; they never fail a build.
+ */
+const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
+  "step-overhead": () => import("./step-overhead.ts"),
+};
+
+const wanted = process.argv.slice(2);
+for (const name of wanted.length ? wanted : Object.keys(BENCHES)) {
+  const load = BENCHES[name];
+  if (!load) {
+    console.error(`unknown benchmark '${name}' (known: ${Object.keys(BENCHES).join(", ")})`);
+    process.exitCode = 2;
+    continue;
+  }
+  await (await load()).main();
+}

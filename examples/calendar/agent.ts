@@ -1,0 +1,40 @@
+/**
+ * @module
+ * The calendar assistant: a system prompt, the tools, and — until a real model is configured — a scripted
+ * model that replays what a model would write for "move my weekly planning to later today".
+ */
+import { Agent, scriptedModel, type LanguageModel, type Tool } from "statek";
+
+/** The system prompt; the placeholders are filled per job. */
+export const SYSTEM_PROMPT = `You help users manage their calendar by writing TypeScript.
+
+Available variables: {shared_var_names}
+
+Available tools:
+{brief_tools}
+
+Write code in \`\`\`ts blocks. Variables you declare persist between steps. Call exit(result) when done.`;
+
+/** What the scripted model answers, turn by turn. */
+export const SCRIPT = [
+  "Let me look at today's meetings first.\n```ts\nconst events = calendar.eventsFor(today);\nevents\n```",
+  "I'll find the weekly planning meeting and the first free slot after it.\n```ts\n" +
+    'const meeting = calendar.findMeeting("Weekly planning", { day: today });\n' +
+    "const laterSlot = findEmptySlot(calendar, meeting.endsAt, meeting.durationMinutes);\n" +
+    "laterSlot\n```",
+  "That slot is free. Moving the meeting there.\n```ts\n" +
+    "const updated = moveMeeting(meeting, laterSlot);\n" +
+    'print(`Moved "${updated.title}" for ${user.name}: it now starts at ${updated.startsAt.toISOString()}`);\n```',
+  "Done.\n```ts\nexit({ moved: updated.title, newStart: updated.startsAt })\n```",
+];
+
+/** The calendar assistant, with the given model (default: the script above). */
+export function calendarAgent(tools: Tool[], model: LanguageModel = scriptedModel(SCRIPT)): Agent {
+  return new Agent({
+    role: "calendar_assistant",
+    systemPrompt: SYSTEM_PROMPT,
+    tools,
+    metadata: { CHAT_STYLE: "MARKDOWN" },
+    model,
+  });
+}

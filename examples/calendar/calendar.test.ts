@@ -1,0 +1,40 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const main = join(import.meta.dirname, "main.ts");
+
+function runDemo(dataDir: string): string {
+  return execFileSync(process.execPath, [main], { encoding: "utf8", env: { ...process.env, STATEK_DATA_DIR: dataDir } });
+}
+
+describe("the calendar demo", () => {
+  it("moves the weekly planning meeting, ends DONE with exit code 0, and works again on a second run", () => {
+    const dir = mkdtempSync(join(tmpdir(), "statek-demo-"));
+    try {
+      const first = runDemo(dir);
+      assert.match(first, /replays a scripted model/);
+      assert.match(first, /── turn 1: the model wrote ──\n {4}\/\/ Let me look at today's meetings first\.\n {4}const events = calendar\.eventsFor\(today\);/);
+      assert.match(first, /> \[Meeting\("Standup", \d{4}-\d\d-\d\d 09:00–09:15 UTC\),Meeting\("Weekly planning", \d{4}-\d\d-\d\d 10:00–11:00 UTC\)/);
+      assert.match(first, /→ findEmptySlot\(…\) = \{start:\d{4}-\d\d-\d\dT11:00:00Z,end:\d{4}-\d\d-\d\dT12:00:00Z\}/);
+      assert.match(first, /> Moved "Weekly planning" for Ada: it now starts at \d{4}-\d\d-\d\dT11:00:00\.000Z/);
+      assert.match(first, /Final status: DONE\n"Weekly planning" now starts at \d{4}-\d\d-\d\dT11:00:00\.000Z\nJob id: [0-9a-f-]{36}\n/);
+      assert.doesNotMatch(first, /not persisted|✗/, "every variable of the demo persists and no cell fails");
+      const firstId = /Job id: ([0-9a-f-]{36})/.exec(first)![1];
+      const second = runDemo(dir);
+      const secondId = /Job id: ([0-9a-f-]{36})/.exec(second)![1];
+      assert.notEqual(secondId, firstId, "a second run is a new job");
+      assert.match(second, /Final status: DONE/);
+
+      const show = execFileSync(process.execPath, [join(import.meta.dirname, "../../bin/statek.js"), "show", firstId!, "--store", join(dir, "statek.db")], { encoding: "utf8" });
+      for (const text of ["calendar.eventsFor(today)", "findEmptySlot(calendar, meeting.endsAt", "moveMeeting(meeting, laterSlot)", "exit({ moved", "DONE"]) {
+        assert.ok(show.includes(text), `statek show includes ${text}`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

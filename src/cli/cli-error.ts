@@ -1,0 +1,32 @@
+/**
+ * @module
+ * The one error the CLI throws on purpose. It carries the exit code, so commands say what went wrong and
+ * `main` decides nothing from the message.
+ */
+
+/** Exit codes: `1` when the command could not do its work, `2` when it was called wrongly. */
+export type CliExitCode = 1 | 2;
+
+/** What {@link CliError} is built from. */
+export interface CliErrorOptions {
+  /** What went wrong, for the operator (printed after `statek: `). */
+  message: string;
+  /** `2` for a usage error (a usage hint follows the message), `1` otherwise. @default 1 */
+  exitCode?: CliExitCode;
+  /** The command whose usage the hint points to, for usage errors. */
+  command?: string;
+  cause?: unknown;
+}
+
+/** A failure the CLI reports as a message and an exit code, without a stack trace. */
+export class CliError extends Error {
+  readonly exitCode: CliExitCode;
+  readonly command: string | undefined;
+
+  constructor({ message, exitCode = 1, command, cause }: CliErrorOptions) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = "CliError";
+    this.exitCode = exitCode;
+    this.command = command;
+  }
+}

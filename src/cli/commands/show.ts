@@ -1,0 +1,53 @@
+/**
+ * @module
+ * `statek show <id>`: one job in full — its header, then its timeline (code, console, tool calls, errors,
+ * status changes) — or its stored rows as JSON.
+ */
+import { HELP_OPTION, JSON_OPTION, STORE_OPTION, type Command, type CommandInput } from "../command.ts";
+import { formatJobHeader } from "../format-job-header.ts";
+import { formatTimeline } from "../format-timeline.ts";
+import { openCliStore } from "../open-cli-store.ts";
+import { toPlainRow } from "../read-field.ts";
+import { MIN_ID_PREFIX, resolveJob } from "../resolve-job.ts";
+import { RESULT_LIMITS } from "../timeline-limits.ts";
+
+/** `statek show <id> [--json] [--full] [--store PATH]`. */
+export const showCommand: Command = {
+  name: "show",
+  summary: "Show one job: header and timeline of code, console, tool calls and errors.",
+  description:
+    "Shows one job: role, status, turns, times, token usage, exit value and error, then its timeline in\n" +
+    "order — each model turn's code, the tool calls and console output running it produced, the variables it\n" +
+    "wrote and deleted, user messages and status changes. Long outputs are cut (errors never are); --full\n" +
+    "shows everything.",
+  arguments: [{ name: "id", description: `The job's id, or a unique prefix of it (at least ${MIN_ID_PREFIX} characters).` }],
+  options: {
+    full: { type: "boolean", description: "Do not cut long outputs." },
+    json: { ...JSON_OPTION, description: "Print the stored rows as JSON: { job, history, variables }." },
+    store: STORE_OPTION,
+    help: HELP_OPTION,
+  },
+  examples: ["statek show 9aaf6273", "statek show 9aaf6273-d886-4502-b57c-7f2fa64d5cc5 --full", "statek show 9aaf6273 --json"],
+  run: runShow,
+};
+
+async function runShow({ values, positionals, io }: CommandInput): Promise<number> {
+  const store = await openCliStore(values.store as string | undefined);
+  try {
+    const row = await resolveJob(store, positionals[0]!);
+    const [variables, history] = await Promise.all([store.getVariables(row.id), store.getHistory(row.id)]);
+    if (values.json) {
+      const json = { job: toPlainRow(row), history: history.map(toPlainRow), variables: variables.map((variable) => variable.name) };
+      io.stdout.write(JSON.stringify(json, null, 2) + "\n");
+      return 0;
+    }
+    const full = values.full === true;
+    const lines = [...formatJobHeader(row, full ? null : RESULT_LIMITS)];
+    if (variables.length) lines.push(`${"vars".padEnd(9)} ${variables.map((variable) => variable.name).join(", ")}`);
+    lines.push("", ...formatTimeline(history, { full }));
+    io.stdout.write(lines.join("\n") + "\n");
+    return 0;
+  } finally {
+    await store.close();
+  }
+}

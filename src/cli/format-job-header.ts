@@ -1,0 +1,54 @@
+/**
+ * @module
+ * The header `statek show` prints above a job's timeline: who runs it, where it stands, what it cost.
+ */
+import type { JobRow, JsonValue } from "../store/store.ts";
+import { llmRepr } from "../tools/llm-repr.ts";
+import { formatExitStatus } from "./format-exit-status.ts";
+import { formatTime } from "./format-time.ts";
+import { prefixLines } from "./prefix-lines.ts";
+import { readField } from "./read-field.ts";
+import { truncateBlock, type BlockLimits } from "./truncate-text.ts";
+
+/** The header lines of a job; corrupt fields show their error instead of a value. */
+export function formatJobHeader(row: JobRow, limits: BlockLimits | null): string[] {
+  const lines: string[] = [];
+  const field = (label: string, text: string) => lines.push(...prefixLines(text.split("\n"), `${label.padEnd(9)} `));
+  const show = <Key extends keyof JobRow>(label: string, key: Key, format: (value: JobRow[Key]) => string | null) => {
+    const read = readField(row, key);
+    if (!read.ok) return field(label, `✗ ${read.error}`);
+    const text = format(read.value);
+    if (text !== null) field(label, text);
+  };
+  field("job", row.id);
+  show("role", "role", (role) => role);
+  show("status", "status", (status) => status);
+  show("turns", "turns", (turns) => String(turns));
+  show("created", "createdAt", formatTime);
+  show("updated", "updatedAt", formatTime);
+  show("usage", "usage", formatUsage);
+  show("parent", "parentId", (parentId) => parentId);
+  show("pending", "pendingSeq", (seq) => (seq === null ? null : `history[${seq}]: a committed model response not executed yet`));
+  show("params", "params", (params) => formatObject(params, limits));
+  show("metadata", "metadata", (metadata) => formatObject(metadata, limits));
+  show("exit", "exitStatus", (text) => (text === null ? null : truncateBlock(formatExitStatus(text), limits).join("\n")));
+  show("error", "error", (error) => (error === null ? null : `✗ ${error}`));
+  return lines;
+}
+
+function formatUsage(usage: Record<string, JsonValue>): string {
+  const count = (key: string) => (typeof usage[key] === "number" ? (usage[key] as number) : 0);
+  const parts = [
+    `${count("inputTokens").toLocaleString("en-US")} input (${count("cachedInputTokens").toLocaleString("en-US")} cached)`,
+    `${count("outputTokens").toLocaleString("en-US")} output tokens`,
+  ];
+  for (const [key, value] of Object.entries(usage)) {
+    if (!["inputTokens", "cachedInputTokens", "outputTokens"].includes(key)) parts.push(`${key} ${llmRepr(value)}`);
+  }
+  return parts.join(" · ");
+}
+
+function formatObject(value: Record<string, JsonValue>, limits: BlockLimits | null): string | null {
+  if (Object.keys(value).length === 0) return null;
+  return truncateBlock(llmRepr(value), limits).join("\n");
+}

@@ -1,0 +1,136 @@
+/**
+ * @module
+ * A job's history as a readable timeline: one section per model turn (its code, then what running it did:
+ * tool calls, console, variables), with the submission, user messages and status changes between them.
+ */
+import type { ConsoleRecord, HistoryRecord } from "../jobs/history.ts";
+import type { HistoryRow } from "../store/store.ts";
+import { formatError } from "../tools/call-tool.ts";
+import { llmRepr } from "../tools/llm-repr.ts";
+import { formatConsoleEntry } from "./format-console-entry.ts";
+import { formatExitStatus } from "./format-exit-status.ts";
+import { formatTime } from "./format-time.ts";
+import { formatRequestedCall, formatToolCall } from "./format-tool-call.ts";
+import { prefixLines } from "./prefix-lines.ts";
+import { readField } from "./read-field.ts";
+import { CONSOLE_ENTRIES_PER_TURN, OUTPUT_LIMITS, RESULT_LIMITS, limitsFor, type TimelineOptions } from "./timeline-limits.ts";
+import { truncateBlock, truncateLine } from "./truncate-text.ts";
+
+/** The timeline's lines, in history order. A record that cannot be read is shown as such, not skipped. */
+export function formatTimeline(history: readonly HistoryRow[], options: TimelineOptions): string[] {
+  const lines: string[] = [];
+  const flood = new ConsoleFlood(options);
+  for (const row of history) {
+    const data = readField(row, "data");
+    if (data.ok && row.kind === "model-response") flood.reset(lines);
+    if (data.ok && row.kind === "console" && flood.skips(data.value)) continue;
+    flood.flush(lines);
+    let recordLines: string[];
+    if (!data.ok) recordLines = unreadable(row, data.error);
+    else {
+      try {
+        recordLines = formatRecord({ ...row, data: data.value } as unknown as HistoryRecord, options);
+      } catch (error) {
+        recordLines = unreadable(row, formatError(error));
+      }
+    }
+    if (recordLines[0]?.startsWith("──") && lines.length) lines.push("");
+    lines.push(...recordLines);
+  }
+  flood.flush(lines);
+  return lines;
+}
+
+/** Cuts the console entries of one turn after the first few (errors and notices always show). */
+class ConsoleFlood {
+  readonly #options: TimelineOptions;
+  #shown = 0;
+  #skipped = 0;
+
+  constructor(options: TimelineOptions) {
+    this.#options = options;
+  }
+
+  skips(data: unknown): boolean {
+    const stream = (data as Partial<ConsoleRecord> | null)?.stream;
+    if (this.#options.full || stream === "error" || stream === "notice") return false;
+    if (this.#shown < CONSOLE_ENTRIES_PER_TURN) {
+      this.#shown++;
+      return false;
+    }
+    this.#skipped++;
+    return true;
+  }
+
+  flush(lines: string[]): void {
+    if (this.#skipped === 0) return;
+    lines.push(`  … ${this.#skipped.toLocaleString("en-US")} more console entr${this.#skipped === 1 ? "y" : "ies"} (--full shows all)`);
+    this.#skipped = 0;
+  }
+
+  reset(lines: string[]): void {
+    this.flush(lines);
+    this.#shown = 0;
+  }
+}
+
+function unreadable(row: HistoryRow, error: string): string[] {
+  return [rule(`history[${row.seq}] ${row.kind}`), `  ✗ cannot show this record: ${error}`];
+}
+
+function rule(title: string): string {
+  return `── ${title} ──`;
+}
+
+function formatRecord(record: HistoryRecord, options: TimelineOptions): string[] {
+  switch (record.kind) {
+    case "submitted": {
+      const lines = [rule(`submitted ${formatTime(record.at)}`)];
+      const vars = record.data.vars ?? [];
+      if (vars.length) lines.push(`  vars: ${vars.map((entry) => `${entry.name}: ${entry.type}`).join(", ")}`);
+      if (Object.keys(record.data.params ?? {}).length) {
+        lines.push(...prefixLines(truncateBlock(llmRepr(record.data.params), limitsFor(options, RESULT_LIMITS)), "  params: "));
+      }
+      return lines;
+    }
+    case "user-message":
+      return [rule("user"), ...prefixLines(truncateBlock(String(record.data.text), limitsFor(options, OUTPUT_LIMITS)), "    ")];
+    case "model-response":
+      return formatModelResponse(record.data, options);
+    case "console":
+      return formatConsoleEntry(record.data, options);
+    case "tool-call":
+      return formatToolCall(record.data, options);
+    case "variables": {
+      const changes = [...record.data.put.map((name) => `+${name}`), ...record.data.deleted.map((name) => `−${name}`)];
+      return [`  vars: ${changes.join(" ")}`];
+    }
+    case "status": {
+      const lines = [rule(`status ${record.data.status}`)];
+      if (record.data.exitStatus !== undefined) {
+        lines.push(...prefixLines(truncateBlock(formatExitStatus(record.data.exitStatus), limitsFor(options, RESULT_LIMITS)), "  exit "));
+      }
+      if (record.data.reason !== undefined) {
+        const marker = record.data.status === "FAILED" ? "  ✗ " : "  reason: ";
+        lines.push(...prefixLines(String(record.data.reason).split("\n"), marker));
+      }
+      return lines;
+    }
+    default: {
+      const unknown = record as { kind: string; data: unknown };
+      return [rule(unknown.kind), `  ${truncateLine(JSON.stringify(unknown.data), options.full ? Infinity : 300)}`];
+    }
+  }
+}
+
+function formatModelResponse(response: Extract<HistoryRecord, { kind: "model-response" }>["data"], options: TimelineOptions): string[] {
+  const lines = [rule(`turn ${response.turn} · model (${response.model})`)];
+  for (const part of response.reasoning ?? []) {
+    if (part.text.trim()) lines.push(...prefixLines(truncateBlock(part.text.trim(), limitsFor(options, RESULT_LIMITS)), "  thinking: "));
+  }
+  const body = response.code ?? response.text;
+  if (body.trim()) lines.push(...prefixLines(body.split("\n"), "    "));
+  else if (!response.toolCalls.length) lines.push("    (empty reply)");
+  for (const call of response.toolCalls) lines.push(formatRequestedCall(call, options));
+  return lines;
+}

@@ -1,0 +1,77 @@
+/**
+ * @module
+ * The `statek` command line: inspect the jobs in a store (DESIGN.md §11). `bin/statek.js` calls
+ * {@link main} with the process's arguments; tests and embedders call it with their own streams.
+ *
+ * Exit codes: `0` success, `1` the command could not do its work (no store, no such job), `2` it was
+ * called wrongly (unknown command or option, missing argument).
+ */
+import { CliError } from "./cli-error.ts";
+import { PROCESS_IO, type CliIo } from "./cli-io.ts";
+import type { Command } from "./command.ts";
+import { helpCommand } from "./commands/help.ts";
+import { jobsCommand } from "./commands/jobs.ts";
+import { showCommand } from "./commands/show.ts";
+import { formatCommandHelp, formatOverview } from "./format-usage.ts";
+import { packageVersion } from "./package-version.ts";
+import { parseCommandLine } from "./parse-command-line.ts";
+import { formatError } from "../tools/call-tool.ts";
+
+/** The commands, in the order `statek --help` lists them. */
+export const COMMANDS: readonly Command[] = [jobsCommand, showCommand, helpCommand];
+
+/**
+ * Runs one command line and resolves to its exit code. Never throws: every failure is reported on `stderr`.
+ *
+ * @param argv The arguments after the program name (`process.argv.slice(2)`).
+ * @param io Where to write. @default the process's stdout and stderr
+ * @example
+ * ```ts
+ * process.exitCode = await main(["jobs", "--status", "FAILED"]);
+ * ```
+ */
+export async function main(argv: readonly string[], io: CliIo = PROCESS_IO): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (error) {
+    if (error instanceof CliError) {
+      io.stderr.write(`statek: ${error.message}\n`);
+      if (error.exitCode === 2) {
+        const hint = error.command ? `statek ${error.command} --help` : "statek --help";
+        io.stderr.write(`Run '${hint}' for usage.\n`);
+      }
+      return error.exitCode;
+    }
+    io.stderr.write(`statek: ${formatError(error)}\n`);
+    return 1;
+  }
+}
+
+async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    io.stderr.write(formatOverview(COMMANDS));
+    return 2;
+  }
+  if (name === "--help" || name === "-h") {
+    io.stdout.write(formatOverview(COMMANDS));
+    return 0;
+  }
+  if (name === "--version") {
+    io.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  if (name.startsWith("-")) {
+    throw new CliError({ message: `unknown option '${name}' (options go after the command, as in 'statek jobs ${name}')`, exitCode: 2 });
+  }
+  const command = COMMANDS.find((candidate) => candidate.name === name);
+  if (!command) {
+    throw new CliError({ message: `unknown command '${name}' (commands: ${COMMANDS.map((known) => known.name).join(", ")})`, exitCode: 2 });
+  }
+  const parsed = parseCommandLine(command, rest);
+  if (parsed.help) {
+    io.stdout.write(formatCommandHelp(command));
+    return 0;
+  }
+  return command.run({ values: parsed.values, positionals: parsed.positionals, io, commands: COMMANDS });
+}

@@ -1,0 +1,216 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import vm from "node:vm";
+import { createCodec, type CodecHooks } from "./codec.ts";
+
+const roundTrip = (value: unknown, hooks: CodecHooks = {}) => {
+  const codec = createCodec(hooks);
+  return codec.decodeAll(Object.entries(codec.encodeAll([["v", value]], "persist").texts)).v;
+};
+
+describe("createCodec", () => {
+  it("writes strings, booleans, finite numbers and null as themselves", () => {
+    const codec = createCodec({});
+    assert.equal(codec.encode("x"), '{"v":"x"}');
+    assert.equal(codec.encode(1.5), '{"v":1.5}');
+    assert.equal(codec.encode(true), '{"v":true}');
+    assert.equal(codec.encode(null), '{"v":null}');
+    assert.equal(codec.encode(undefined), '{"v":{"$":"undef"}}');
+  });
+
+  it("keeps the numbers JSON cannot", () => {
+    const [nz, nan, inf, ninf] = roundTrip([-0, NaN, Infinity, -Infinity]) as number[];
+    assert.ok(Object.is(nz, -0));
+    assert.ok(Number.isNaN(nan));
+    assert.equal(inf, Infinity);
+    assert.equal(ninf, -Infinity);
+  });
+
+  it("round-trips undefined, BigInt, Date, RegExp, Map, Set and nesting", () => {
+    const re = /a(b)/gy;
+    re.lastIndex = 3;
+    const value = {
+      u: undefined,
+      list: [1, undefined],
+      big: -(2n ** 70n),
+      date: new Date(Date.UTC(2026, 2, 10)),
+      invalid: new Date(NaN),
+      re,
+      map: new Map<unknown, unknown>([[1, "one"], [{ k: 1 }, new Set([1, "a"])]]),
+    };
+    const back = roundTrip(value) as typeof value;
+    assert.deepEqual(back, value);
+    assert.ok("u" in back);
+    assert.equal(back.re.lastIndex, 3);
+    assert.ok(Number.isNaN(back.invalid.getTime()));
+  });
+
+  it("round-trips every typed array kind, views and ArrayBuffer", () => {
+    const kinds = [
+      new Int8Array([-1]), new Uint8Array([255]), new Uint8ClampedArray([255]), new Int16Array([-2]), new Uint16Array([65535]),
+      new Int32Array([-3]), new Uint32Array([4294967295]), new Float32Array([1.5]), new Float64Array([Math.PI]),
+      new BigInt64Array([-5n]), new BigUint64Array([2n ** 64n - 1n]),
+    ];
+    const G = globalThis as { Float16Array?: new (values: number[]) => ArrayLike<number> };
+    if (G.Float16Array) kinds.push(new G.Float16Array([0.5]) as never);
+    const view = new Int16Array([1, 2, 3, 4]).subarray(1, 3);
+    const buffer = new Uint8Array([1, 2, 3]).buffer;
+    const back = roundTrip({ kinds, view, buffer }) as { kinds: typeof kinds; view: Int16Array; buffer: ArrayBuffer };
+    assert.deepEqual(back.kinds, kinds);
+    assert.deepEqual(back.view, new Int16Array([2, 3]));
+    assert.deepEqual(new Uint8Array(back.buffer), new Uint8Array([1, 2, 3]));
+  });
+
+  it("restores errors with their built-in class and fields", () => {
+    const error = Object.assign(new TypeError("bad"), { code: 7 });
+    const custom = new Error("c");
+    custom.name = "Custom";
+    const [typed, named] = roundTrip([error, custom]) as [TypeError & { code: number }, Error];
+    assert.ok(typed instanceof TypeError);
+    assert.equal(typed.message, "bad");
+    assert.equal(typed.code, 7);
+    assert.equal(named.name, "Custom");
+    assert.ok(named instanceof Error);
+  });
+
+  it("keeps null prototypes, cycles and shared references", () => {
+    const bare = Object.assign(Object.create(null), { a: 1 });
+    const shared = { n: 1 };
+    const cyclic: Record<string, unknown> = { shared, again: shared, bare };
+    cyclic.self = cyclic;
+    const back = roundTrip(cyclic) as typeof cyclic;
+    assert.equal(back.self, back);
+    assert.equal(back.shared, back.again);
+    assert.equal(Object.getPrototypeOf(back.bare), null);
+  });
+
+  it("keeps sharing between roots encoded together", () => {
+    const codec = createCodec({});
+    const inner = { n: 1 };
+    const { texts } = codec.encodeAll([["a", { inner }], ["b", inner], ["c", [inner]]], "persist");
+    assert.match(texts.b!, /"xref"/);
+    const back = codec.decodeAll(Object.entries(texts)) as { a: { inner: object }; b: object; c: object[] };
+    assert.equal(back.a.inner, back.b);
+    assert.equal(back.c[0], back.b);
+  });
+
+  it("reports what it cannot keep, with paths, as tombstones", () => {
+    const codec = createCodec({});
+    const value = { fn: () => 1, deep: { list: [Symbol("s")] }, pending: Promise.resolve(1), weak: new WeakMap(), other: new (class Thing {})() };
+    const { texts, problems } = codec.encodeAll([["obj", value]], "persist");
+    assert.deepEqual(problems, [
+      { path: "obj.fn", reason: "a function that is not a top-level declaration (closure over local state)" },
+      { path: "obj.deep.list[0]", reason: "a Symbol" },
+      { path: "obj.pending", reason: "a Promise (await it before storing its value)" },
+      { path: "obj.weak", reason: "a WeakMap or WeakSet" },
+      { path: "obj.other", reason: "an instance of Thing (only plain data, workspace classes and host objects can be kept)" },
+    ]);
+    const seen: Array<[string, string]> = [];
+    const decoder = createCodec({ tombstone: (why, path) => (seen.push([path, why]), `<${path}>`) });
+    const back = decoder.decodeAll(Object.entries(texts)).obj as Record<string, unknown>;
+    assert.equal(back.fn, "<obj.fn>");
+    assert.deepEqual((back.deep as { list: unknown[] }).list, ["<obj.deep.list[0]>"]);
+    assert.deepEqual(seen.map(([path]) => path).sort(), ["obj.deep.list[0]", "obj.fn", "obj.other", "obj.pending", "obj.weak"]);
+  });
+
+  it("writes a tombstone the same way whether it is new or re-encoded", () => {
+    const marker = { why: "a Symbol" };
+    const first = createCodec({}).encodeAll([["s", [Symbol("x")]]], "persist").texts.s;
+    const again = createCodec({ handleOf: (value) => (value === marker ? { why: marker.why } : undefined) })
+      .encodeAll([["s", [marker]]], "persist").texts.s;
+    assert.equal(again, first);
+  });
+
+  it("delegates host objects to handle hooks", () => {
+    class Host {}
+    const host = new Host();
+    const stranger = new Host();
+    const hooks: CodecHooks = {
+      handleOf: (value, mode) => {
+        if (!(value instanceof Host)) return undefined;
+        if (value === stranger) return { why: "not restorable" };
+        return mode === "persist" ? { k: "binding:host" } : { id: 1 };
+      },
+      fromHandle: (ref, path) => ({ ref, path }),
+    };
+    const codec = createCodec(hooks);
+    const persisted = codec.encodeAll([["x", { host, stranger }]], "persist");
+    assert.match(persisted.texts.x!, /\{"\$":"h","k":"binding:host","at":"x.host"\}/);
+    assert.deepEqual(persisted.problems, [{ path: "x.stranger", reason: "not restorable" }]);
+    const back = codec.decodeAll(Object.entries(persisted.texts)).x as { host: { ref: unknown; path: string } };
+    assert.deepEqual(back.host, { ref: { $: "h", k: "binding:host", at: "x.host" }, path: "x.host" });
+    assert.deepEqual(codec.decode(codec.encode(host)), { ref: { $: "h", id: 1 }, path: "$" });
+  });
+
+  it("re-declares definitions first, then restores instances of them", () => {
+    const definitions = new WeakSet<Function>();
+    const hooks: CodecHooks = {
+      definitionOf: (fn) => (definitions.has(fn) ? fn.toString() : undefined),
+      fromDefinition: (source) => {
+        const value = (0, eval)(`(${source})`) as Function;
+        definitions.add(value);
+        return value;
+      },
+      classOf: (value) => {
+        const cls = Object.getPrototypeOf(value)?.constructor;
+        return definitions.has(cls) ? cls : undefined;
+      },
+    };
+    class Base {
+      x = 1;
+      hello() {
+        return "base";
+      }
+    }
+    class Derived extends Base {
+      override hello() {
+        return "derived";
+      }
+    }
+    definitions.add(Base).add(Derived);
+    const codec = createCodec(hooks);
+    const { texts, problems } = codec.encodeAll([["item", new Base()], ["Base", Base]], "persist");
+    assert.deepEqual(problems, []);
+    const assigned: string[] = [];
+    const back = codec.decodeAll(Object.entries(texts), (name) => assigned.push(name)) as { item: Base; Base: typeof Base };
+    assert.deepEqual(assigned, ["Base", "item"], "definitions are assigned in the first pass");
+    assert.ok(back.item instanceof back.Base);
+    assert.equal(back.item.hello(), "base");
+    assert.notEqual(back.Base, Base, "re-declared from source");
+    const transfer = createCodec({ ...hooks, foreignPrototype: (name) => ({ name }), opaque: (text) => `[${text}]` });
+    const copy = transfer.decode(transfer.encode({ item: new Derived(), Derived, fn: function named() {}, anon: (() => () => 1)() }));
+    assert.deepEqual(copy, { item: { x: 1 }, Derived: "[class Derived]", fn: "[Function named]", anon: "[Function]" });
+    assert.deepEqual(Object.getPrototypeOf((copy as { item: object }).item), { name: "Derived" });
+  });
+
+  it("retries a definition that needs a later one, and tombstones one that never resolves", () => {
+    const scope: Record<string, unknown> = {};
+    const hooks: CodecHooks = {
+      fromDefinition: (source) => new Function(...Object.keys(scope), `return (${source})`)(...Object.values(scope)),
+      tombstone: (why, path) => ({ why, path }),
+    };
+    const texts: Array<[string, string]> = [
+      ["B", '{"v":{"$":"ref","i":0},"o":[{"t":"fn","src":"class B extends A {}","name":"B"}]}'],
+      ["A", '{"v":{"$":"ref","i":0},"o":[{"t":"fn","src":"class A { hi() { return 1 } }","name":"A"}]}'],
+      ["C", '{"v":{"$":"ref","i":0},"o":[{"t":"fn","src":"class C extends Missing {}","name":"C"}]}'],
+      ["c", '{"v":{"$":"ref","i":0},"o":[{"t":"obj","c":{"$":"xref","n":"C","i":0},"p":[["x",1]]}]}'],
+    ];
+    const back = createCodec(hooks).decodeAll(texts, (name, value) => (scope[name] = value)) as Record<string, any>;
+    assert.equal(new back.B().hi(), 1);
+    assert.match(back.C.why, /^its definition could not be re-declared \(ReferenceError: Missing is not defined\)$/);
+    assert.deepEqual(back.c, { x: 1 });
+  });
+
+  it("refuses malformed texts", () => {
+    const codec = createCodec({});
+    assert.throws(() => codec.decode('{"v":{"$":"nope"}}'), /unknown value tag "nope"/);
+    assert.throws(() => codec.decode('{"v":{"$":"ref","i":3}}'), /dangling reference/);
+    assert.throws(() => codec.decode('{"v":{"$":"ref","i":0},"o":[{"t":"??"}]}'), /unknown node type/);
+  });
+
+  it("is self-contained, so it can run inside the sandbox from its source", () => {
+    const text = vm.runInNewContext(`(${createCodec.toString()})({}).encode(new Map([[1, new Date(0)]]))`) as string;
+    const back = createCodec({}).decode(text) as Map<number, Date>;
+    assert.equal(back.get(1)?.getTime(), 0);
+  });
+});

@@ -1,0 +1,150 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { compileCell } from "../cell-compiler.ts";
+import { DEFAULT_VM_LIMITS, type HostChannel } from "../executor.ts";
+import { Workspace } from "../workspace.ts";
+import { runWorkspaceSuite } from "../workspace.suite.ts";
+import { createQuickJsExecutor } from "./quickjs-executor.ts";
+
+runWorkspaceSuite({ name: "quickjs", executor: createQuickJsExecutor });
+
+function script(code: string): string {
+  const compiled = compileCell(code);
+  assert.equal(compiled.kind, "script");
+  return (compiled as { script: string }).script;
+}
+
+/** A host that answers every message with an empty reply and records it. */
+function recordingHost(): { host: HostChannel; messages: Array<[string, string[]]> } {
+  const messages: Array<[string, string[]]> = [];
+  return { messages, host: (op, args) => (messages.push([op, args]), "{}") };
+}
+
+async function openWorkspace(globals: Record<string, unknown> = {}, limits = {}) {
+  return Workspace.open(
+    { executor: createQuickJsExecutor(), limits: { cellTimeMs: 2_000, ...limits }, job: { id: "j", role: "r" }, tools: [], globals, bindings: new Map() },
+    [],
+  );
+}
+
+describe("quickjs executor", () => {
+  it("is the isolating executor", () => {
+    const executor = createQuickJsExecutor();
+    assert.equal(executor.name, "quickjs");
+    assert.equal(executor.isolated, true);
+  });
+
+  it("reports the guest heap in use", async () => {
+    const vm = await createQuickJsExecutor().createVm({ limits: DEFAULT_VM_LIMITS, host: recordingHost().host });
+    try {
+      const before = vm.memoryUsage();
+      assert.equal(typeof before, "number");
+      assert.ok(before! > 0);
+      const outcome = await vm.runCell(script("globalThis.big = Array.from({ length: 100_000 }, (_, i) => ({ i }))"), { timeLimitMs: 2_000 });
+      assert.deepEqual(outcome, {});
+      assert.ok(vm.memoryUsage()! > before! + 1_000_000, "grows with the guest's allocations");
+    } finally {
+      vm.dispose();
+    }
+  });
+
+  it("sends messages to the host and reports the cell's end", async () => {
+    const { host, messages } = recordingHost();
+    const vm = await createQuickJsExecutor().createVm({ limits: DEFAULT_VM_LIMITS, host });
+    try {
+      assert.deepEqual(await vm.runCell(script("print('hi')"), { timeLimitMs: 1_000 }), {});
+      assert.deepEqual(messages.map(([op]) => op), ["print"]);
+      assert.deepEqual(await vm.runCell(script("throw new TypeError('x')"), { timeLimitMs: 1_000 }), { error: { name: "TypeError", message: "x" } });
+    } finally {
+      vm.dispose();
+    }
+  });
+
+  it("survives 1,000 host calls in one VM", async () => {
+    let calls = 0;
+    const counter = {
+      next: () => ++calls,
+      later: async () => ++calls,
+      item: () => ({ nested: [calls] }),
+    };
+    const workspace = await openWorkspace({ counter });
+    try {
+      const sync = await workspace.runCell("let total = 0\nfor (let i = 0; i < 1000; i++) total += counter.next()\ntotal");
+      assert.equal(sync.error, undefined);
+      assert.deepEqual(sync.console.map((entry) => entry.text), [String((1000 * 1001) / 2)]);
+      const mixed = await workspace.runCell("for (let i = 0; i < 500; i++) { await counter.later(); counter.item().nested[0] }\ncounter.next()");
+      assert.equal(mixed.error, undefined);
+      assert.deepEqual(mixed.console.map((entry) => entry.text), ["1501"]);
+      const after = await workspace.runCell("total + 1");
+      assert.deepEqual(after.console.map((entry) => entry.text), ["500501"]);
+    } finally {
+      workspace.dispose();
+    }
+  });
+
+  it("marks a VM that hit its time limit as poisoned", async () => {
+    const vm = await createQuickJsExecutor().createVm({ limits: DEFAULT_VM_LIMITS, host: recordingHost().host });
+    try {
+      const outcome = await vm.runCell(script("while (true) {}"), { timeLimitMs: 100 });
+      assert.equal(outcome.poisoned, true);
+      assert.equal(outcome.error?.name, "TimeoutError");
+    } finally {
+      vm.dispose();
+    }
+  });
+
+  it("stops a cell that allocates past the memory limit", async () => {
+    const workspace = await openWorkspace({}, { memoryBytes: 16 * 1024 * 1024 });
+    try {
+      const strings = await workspace.runCell("const big = 'x'.repeat(64 * 1024 * 1024)");
+      assert.equal(strings.error, "InternalError: out of memory");
+      const typed = await workspace.runCell("const bytes = new Uint8Array(64 * 1024 * 1024)");
+      assert.equal(typed.error, "InternalError: out of memory");
+    } finally {
+      workspace.dispose();
+    }
+    const next = await openWorkspace();
+    try {
+      assert.deepEqual((await next.runCell("1 + 1")).console.map((entry) => entry.text), ["2"]);
+    } finally {
+      next.dispose();
+    }
+  });
+
+  it("gives deep recursion a RangeError", async () => {
+    const workspace = await openWorkspace();
+    try {
+      const result = await workspace.runCell("function down(n) { return down(n + 1) }\ndown(0)");
+      assert.equal(result.error, "RangeError: Maximum call stack size exceeded");
+    } finally {
+      workspace.dispose();
+    }
+  });
+
+  it("abandons a cell when its signal is aborted", async () => {
+    const controller = new AbortController();
+    const slow = { wait: () => new Promise((resolve) => setTimeout(resolve, 20)) };
+    const workspace = await Workspace.open(
+      { executor: createQuickJsExecutor(), job: { id: "j", role: "r" }, tools: [], globals: { slow }, bindings: new Map(), signal: controller.signal },
+      [],
+    );
+    try {
+      setTimeout(() => controller.abort(), 30);
+      const result = await workspace.runCell("while (true) await slow.wait()");
+      assert.equal(result.error, "AbortError: the cell was cancelled");
+    } finally {
+      workspace.dispose();
+    }
+  });
+
+  it("dispose is idempotent", async () => {
+    const vm = await createQuickJsExecutor().createVm({ limits: DEFAULT_VM_LIMITS, host: recordingHost().host });
+    vm.dispose();
+    vm.dispose();
+    const workspace = await openWorkspace();
+    await workspace.runCell("const x = 1");
+    workspace.dispose();
+    workspace.dispose();
+    await assert.rejects(workspace.runCell("x"), /disposed/);
+  });
+});
