@@ -47,13 +47,13 @@ export interface CallToolOptions {
 /** Calls `tool` with positional or named arguments; rethrows its error after recording it. */
 export function callTool(tool: Tool, args: readonly unknown[] | Record<string, unknown>, options: CallToolOptions): unknown {
   const started = performance.now();
-  let shown = llmRepr(args, { maxDepth: 2, maxItems: 10 });
+  let shown: unknown = args;
   const finish = (outcome: { result?: unknown; error?: unknown }) => {
     options.record({
       name: tool.name,
       origin: options.origin,
       ...(options.callId === undefined ? {} : { callId: options.callId }),
-      args: shown,
+      args: llmRepr(shown, { maxDepth: 2, maxItems: 10 }),
       ...("error" in outcome ? { error: formatError(outcome.error) } : { result: formatToolResult(outcome.result) }),
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
     });
@@ -61,7 +61,7 @@ export function callTool(tool: Tool, args: readonly unknown[] | Record<string, u
   let result: unknown;
   try {
     const call = prepareCall(tool, args);
-    shown = llmRepr(call.args, { maxDepth: 2, maxItems: 10 });
+    shown = call.args;
     result = runPreparedCall(call, options.ctx);
   } catch (error) {
     finish({ error });

@@ -77,6 +77,11 @@ export function createCodec(hooks: CodecHooks): Codec {
   const objectProto = Object.prototype;
   const HEX = "0123456789abcdef";
 
+  function isSimple(value: unknown) {
+    const type = typeof value;
+    return value === null || type === "string" || type === "boolean" ||
+      (type === "number" && Number.isFinite(value) && !(value === 0 && 1 / (value as number) < 0));
+  }
   function toHex(bytes: any) {
     let out = "";
     for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i] >> 4] + HEX[bytes[i] & 15];
@@ -399,10 +404,15 @@ export function createCodec(hooks: CodecHooks): Codec {
   return {
     encodeAll: encodeAll as Codec["encodeAll"],
     decodeAll,
+    // Host calls mostly carry a few primitives: those skip the graph machinery in both directions.
     encode(value: unknown, mode?: CodecMode) {
+      if (isSimple(value)) return '{"v":' + JSON.stringify(value) + "}";
+      if (Array.isArray(value) && value.every(isSimple)) return '{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":' + JSON.stringify(value) + "}]}";
       return encodeAll([["$", value]], mode || "transfer").texts.$;
     },
     decode(text: string) {
+      if (text.indexOf('"$"') < 0) return parseJson(text).v;
+      if (text.startsWith('{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":') && text.indexOf('"$"', 20) < 0) return parseJson(text).o[0].v;
       return decodeAll([["$", text]]).$;
     },
   };

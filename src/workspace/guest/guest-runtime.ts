@@ -101,12 +101,13 @@ export function installGuestRuntime(send: (op: string, ...args: string[]) => str
 
   // The host's answer to one message, as a guest value (or a thrown error, or a pending promise).
   const answer = (replyText: string) => {
+    if (replyText === "{}") return undefined;
     const reply = JSON.parse(replyText);
     if (reply.e) throw makeError(reply.e);
     if (reply.p !== undefined) return new Promise((resolve, reject) => pending.set(reply.p, { resolve, reject }));
     return reply.v === undefined ? undefined : codec.decode(reply.v);
   };
-  const encodeArgs = (args: unknown[]) => codec.encode(Array.from(args), "transfer");
+  const encodeArgs = (args: unknown[]) => codec.encode(args, "transfer");
 
   function makeHandle(ref: any): any {
     const existing = handles.get(ref.id);
