@@ -1,17 +1,26 @@
 /**
  * @module
- * `Agent`: the definition a job runs — its role, system prompt, tools, private context, metadata and model.
- * Agents are code, so every process that runs jobs registers them (DESIGN.md §4).
+ * `Agent`: the definition a job runs — its role, system prompt, tools, private context, metadata and model,
+ * plus its dialog channel, warmup code, harness limits and post-processors. Agents are code, so every
+ * process that runs jobs registers them (DESIGN.md §4).
  */
 import type { LanguageModel } from "../models/language-model.ts";
 import type { JsonValue } from "../store/store.ts";
 import { isTool, type Tool } from "../tools/tool.ts";
+import { chatStyleOf } from "./chat-styles/chat-style.ts";
+import { checkHarnessLimits, type HarnessLimits } from "./harness.ts";
+import { parsePostProcessors } from "./parse-post-processors.ts";
+import type { PostProcessor } from "./post-processor.ts";
+import { readPromptFile } from "./prompt-file.ts";
+import { parseWarmup, type WarmupBlock, type WarmupSource } from "./warmup.ts";
 
-/** Per-job limits that end a job as `FAILED` with a readable reason (DESIGN.md §8.4). */
-export interface HarnessLimits {
-  /** Model turns a job may take. @default 50 */
-  maxTurns?: number;
-}
+export type { HarnessLimits } from "./harness.ts";
+
+/**
+ * Receives the user-facing replies of a dialog job (`MD_DIALOG`, `DIRECT`): the text, a file it refers to,
+ * and which job it comes from. May be async; a thrown error is shown to the model and the turn goes on.
+ */
+export type OnMessage = (body: string, media: string | undefined, context: { job: { id: string; role: string } }) => void | Promise<void>;
 
 /** What {@link Agent} is built from. */
 export interface AgentOptions {
@@ -23,13 +32,28 @@ export interface AgentOptions {
   tools?: readonly Tool[];
   /** Values and functions in scope by name in every job of this agent; they persist by name, not by value. */
   context?: Readonly<Record<string, unknown>>;
-  /** Settings such as `MODEL` and `CHAT_STYLE`, frozen into each job at submit time. */
+  /**
+   * Settings frozen into each job at submit time: `MODEL` (`openai/gpt-5-mini`), `CHAT_STYLE`,
+   * `LLM_TOOLS_SCOPE`, `POST_PROCESSORS`, `XML_BOX_CONSOLE`, …
+   */
   metadata?: Readonly<Record<string, JsonValue>>;
   /** The model; wins over `metadata.MODEL`. */
   model?: LanguageModel;
-  /** Harness limits for this agent's jobs. */
+  /** Harness limits for this agent's jobs (over `Statek.open({ harness })` and the defaults). */
   limits?: HarnessLimits;
+  /** The dialog channel: receives the user-facing replies of `MD_DIALOG` and `DIRECT` jobs. */
+  onMessage?: OnMessage;
+  /** Code run in every job of this agent before the model is first asked (after the job's own warmup). */
+  warmup?: WarmupSource;
+  /** Checks run on every model reply before it is committed (after those named in `metadata.POST_PROCESSORS`). */
+  postProcessors?: readonly PostProcessor[];
 }
+
+/** What {@link Agent.fromPromptFile} takes besides the file: the parts of an agent that are code. */
+export type PromptFileAgentOptions = Omit<AgentOptions, "role" | "systemPrompt" | "metadata"> & {
+  /** Overrides the role given by the file (`# ROLE:` or the file name). */
+  role?: string;
+};
 
 const DEFAULT_SYSTEM_PROMPT =
   "You are an agent working in a durable TypeScript workspace. Write TypeScript in ```ts fenced blocks; " +
@@ -45,7 +69,7 @@ const DEFAULT_SYSTEM_PROMPT =
  *   role: "calendar_assistant",
  *   systemPrompt: "You help users manage their calendar.\nTools:\n{brief_tools}",
  *   tools: [findEmptySlot, moveMeeting],
- *   model: scriptedModel(["```ts\nexit('ok')\n```"]),
+ *   metadata: { MODEL: "openai/gpt-5-mini" },
  * });
  * ```
  */
@@ -57,6 +81,10 @@ export class Agent {
   readonly metadata: Readonly<Record<string, JsonValue>>;
   readonly model: LanguageModel | undefined;
   readonly limits: HarnessLimits;
+  readonly onMessage: OnMessage | undefined;
+  readonly warmup: readonly WarmupBlock[];
+  /** The post-processors of `metadata.POST_PROCESSORS`, then those given in code. */
+  readonly postProcessors: readonly PostProcessor[];
 
   constructor(options: AgentOptions) {
     if (typeof options.role !== "string" || !/^[A-Za-z0-9_.:-]+$/.test(options.role)) {
@@ -74,12 +102,52 @@ export class Agent {
       if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new TypeError(`${label}: context name '${name}' is not an identifier`);
       if (names.has(name)) throw new TypeError(`${label}: '${name}' is both a tool and a context entry`);
     }
+    const metadata = Object.freeze({ ...options.metadata });
+    try {
+      chatStyleOf(metadata);
+    } catch (error) {
+      throw new TypeError(`${label}: ${(error as Error).message}`);
+    }
+    if (options.onMessage !== undefined && typeof options.onMessage !== "function") throw new TypeError(`${label}: onMessage must be a function`);
+    const postProcessors: PostProcessor[] = [];
+    if (typeof metadata.POST_PROCESSORS === "string") postProcessors.push(...parsePostProcessors(metadata.POST_PROCESSORS));
+    for (const processor of options.postProcessors ?? []) {
+      if (typeof processor?.process !== "function" || typeof processor.name !== "string") {
+        throw new TypeError(`${label}: every post-processor needs a name and a process(draft, context) method`);
+      }
+      postProcessors.push(processor);
+    }
     this.role = options.role;
     this.systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
     this.tools = Object.freeze([...tools]);
     this.context = Object.freeze({ ...options.context });
-    this.metadata = Object.freeze({ ...options.metadata });
+    this.metadata = metadata;
     this.model = options.model;
-    this.limits = { ...options.limits };
+    this.limits = checkHarnessLimits(options.limits, label);
+    this.onMessage = options.onMessage;
+    this.warmup = Object.freeze(parseWarmup(options.warmup, `${label}: warmup`));
+    this.postProcessors = Object.freeze(postProcessors);
+  }
+
+  /**
+   * An agent from a prompt definition file (metadata lines, `# System Prompt`, the prompt text); the parts
+   * that are code come in `options`.
+   *
+   * @throws {InvalidPromptFileError} Naming the file and line of the first problem.
+   *
+   * @example
+   * ```ts
+   * const agent = Agent.fromPromptFile("prompts/calendar_assistant.md", { tools: [findEmptySlot], context: { formatSlot } });
+   * ```
+   */
+  static fromPromptFile(path: string, options: PromptFileAgentOptions = {}): Agent {
+    const definition = readPromptFile(path);
+    return new Agent({
+      ...options,
+      role: options.role ?? definition.role,
+      systemPrompt: definition.systemPrompt,
+      metadata: definition.metadata,
+      limits: { ...definition.limits, ...options.limits },
+    });
   }
 }

@@ -1,60 +1,67 @@
 /**
  * @module
- * Asking the model for the next response: render the system prompt, build the messages from the history,
- * call the model, and record its reply as the pending `model-response`. A failed call ends the job `FAILED`
- * with the reason.
+ * Asking the model for the next response: resolve the job's model, render the system prompt, build the
+ * messages from the history in the job's chat style, offer the formal tools, and call the model with retries
+ * and a timeout. The reply is handed to `commit-reply.ts`. A failed call ends the job `FAILED` with the reason.
  */
 import { renderPrompt } from "../docs/render-prompt.ts";
+import { ModelCallError } from "../errors/model-call-error.ts";
+import { callWithRetries } from "../models/call-with-retries.ts";
 import { generateReply } from "../models/generate-reply.ts";
-import type { JobRow, JsonValue } from "../store/store.ts";
+import type { LanguageModel } from "../models/language-model.ts";
+import type { JobRow } from "../store/store.ts";
 import { formatError } from "../tools/call-tool.ts";
 import type { Agent } from "./agent.ts";
 import { buildMessages } from "./build-messages.ts";
-import { extractMarkdownCode } from "./chat-styles/markdown.ts";
-import type { HistoryRecord, ModelResponseRecord, SubmittedRecord } from "./history.ts";
+import { chatStyleOf } from "./chat-styles/chat-style.ts";
+import { chatStyleRules } from "./chat-styles/chat-styles.ts";
+import { commitReply } from "./commit-reply.ts";
+import type { HistoryRecord, SubmittedRecord } from "./history.ts";
+import { requestTools } from "./request-tools.ts";
 import type { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 
-/** Asks the model and records its reply (or fails the job). `history` includes this step's records. */
+/** Asks the model and commits its reply (or fails the job). `history` includes this step's records. */
 export async function askModel(
   env: StepEnvironment, agent: Agent, row: JobRow, history: readonly HistoryRecord[], changes: StepChanges,
 ): Promise<void> {
-  const model = agent.model;
-  if (!model) return changes.fail(`agent '${agent.role}' has no model: pass one as new Agent({ model })`);
+  const style = chatStyleRules(chatStyleOf(row.metadata));
+  let model: LanguageModel | undefined;
+  try {
+    model = await modelFor(env, agent, row);
+  } catch (error) {
+    return changes.fail(`cannot use the job's MODEL: ${formatError(error)}`);
+  }
+  if (!model) {
+    return changes.fail(`agent '${agent.role}' has no model: pass one as new Agent({ model }) or set metadata MODEL (e.g. "openai/gpt-5-mini")`);
+  }
   const submitted = history.find((record) => record.kind === "submitted")?.data as SubmittedRecord | undefined;
   const system = renderPrompt(agent.systemPrompt, {
     tools: agent.tools,
     sharedVars: submitted?.vars ?? [],
     params: row.params,
   });
-  const messages = buildMessages(history);
+  const box = typeof row.metadata.XML_BOX_CONSOLE === "string" && row.metadata.XML_BOX_CONSOLE ? row.metadata.XML_BOX_CONSOLE : env.xmlBoxConsole;
+  const messages = buildMessages(history, { style, provider: model.provider, ...(box ? { xmlBox: box } : {}) });
+  const tools = requestTools(agent, style.name, row.metadata);
   let reply;
   try {
-    reply = await generateReply(model, { system, messages, tools: [], ...(env.signal ? { abortSignal: env.signal } : {}) });
+    reply = await callWithRetries(
+      (signal) => generateReply(model, { system, messages, tools, abortSignal: signal }),
+      env.models.retry,
+      env.signal,
+    );
   } catch (error) {
-    return changes.fail(`model call failed: ${formatError(error)}`);
+    if (env.signal?.aborted) throw error;
+    return changes.fail(error instanceof ModelCallError ? error.message : `model call failed: ${formatError(error)}`);
   }
-  const turn = row.turns + 1;
-  const record: ModelResponseRecord = {
-    turn,
-    text: reply.text,
-    code: extractMarkdownCode(reply.text),
-    toolCalls: reply.toolCalls.map((call) => ({ id: call.id, name: call.name, args: call.args as Record<string, JsonValue> })),
-    reasoning: reply.reasoning as ModelResponseRecord["reasoning"],
-    usage: reply.usage,
-    model: reply.modelName,
-  };
-  changes.job.pendingSeq = changes.append("model-response", record);
-  changes.job.turns = turn;
-  changes.job.usage = addUsage(row.usage, reply.usage);
+  await commitReply(env, agent, row, history, changes, style, reply);
 }
 
-function addUsage(total: Record<string, JsonValue>, usage: ModelResponseRecord["usage"]): Record<string, JsonValue> {
-  const number = (key: string) => (typeof total[key] === "number" ? (total[key] as number) : 0);
-  return {
-    ...total,
-    inputTokens: number("inputTokens") + usage.inputTokens,
-    cachedInputTokens: number("cachedInputTokens") + usage.cachedInputTokens,
-    outputTokens: number("outputTokens") + usage.outputTokens,
-  };
+/** The agent's model, else the one the job's `MODEL` names; `undefined` when there is neither. */
+async function modelFor(env: StepEnvironment, agent: Agent, row: JobRow): Promise<LanguageModel | undefined> {
+  if (agent.model) return agent.model;
+  const name = row.metadata.MODEL;
+  if (typeof name !== "string" || name.trim() === "") return undefined;
+  return env.models.registry.resolve(name);
 }

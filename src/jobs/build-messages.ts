@@ -1,14 +1,18 @@
 /**
  * @module
- * Turns a job's history into the messages of the next model request (MARKDOWN style): user messages as they
- * came; each model response as an assistant message (its cell fenced, its formal tool calls as tool-call
- * parts); the results of those calls as one tool message; then the console output that executing the
- * response produced, as a user message.
+ * Turns a job's history into the messages of the next model request, in the job's chat style. History is a
+ * sequence of *windows*: a model response (or a warmup block) followed by what executing it produced. Each
+ * window becomes the assistant message (the style's view of the reply, its reasoning and formal tool calls),
+ * one tool message with the results of those calls, the console output as a user message (formatted and
+ * optionally XML-boxed), and then the user messages and post-processor notes that arrived during the window.
  */
 import type { ModelMessage } from "../models/model-request.ts";
 import type { ToolCallRecord } from "../tools/call-tool.ts";
-import { formatMarkdownCode, formatMarkdownConsole } from "./chat-styles/markdown.ts";
-import type { ConsoleRecord, HistoryRecord, ModelResponseRecord } from "./history.ts";
+import type { ChatStyleRules } from "./chat-styles/chat-style.ts";
+import { xmlBox } from "./chat-styles/chat-styles.ts";
+import { MARKDOWN_STYLE } from "./chat-styles/markdown.ts";
+import type { HistoryRecord, ModelResponseRecord, WarmupRecord } from "./history.ts";
+import { TS_CLI } from "./ts-cli.ts";
 
 /** The user message that opens a job with no user message of its own. */
 export const KICKOFF_MESSAGE = "The workspace is ready. Begin.";
@@ -16,68 +20,138 @@ export const KICKOFF_MESSAGE = "The workspace is ready. Begin.";
 /** Shown when executing a cell printed nothing, so the model knows it ran. */
 export const NO_OUTPUT = "(no output)";
 
+/** Shown as the result of a formal call that was not run (the job exited before it). */
+export const NOT_RUN = "(not run: the job exited before this call)";
+
+/** How {@link buildMessages} renders the history. */
+export interface BuildMessagesOptions {
+  /** The job's chat style. @default MARKDOWN */
+  style?: ChatStyleRules;
+  /** The XML tag to box console output in (`XML_BOX_CONSOLE`), if any. */
+  xmlBox?: string;
+  /**
+   * The provider of the model the request goes to (`model.provider`). Reasoning parts are replayed only to
+   * the provider that produced them; others cannot read them. @default replay all
+   */
+  provider?: string;
+}
+
 type AssistantPart = Extract<ModelMessage, { role: "assistant" }>["content"][number];
 
+interface Window {
+  response?: ModelResponseRecord;
+  warmup?: WarmupRecord;
+  hidden: boolean;
+  lines: string[];
+  results: ToolCallRecord[];
+  /** User messages and post-processor notes that arrived during the window, shown after its output. */
+  queued: string[];
+}
+
 /** The conversation for the next request. Never empty. */
-export function buildMessages(history: readonly HistoryRecord[]): ModelMessage[] {
+export function buildMessages(history: readonly HistoryRecord[], options: BuildMessagesOptions = {}): ModelMessage[] {
+  const style = options.style ?? MARKDOWN_STYLE;
   const messages: ModelMessage[] = [];
-  let response: ModelResponseRecord | undefined;
-  let results: ToolCallRecord[] = [];
-  let lines: string[] = [];
   const user = (text: string) => messages.push({ role: "user", content: [{ type: "text", text }] });
-  const flush = () => {
-    if (!response) return;
-    if (results.length || response.toolCalls.length) {
-      const byId = new Map(results.map((record) => [record.callId, record]));
-      messages.push({
-        role: "tool",
-        content: response.toolCalls.map((call) => {
-          const record = byId.get(call.id);
-          const output = record?.error !== undefined
-            ? { type: "error-text" as const, value: record.error }
-            : { type: "text" as const, value: record?.result ?? "" };
-          return { type: "tool-result" as const, toolCallId: call.id, toolName: call.name, output };
-        }),
-      });
-    }
-    if (lines.length) user(formatMarkdownConsole(lines));
-    else if (response.toolCalls.length === 0) user(NO_OUTPUT);
-    response = undefined;
-    results = [];
-    lines = [];
+  const consoleText = (lines: readonly string[]) => xmlBox(style.formatConsole(lines), options.xmlBox);
+  const assistant = (content: AssistantPart[]) => {
+    // Providers want the conversation to open with the user.
+    if (messages.length === 0) user(KICKOFF_MESSAGE);
+    messages.push({ role: "assistant", content: content.length ? content : [{ type: "text", text: "" }] });
   };
+  let window: Window | undefined;
+
+  const flush = () => {
+    if (!window) return;
+    const { response, warmup, lines, results, queued } = window;
+    if (!window.hidden && warmup && style.name === "DIRECT") {
+      const value = consoleText(lines.length ? lines : [NO_OUTPUT]);
+      messages.push({ role: "tool", content: [{ type: "tool-result", toolCallId: warmupCallId(warmup), toolName: TS_CLI, output: { type: "text", value } }] });
+    } else if (!window.hidden && warmup) {
+      user(consoleText(lines.length ? lines : [NO_OUTPUT]));
+    } else if (response) {
+      if (response.toolCalls.length) {
+        const byId = new Map(results.map((record) => [record.callId, record]));
+        messages.push({
+          role: "tool",
+          content: response.toolCalls.map((call) => {
+            const record = byId.get(call.id);
+            let value = record ? (record.error ?? record.result ?? "") : NOT_RUN;
+            if (record && call.name === TS_CLI) value = xmlBox(value || NO_OUTPUT, options.xmlBox);
+            const output = record?.error !== undefined ? { type: "error-text" as const, value } : { type: "text" as const, value };
+            return { type: "tool-result" as const, toolCallId: call.id, toolName: call.name, output };
+          }),
+        });
+      }
+      if (lines.length) user(consoleText(lines));
+      else if (response.toolCalls.length === 0 && response.code !== null) user(consoleText([NO_OUTPUT]));
+    }
+    for (const text of queued) user(text);
+    window = undefined;
+  };
+  const say = (text: string) => {
+    if (window) window.queued.push(text);
+    else user(text);
+  };
+
   for (const record of history) {
     switch (record.kind) {
       case "user-message":
+        say(record.data.text);
+        break;
+      case "post-processed": {
+        const text = record.data.veto ?? record.data.note;
+        if (text) say(text);
+        break;
+      }
+      case "warmup":
         flush();
-        user(record.data.text);
+        window = { warmup: record.data, hidden: record.data.hidden, lines: [], results: [], queued: [] };
+        if (record.data.hidden) break;
+        if (style.name === "DIRECT") {
+          assistant([{ type: "tool-call", toolCallId: warmupCallId(record.data), toolName: TS_CLI, input: { code: record.data.code } }]);
+        } else {
+          assistant([{ type: "text", text: style.formatCode(record.data.code) }]);
+        }
         break;
       case "model-response": {
         flush();
-        response = record.data;
+        const response = record.data;
+        window = { response, hidden: false, lines: [], results: [], queued: [] };
         const content: AssistantPart[] = [];
-        for (const part of response.reasoning) {
-          content.push({ type: "reasoning", text: part.text, ...(part.providerOptions ? { providerOptions: part.providerOptions } : {}) });
+        if (options.provider === undefined || providerOf(response.model) === options.provider) {
+          for (const part of response.reasoning) {
+            content.push({ type: "reasoning", text: part.text, ...(part.providerOptions ? { providerOptions: part.providerOptions } : {}) });
+          }
         }
-        const text = response.code !== null ? formatMarkdownCode(response.code) : response.text;
+        const text = style.formatReply(response);
         if (text) content.push({ type: "text", text });
         for (const call of response.toolCalls) {
           content.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: call.args });
         }
-        if (content.length === 0) content.push({ type: "text", text: "" });
-        if (messages.length === 0) user(KICKOFF_MESSAGE);
-        messages.push({ role: "assistant", content });
+        assistant(content);
         break;
       }
       case "tool-call":
-        if (response && record.data.origin === "formal") results.push(record.data);
+        if (window && !window.hidden && record.data.origin === "formal") window.results.push(record.data);
         break;
       case "console":
-        if (response) lines.push((record.data as ConsoleRecord).text);
+        if (window && !window.hidden) window.lines.push(record.data.text);
         break;
     }
   }
   flush();
   if (messages.length === 0) user(KICKOFF_MESSAGE);
   return messages;
+}
+
+/** The synthetic call id of a warmup block shown as a `ts_cli` call (`DIRECT`). */
+export function warmupCallId(warmup: WarmupRecord): string {
+  return `STATEK-WARMUP-${String(warmup.block).padStart(3, "0")}`;
+}
+
+/** The provider part of a recorded `provider/modelId`. */
+function providerOf(modelName: string): string {
+  const slash = modelName.indexOf("/");
+  return slash < 0 ? modelName : modelName.slice(0, slash);
 }

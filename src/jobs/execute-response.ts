@@ -1,6 +1,7 @@
 /**
  * @module
- * Executing a committed model response: its formal tool calls, then its cell, in the job's workspace.
+ * Executing a committed model response: its formal tool calls (a `ts_cli` call runs its code as a cell whose
+ * output is the call's result), then its cell, in the job's workspace.
  */
 import { CorruptRecordError } from "../errors/corrupt-record-error.ts";
 import type { JobRow } from "../store/store.ts";
@@ -11,31 +12,46 @@ import type { ModelResponseRecord } from "./history.ts";
 import type { JobSession } from "./job-sessions.ts";
 import type { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
+import { TS_CLI, runTsCli } from "./ts-cli.ts";
 
-/** Executes a committed response; returns the encoded exit status when the code called `exit`. */
-export async function executeResponse(
-  env: StepEnvironment, agent: Agent, row: JobRow, session: JobSession, response: ModelResponseRecord, changes: StepChanges,
-): Promise<string | undefined> {
-  session.workspace ??= await openWorkspace(env, agent, row);
-  const workspace = session.workspace;
-  let exitStatus: string | undefined;
-  for (const call of response.toolCalls) {
-    const report = await workspace.callFormal(call.name, call.args, call.id);
-    changes.absorb(report);
-  }
-  // A reply of only formal tool calls has no cell; any other reply runs, so an empty one reads as such.
-  const code = response.code ?? "";
-  const skipCell = response.toolCalls.length > 0 && compileCell(code).kind === "empty";
-  if (!skipCell) {
-    const report = await workspace.runCell(code);
-    changes.absorb(report);
-    exitStatus = report.exitStatus;
-  }
-  return exitStatus;
+/** What executing a response did, for the step and the harness. */
+export interface Execution {
+  /** The encoded exit status, when the code called `exit`. */
+  exitStatus?: string;
+  /** Exceptions raised: a failed cell, each failed formal tool call. */
+  exceptions: number;
 }
 
-/** Opens the job's workspace with its variables restored. */
-export async function openWorkspace(env: StepEnvironment, agent: Agent, row: JobRow): Promise<Workspace> {
+/** Executes a committed response. Calls after one whose code called `exit` are not run. */
+export async function executeResponse(
+  env: StepEnvironment, agent: Agent, row: JobRow, session: JobSession, response: ModelResponseRecord, changes: StepChanges,
+): Promise<Execution> {
+  session.workspace ??= await openWorkspace(env, agent, row);
+  const workspace = session.workspace;
+  let exceptions = 0;
+  for (const call of response.toolCalls) {
+    if (call.name === TS_CLI) {
+      const outcome = await runTsCli(workspace, call, changes);
+      if (outcome.failed) exceptions++;
+      if (outcome.exitStatus !== undefined) return { exitStatus: outcome.exitStatus, exceptions };
+      continue;
+    }
+    const report = await workspace.callFormal(call.name, call.args, call.id);
+    changes.absorb(report);
+    exceptions += report.toolCalls.filter((record) => record.origin === "formal" && record.error !== undefined).length;
+  }
+  // A reply of only formal tool calls has no cell (nor has a DIRECT reply: its code runs through ts_cli); any
+  // other reply runs, so an empty one reads as such.
+  const code = response.code ?? "";
+  if (response.toolCalls.length > 0 && compileCell(code).kind === "empty") return { exceptions };
+  const report = await workspace.runCell(code);
+  changes.absorb(report);
+  if (report.error !== undefined) exceptions++;
+  return { ...(report.exitStatus !== undefined ? { exitStatus: report.exitStatus } : {}), exceptions };
+}
+
+/** Opens the job's workspace with its variables restored; `hiddenTools` puts hidden tools in scope too. */
+export async function openWorkspace(env: StepEnvironment, agent: Agent, row: JobRow, options: { hiddenTools?: boolean } = {}): Promise<Workspace> {
   const bindings = new Map(env.bindings);
   for (const [name, value] of Object.entries(agent.context)) bindings.set(name, value);
   try {
@@ -44,7 +60,7 @@ export async function openWorkspace(env: StepEnvironment, agent: Agent, row: Job
         executor: env.executor,
         limits: env.limits,
         job: { id: row.id, role: row.role },
-        tools: agent.tools.filter((tool) => !tool.hidden),
+        tools: agent.tools.filter((tool) => options.hiddenTools || !tool.hidden),
         globals: agent.context,
         bindings,
         exposed: env.exposed,

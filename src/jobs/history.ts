@@ -9,6 +9,8 @@ import type { JsonValue } from "../store/store.ts";
 export interface SubmittedRecord {
   vars: Array<{ name: string; type: string }>;
   params: Record<string, JsonValue>;
+  /** The job's warmup blocks (its own, then its agent's), fixed at submit time. */
+  warmup?: Array<{ code: string; hidden?: boolean }>;
 }
 
 /** A message from the user. */
@@ -35,8 +37,44 @@ export interface ModelResponseRecord {
   /** Reasoning parts, replayed to the same provider. */
   reasoning: Array<{ text: string; providerOptions?: Record<string, Record<string, JsonValue>> }>;
   usage: { inputTokens: number; cachedInputTokens: number; outputTokens: number };
+  /** What the call cost in USD, from the pricing table; absent when the model has no price. */
+  cost?: number;
   /** `provider/modelId`. */
   model: string;
+}
+
+/** A warmup block about to run (its console entries follow). Hidden blocks are never shown to the model. */
+export interface WarmupRecord {
+  /** 0-based index of the block. */
+  block: number;
+  code: string;
+  hidden: boolean;
+}
+
+/** A user-facing message of a dialog style, as sent to the agent's `onMessage`. */
+export interface DialogRecord {
+  body: string;
+  /** A file the message refers to (`gen/chart.svg`), sent as `onMessage`'s second argument. */
+  media?: string;
+  /** `<ErrorName>: <message>` when `onMessage` threw. */
+  error?: string;
+}
+
+/** What a post-processor did to a model reply before it was committed. */
+export interface PostProcessedRecord {
+  /** The post-processor's name. */
+  processor: string;
+  /** The turn of the reply it looked at. */
+  turn: number;
+  /** A note shown to the model after the reply. */
+  note?: string;
+  /** Set when the reply was vetoed (not committed): the message shown to the model instead. */
+  veto?: string;
+  /** The reply before the post-processor changed or vetoed it. */
+  draft?: { text: string; toolCalls: RecordedToolCall[] };
+  /** For a veto: the usage of the vetoed call (it was paid for), and its cost when the model has a price. */
+  usage?: ModelResponseRecord["usage"];
+  cost?: number;
 }
 
 /** One console entry produced while executing a response. */
@@ -67,6 +105,9 @@ export interface HistoryRecordData {
   "tool-call": import("../tools/call-tool.ts").ToolCallRecord;
   variables: VariablesRecord;
   status: StatusRecord;
+  warmup: WarmupRecord;
+  dialog: DialogRecord;
+  "post-processed": PostProcessedRecord;
 }
 
 /** A history record kind. */

@@ -39,6 +39,11 @@ export class JobSessions {
     return undefined;
   }
 
+  /** The session of job `id` without taking it (a pushed message updates it in place), if there is one. */
+  peek(id: string): JobSession | undefined {
+    return this.#sessions.get(id);
+  }
+
   /** Keeps a session as the most recently used, evicting the oldest beyond capacity. */
   keep(id: string, session: JobSession): void {
     if (this.#capacity <= 0) {

@@ -11,8 +11,11 @@ import type { HistoryRecord } from "./history.ts";
 /** Accumulated model usage of a job. */
 export interface JobUsage {
   inputTokens: number;
+  /** Input tokens served from the provider's cache (included in `inputTokens`). */
   cachedInputTokens: number;
   outputTokens: number;
+  /** Cost in USD from the pricing table; `null` when no turn's model has a price. */
+  cost: number | null;
 }
 
 /** A job as the application sees it. */
@@ -63,6 +66,7 @@ export function toJobView(row: JobRow, variables: VariableRow[], history: Histor
       inputTokens: Number(row.usage.inputTokens ?? 0),
       cachedInputTokens: Number(row.usage.cachedInputTokens ?? 0),
       outputTokens: Number(row.usage.outputTokens ?? 0),
+      cost: typeof row.usage.cost === "number" ? row.usage.cost : null,
     },
     error: row.error,
     exitStatus: decodeValue(row.exitStatus, references),

@@ -10,11 +10,16 @@ import { NoSuchJobError } from "../errors/no-such-job-error.ts";
 import type { JobRow, JobStatus } from "../store/store.ts";
 import type { Agent } from "./agent.ts";
 import { askModel } from "./ask-model.ts";
+import { chatStyleOf } from "./chat-styles/chat-style.ts";
+import { chatStyleRules } from "./chat-styles/chat-styles.ts";
 import { executeResponse } from "./execute-response.ts";
+import { checkTurns, countExceptions, effectiveLimits } from "./harness.ts";
 import type { HistoryRecord } from "./history.ts";
 import type { JobSession } from "./job-sessions.ts";
+import { readJobState, writeJobState } from "./job-state.ts";
 import { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
+import { runWarmupBlock, type WarmupBlock } from "./warmup.ts";
 
 export { DEFAULT_MAX_TURNS, type StepEnvironment } from "./step-environment.ts";
 
@@ -67,6 +72,19 @@ async function failCorrupt(env: StepEnvironment, row: JobRow, error: unknown): P
 }
 
 async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, session: JobSession, changes: StepChanges): Promise<void> {
+  // [model layer] the job's chat style and harness limits.
+  let dialog: boolean;
+  try {
+    dialog = chatStyleRules(chatStyleOf(row.metadata)).dialog;
+  } catch (error) {
+    return changes.fail(`job metadata: ${(error as Error).message}`);
+  }
+  const limits = effectiveLimits(agent.limits, env.harness);
+  // [model layer] warmup: one block per step before the first model call.
+  if (changes.status === "READY" || changes.status === "WARMING_UP") {
+    const blocks = warmupOf(session.history);
+    if (blocks.length && !(await runWarmupBlock(env, agent, row, session, blocks, changes))) return;
+  }
   if (changes.status === "READY") changes.setStatus("STARTED");
   if (row.pendingSeq !== null) {
     const pending = session.history.find((record) => record.seq === row.pendingSeq);
@@ -74,12 +92,22 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, se
       throw new CorruptRecordError({ jobId: row.id, location: `history[${row.pendingSeq}] (the pending model response)` });
     }
     changes.job.pendingSeq = null;
-    const exitStatus = await executeResponse(env, agent, row, session, pending.data, changes);
-    if (exitStatus !== undefined) return changes.finish(exitStatus);
+    const execution = await executeResponse(env, agent, row, session, pending.data, changes);
+    if (execution.exitStatus !== undefined) return changes.finish(execution.exitStatus);
+    // [model layer] harness: exceptions raised by executing the response.
+    const state = readJobState(row, changes);
+    const exceeded = countExceptions(limits, state, execution.exceptions);
+    writeJobState(row, changes, { exceptions: state.exceptions, consecutiveExceptions: state.consecutiveExceptions });
+    if (exceeded) return changes.fail(exceeded);
   }
-  const maxTurns = agent.limits.maxTurns ?? env.defaultMaxTurns;
-  if (row.turns >= maxTurns) {
-    return changes.fail(`harness limit: the job used all ${maxTurns} of its model turns (maxTurns) without calling exit()`);
-  }
+  // [model layer] harness: the turn limit.
+  const turnsExceeded = checkTurns(limits, row.turns, readJobState(row, changes), dialog);
+  if (turnsExceeded) return changes.fail(turnsExceeded);
   await askModel(env, agent, row, [...session.history, ...(changes.history as unknown as HistoryRecord[])], changes);
+}
+
+/** The job's warmup blocks, fixed at submit time. */
+function warmupOf(history: readonly HistoryRecord[]): readonly WarmupBlock[] {
+  const submitted = history.find((record) => record.kind === "submitted");
+  return submitted?.kind === "submitted" ? submitted.data.warmup ?? [] : [];
 }

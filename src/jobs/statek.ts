@@ -18,6 +18,11 @@ import { toJobSummary, toJobView, type JobSummary, type JobView } from "./job-vi
 import { DEFAULT_MAX_TURNS, runStep, type StepEnvironment } from "./run-step.ts";
 import { JobSessions } from "./job-sessions.ts";
 import { encodeInitialVariables, toJsonParams } from "./submit-values.ts";
+import { createModelSettings, type ModelOptions, type ModelSettings } from "../models/model-settings.ts";
+import { checkHarnessLimits, type HarnessLimits } from "./harness.ts";
+import type { SubmittedRecord } from "./history.ts";
+import { pushUserMessage } from "./push-message.ts";
+import { parseWarmup, type WarmupSource } from "./warmup.ts";
 
 /** What {@link Statek.open} accepts. */
 export interface StatekOptions {
@@ -31,8 +36,14 @@ export interface StatekOptions {
   executor?: Executor;
   /** Workspace limits (CPU time per cell, memory, console size, …). */
   limits?: Partial<WorkspaceLimits>;
-  /** Model turns a job may take unless its agent says otherwise. @default 50 */
+  /** Model turns a job may take unless its agent says otherwise (same as `harness.maxTurns`). @default 50 */
   maxTurns?: number;
+  /** Harness limits of every job, unless its agent says otherwise. */
+  harness?: HarnessLimits;
+  /** Model strings, keys, providers, retries, timeouts and prices. */
+  models?: ModelOptions;
+  /** Box console output shown to the model in `<TAG>…</TAG>` (a job's `XML_BOX_CONSOLE` metadata wins). */
+  xmlBoxConsole?: string;
   /** Jobs whose workspace VM and history stay warm in this process between steps. @default 100 */
   warmJobs?: number;
 }
@@ -45,12 +56,23 @@ export interface SubmitJobOptions {
   params?: Readonly<Record<string, unknown>>;
   /** The user's opening message. */
   message?: string;
+  /** Warmup code for this job, run before its agent's warmup and before the model is first asked. */
+  warmup?: WarmupSource;
 }
 
 /** Options of {@link Statek.runJob}. */
-export interface RunJobOptions {
+export interface RunJobOptions extends StepOptions {
   /** Stop after this many steps even if the job is not finished. */
   maxSteps?: number;
+}
+
+/** Options of {@link Statek.step}. */
+export interface StepOptions {
+  /**
+   * Abandons the step in progress (the model call, the running cell): nothing of it is committed, the job stays
+   * as it was, and the call rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -72,7 +94,9 @@ export class Statek {
   readonly #bindings: Map<string, unknown>;
   readonly #executor: Executor;
   readonly #limits: Partial<WorkspaceLimits>;
-  readonly #maxTurns: number;
+  readonly #harness: HarnessLimits;
+  readonly #models: ModelSettings;
+  readonly #xmlBoxConsole: string | undefined;
   readonly #running = new Map<string, Promise<unknown>>();
   readonly #exposed = new ExposedClasses();
   readonly #sessions: JobSessions;
@@ -84,7 +108,9 @@ export class Statek {
     this.#bindings = new Map(Object.entries(options.bindings ?? {}));
     this.#executor = options.executor ?? createQuickJsExecutor();
     this.#limits = { ...options.limits };
-    this.#maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+    this.#harness = checkHarnessLimits({ maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, ...options.harness }, "Statek.open");
+    this.#models = createModelSettings(options.models);
+    this.#xmlBoxConsole = options.xmlBoxConsole;
     this.#sessions = new JobSessions(options.warmJobs ?? 100);
     for (const agent of options.agents ?? []) this.register(agent);
   }
@@ -157,7 +183,9 @@ export class Statek {
       usage: {},
       state: {},
     };
-    const history = [{ seq: 0, kind: "submitted", at: now, data: { vars: types, params } as unknown as JsonValue }];
+    const warmup = [...parseWarmup(options.warmup, "submitJob: warmup"), ...agent.warmup];
+    const submitted: SubmittedRecord = { vars: types, params, ...(warmup.length ? { warmup: warmup.map((block) => ({ ...block })) } : {}) };
+    const history = [{ seq: 0, kind: "submitted", at: now, data: submitted as unknown as JsonValue }];
     if (options.message !== undefined) history.push({ seq: 1, kind: "user-message", at: now, data: { text: String(options.message) } });
     job.historyLength = history.length;
     await this.store.insertJob(job, rows as VariableRow[], history);
@@ -165,9 +193,30 @@ export class Statek {
   }
 
   /** Runs one step of a job and returns its view. Steps of one job never overlap within a process. */
-  async step(id: string): Promise<JobView> {
+  async step(id: string, options: StepOptions = {}): Promise<JobView> {
     this.#check();
-    await this.#serialized(id, () => runStep(this.#environment(), id));
+    await this.#serialized(id, () => runStep(this.#environment(options.signal), id));
+    return this.#requireJob(id);
+  }
+
+  /**
+   * Delivers a user message into a job. In the dialog styles (`MD_DIALOG`, `DIRECT`) it is the user's next
+   * turn, and a `DONE` dialog job starts again; in the others it is shown to the model with the console output
+   * of the step it arrived in.
+   *
+   * @throws {NoSuchJobError} For an unknown job.
+   * @throws {JobFinishedError} For a `FAILED` job, or a `DONE` job of a non-dialog style.
+   *
+   * @example
+   * ```ts
+   * await statek.pushMessage(id, "Move it to Friday instead.");
+   * const view = await statek.runJob(id);
+   * ```
+   */
+  async pushMessage(id: string, message: string): Promise<JobView> {
+    this.#check();
+    if (typeof message !== "string") throw new TypeError("pushMessage: message must be a string");
+    await this.#serialized(id, () => pushUserMessage(this.store, this.#sessions, id, message));
     return this.#requireJob(id);
   }
 
@@ -176,7 +225,7 @@ export class Statek {
     this.#check();
     const maxSteps = options.maxSteps ?? Infinity;
     for (let steps = 0; steps < maxSteps; steps++) {
-      const status = await this.#serialized(id, () => runStep(this.#environment(), id));
+      const status = await this.#serialized(id, () => runStep(this.#environment(options.signal), id));
       if (status === "DONE" || status === "FAILED") break;
     }
     return this.#requireJob(id);
@@ -215,15 +264,18 @@ export class Statek {
     return view;
   }
 
-  #environment(): StepEnvironment {
+  #environment(signal?: AbortSignal): StepEnvironment {
     return {
+      ...(signal ? { signal } : {}),
       store: this.store,
       executor: this.#executor,
       agentFor: (role) => this.#agentFor(role),
       bindings: this.#bindings,
       exposed: this.#exposed,
       limits: this.#limits,
-      defaultMaxTurns: this.#maxTurns,
+      harness: this.#harness,
+      models: this.#models,
+      ...(this.#xmlBoxConsole ? { xmlBoxConsole: this.#xmlBoxConsole } : {}),
       sessions: this.#sessions,
     };
   }

@@ -2,11 +2,13 @@
  * @module
  * What a step runs against: the store, the executor, the registered agents and the process-wide settings.
  */
+import type { ModelSettings } from "../models/model-settings.ts";
 import type { Store } from "../store/store.ts";
 import type { Executor } from "../workspace/executor.ts";
 import type { ExposedClasses } from "../workspace/membrane/host-references.ts";
 import type { WorkspaceLimits } from "../workspace/workspace.ts";
 import type { Agent } from "./agent.ts";
+import type { HarnessLimits } from "./harness.ts";
 import type { JobSessions } from "./job-sessions.ts";
 
 /** Default turn limit of a job. */
@@ -23,7 +25,12 @@ export interface StepEnvironment {
   /** Classes whose objects persist by id. */
   exposed: ExposedClasses;
   limits: Partial<WorkspaceLimits>;
-  defaultMaxTurns: number;
+  /** Process-wide harness limits (an agent's own limits win). */
+  harness: HarnessLimits;
+  /** The model registry, retry policy and prices. */
+  models: ModelSettings;
+  /** The default XML tag console output is boxed in (a job's `XML_BOX_CONSOLE` wins). */
+  xmlBoxConsole?: string;
   /** Warm sessions of this process. */
   sessions: JobSessions;
   signal?: AbortSignal;

@@ -1,30 +1,19 @@
 /**
  * @module
- * The `MARKDOWN` chat style (DESIGN.md §8.2): code comes from ```` ```ts ```` fences (also `typescript`,
- * `js`, `javascript`); prose and other fences become `//` comments so the stored cell reads like the reply;
- * console output is shown to the model as is.
+ * The `MARKDOWN` chat style (the default): code comes from ```` ```ts ```` fences (also `typescript`, `js`,
+ * `javascript`); prose and other fences become `//` comments so the stored cell reads like the reply, and the
+ * model sees its reply back as one ```` ```ts ```` block; console output is shown as is.
  */
-
-const FENCE = /```([\w+-]*)[^\n]*\n([\s\S]*?)(?:```|$)/g;
-const CODE_LANGUAGES = new Set(["ts", "typescript", "js", "javascript"]);
+import type { ChatStyleRules } from "./chat-style.ts";
+import { CODE_LANGUAGES, callsExit, codeFromFences } from "./fences.ts";
 
 /** The cell to run for a reply: fenced code, with the prose around it as comments; `null` when empty. */
 export function extractMarkdownCode(text: string): string | null {
-  const parts: string[] = [];
-  let position = 0;
-  const prose = (chunk: string) => {
-    for (const line of chunk.split("\n")) if (line.trim()) parts.push(`// ${line.trimEnd()}`);
-  };
-  for (const match of text.matchAll(FENCE)) {
-    const language = match[1]!.toLowerCase();
-    if (!CODE_LANGUAGES.has(language)) continue;
-    prose(text.slice(position, match.index));
-    const code = match[2]!.trim();
-    if (code) parts.push(code);
-    position = match.index! + match[0].length;
-  }
-  prose(text.slice(position));
-  return parts.length ? parts.join("\n") : null;
+  const code = codeFromFences(text, (fence) => CODE_LANGUAGES.has(fence.language));
+  if (code !== null) return code;
+  // No code: the prose alone, as comments, so the model sees what it said (and the cell reports no code).
+  const prose = text.split("\n").filter((line) => line.trim()).map((line) => `// ${line.trimEnd()}`);
+  return prose.length ? prose.join("\n") : null;
 }
 
 /** How a stored cell is shown back to the model in an assistant message. */
@@ -36,3 +25,14 @@ export function formatMarkdownCode(code: string): string {
 export function formatMarkdownConsole(lines: readonly string[]): string {
   return lines.join("\n");
 }
+
+/** The `MARKDOWN` rules. */
+export const MARKDOWN_STYLE: ChatStyleRules = {
+  name: "MARKDOWN",
+  dialog: false,
+  parseReply: (text) => ({ code: extractMarkdownCode(text), dialog: "" }),
+  formatReply: (reply) => (reply.code !== null ? formatMarkdownCode(reply.code) : reply.text),
+  formatCode: formatMarkdownCode,
+  formatConsole: formatMarkdownConsole,
+  isFinal: (reply) => callsExit(reply.code),
+};

@@ -1,0 +1,66 @@
+/**
+ * @module
+ * The dialog channel of the `MD_DIALOG` and `DIRECT` chat styles: the user-facing text of a reply is split
+ * into messages — a file path such as `gen/chart.svg` closes a message as its media — and each is sent to the
+ * agent's `onMessage(body, media?, context)` and kept in history. A failing `onMessage` is shown to the model
+ * on the console, and the turn does not end.
+ */
+import { formatError } from "../tools/call-tool.ts";
+import type { Agent } from "./agent.ts";
+import type { StepChanges } from "./step-changes.ts";
+
+/** One message to the user. */
+export interface DialogMessage {
+  body: string;
+  /** A file the message refers to. */
+  media?: string;
+}
+
+/** A token naming a file: a relative path with a directory and a short extension, not a URL. */
+const MEDIA = /(?<=^|\s)((?:[\w.-]+\/)+[\w.-]+\.[A-Za-z0-9]{3,4})(?=[.,;:!?]*(?:\s|$))/g;
+/** A Markdown link or image: the text goes as one message, links and all. */
+const MARKDOWN_LINK = /\[[^\]]*\]\([^)]*\)/;
+
+/**
+ * The messages for a reply's dialog text.
+ *
+ * @example
+ * ```ts
+ * splitDialog("Here is your chart: gen/chart.svg"); // [{ body: "Here is your chart:", media: "gen/chart.svg" }]
+ * ```
+ */
+export function splitDialog(text: string): DialogMessage[] {
+  // Links written for ChatGPT-style sandboxes point at workspace files.
+  const dialog = text.replace(/\(sandbox:\/{1,2}/g, "(").trim();
+  if (dialog === "") return [];
+  if (MARKDOWN_LINK.test(dialog)) return [{ body: dialog }];
+  const messages: DialogMessage[] = [];
+  let position = 0;
+  for (const match of dialog.matchAll(MEDIA)) {
+    messages.push({ body: dialog.slice(position, match.index).trim(), media: match[1]! });
+    position = match.index! + match[0].length;
+  }
+  const rest = dialog.slice(position).replace(/^[.,;:!?]+/, "").trim();
+  if (rest) messages.push({ body: rest });
+  return messages;
+}
+
+/** Sends a reply's dialog text to the agent's `onMessage`; returns `false` when delivery failed. */
+export async function deliverDialog(agent: Agent, job: { id: string; role: string }, text: string, changes: StepChanges): Promise<boolean> {
+  let delivered = true;
+  for (const message of splitDialog(text)) {
+    let error: string | undefined;
+    try {
+      await agent.onMessage?.(message.body, message.media, { job });
+    } catch (thrown) {
+      error = formatError(thrown);
+    }
+    changes.append("dialog", { ...message, ...(error === undefined ? {} : { error }) });
+    if (error !== undefined) {
+      changes.append("console", { stream: "error", text: `${error} (the message did not reach the user)` });
+      delivered = false;
+      break;
+    }
+  }
+  return delivered;
+}

@@ -1,0 +1,55 @@
+/**
+ * @module
+ * `statek.pushMessage`: a user message delivered into a job as a `user-message` record. A `DONE` dialog job
+ * starts again (`STARTED`), with fresh turn and exception allowances; the message is the user's next turn.
+ * In the other styles the message is shown with the console output of the step it arrived in.
+ */
+import { JobConflictError } from "../errors/job-conflict-error.ts";
+import { JobFinishedError } from "../errors/job-finished-error.ts";
+import { NoSuchJobError } from "../errors/no-such-job-error.ts";
+import type { HistoryRow, JobCommit, JsonValue, Store } from "../store/store.ts";
+import { chatStyleOf } from "./chat-styles/chat-style.ts";
+import { chatStyleRules } from "./chat-styles/chat-styles.ts";
+import type { HistoryRecord, HistoryRecordData } from "./history.ts";
+import type { JobSessions } from "./job-sessions.ts";
+import { readJobState } from "./job-state.ts";
+
+/** Conflicting commits (another process stepping the job) are retried this often before giving up. */
+const ATTEMPTS = 5;
+
+/** Appends a user message to job `id` (restarting a `DONE` dialog job) and commits it. */
+export async function pushUserMessage(store: Store, sessions: JobSessions, id: string, message: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const row = await store.getJob(id);
+    if (!row) throw new NoSuchJobError({ jobId: id });
+    const dialog = chatStyleRules(chatStyleOf(row.metadata)).dialog;
+    if (row.status === "FAILED" || (row.status === "DONE" && !dialog)) throw new JobFinishedError({ jobId: id, status: row.status });
+    const history: HistoryRow[] = [];
+    const append = <K extends keyof HistoryRecordData>(kind: K, data: HistoryRecordData[K]) =>
+      history.push({ seq: row.historyLength + history.length, kind, at: Date.now(), data: data as unknown as JsonValue });
+    append("user-message", { text: message });
+    const commit: JobCommit = { id, expectedVersion: row.version, appendHistory: history };
+    if (row.status === "DONE") {
+      const state = readJobState(row);
+      append("status", { status: "STARTED", reason: "a user message arrived" });
+      commit.job = {
+        status: "STARTED",
+        exitStatus: null,
+        state: { ...row.state, completions: state.completions + 1, cycleStartTurn: row.turns, exceptions: 0, consecutiveExceptions: 0 },
+      };
+    }
+    try {
+      await store.commit(commit);
+    } catch (error) {
+      if (error instanceof JobConflictError && attempt < ATTEMPTS) continue;
+      throw error;
+    }
+    // Keep a warm session current, so the next step need not re-read the history.
+    const session = sessions.peek(id);
+    if (session && session.version === row.version) {
+      session.version = row.version + 1;
+      session.history.push(...(history as unknown as HistoryRecord[]));
+    }
+    return;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * @module
+ * The `ts_cli` system tool of the `DIRECT` chat style: the model runs TypeScript in the job's workspace by
+ * calling it formally with one parameter, `code`. The cell runs like any other (variables persist, tools are
+ * in scope), but its console output is the call's result, sent back as the tool result — it is not written
+ * to the job's console.
+ */
+import { z } from "zod";
+import { llmRepr } from "../tools/llm-repr.ts";
+import { tool } from "../tools/tool.ts";
+import type { Workspace } from "../workspace/workspace.ts";
+import type { RecordedToolCall } from "./history.ts";
+import type { StepChanges } from "./step-changes.ts";
+
+/** The name of the system tool. */
+export const TS_CLI = "ts_cli";
+
+/**
+ * The `ts_cli` tool as the model is offered it. Its calls never reach `run`: the job runner executes them in
+ * the workspace (see {@link runTsCli}).
+ */
+export const tsCliTool = tool({
+  name: TS_CLI,
+  system: true,
+  description:
+    "Run TypeScript in your persistent workspace and get its console output back. Top-level declarations " +
+    "persist between calls; the value of a top-level expression is printed; call exit(result) when the task is done.",
+  params: z.object({ code: z.string().describe("TypeScript to run (no Markdown fences).") }),
+  run: () => {
+    throw new Error("ts_cli runs in the job's workspace; it is executed by the job runner, not called");
+  },
+});
+
+/** Runs one `ts_cli` call; returns the encoded exit status when the code called `exit`. */
+export async function runTsCli(workspace: Workspace, call: RecordedToolCall, changes: StepChanges): Promise<{ exitStatus?: string; failed: boolean }> {
+  const started = performance.now();
+  const code = typeof call.args.code === "string" ? unfence(call.args.code) : "";
+  const report = await workspace.runCell(code);
+  // Tool calls the code made and its variables are the job's; its console output is the call's result.
+  changes.absorb({ ...report, console: [] });
+  const output = report.console.map((entry) => entry.text).join("\n");
+  changes.append("tool-call", {
+    name: TS_CLI,
+    origin: "formal",
+    callId: call.id,
+    args: llmRepr({ code }, { maxDepth: 2, maxItems: 10 }),
+    ...(report.error !== undefined ? { error: output } : { result: output }),
+    durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+  });
+  return { ...(report.exitStatus !== undefined ? { exitStatus: report.exitStatus } : {}), failed: report.error !== undefined };
+}
+
+/** Models sometimes wrap the `code` argument in a fence; the fence is not code. */
+function unfence(code: string): string {
+  const match = /^\s*```[\w+-]*[^\n]*\n([\s\S]*?)\n?```\s*$/.exec(code);
+  return match ? match[1]! : code;
+}
