@@ -7,13 +7,25 @@
 
 /** Jobs: open a store, define agents, submit, step and inspect jobs. */
 export { Statek } from "./jobs/statek.ts";
-export type { StatekOptions, SubmitJobOptions, RunJobOptions } from "./jobs/statek.ts";
+export type { StatekOptions, SubmitJobOptions, RunJobOptions, StepOptions } from "./jobs/statek.ts";
 export { Agent } from "./jobs/agent.ts";
-export type { AgentOptions, HarnessLimits } from "./jobs/agent.ts";
+export type { AgentOptions, OnMessage, PromptFileAgentOptions } from "./jobs/agent.ts";
 export type { JobView, JobSummary, JobUsage } from "./jobs/job-view.ts";
-export type { HistoryRecord, HistoryKind, HistoryRecordData, ModelResponseRecord, ConsoleRecord } from "./jobs/history.ts";
+export type {
+  HistoryRecord, HistoryKind, HistoryRecordData, ModelResponseRecord, ConsoleRecord, SubmittedRecord, UserMessageRecord,
+  RecordedToolCall, VariablesRecord, StatusRecord, WarmupRecord, DialogRecord, PostProcessedRecord,
+} from "./jobs/history.ts";
+
+/** Chat styles, warmup, harness limits and post-processors. */
 export { CHAT_STYLES } from "./jobs/chat-styles/chat-style.ts";
 export type { ChatStyle } from "./jobs/chat-styles/chat-style.ts";
+export { TS_CLI, tsCliTool } from "./jobs/ts-cli.ts";
+export { DEFAULT_HARNESS_LIMITS } from "./jobs/harness.ts";
+export type { HarnessLimits } from "./jobs/harness.ts";
+export type { WarmupBlock, WarmupSource } from "./jobs/warmup.ts";
+export { FinalCheck, FINAL_CHECK_MESSAGE } from "./jobs/final-check.ts";
+export type { FinalCheckOptions } from "./jobs/final-check.ts";
+export type { PostProcessor, PostProcessorContext, PostProcessorOutcome, ReplyDraft } from "./jobs/post-processor.ts";
 
 /** Tools: controlled capabilities agent code calls, and how values are shown to the model. */
 export { tool, isTool } from "./tools/tool.ts";
@@ -26,6 +38,19 @@ export type { LlmReprOptions, LlmFormatter } from "./tools/llm-repr.ts";
 export { scriptedModel, ScriptedModel } from "./models/scripted-model.ts";
 export type { ScriptedTurn, ScriptedRequest, ScriptedModelOptions } from "./models/scripted-model.ts";
 export type { LanguageModel } from "./models/language-model.ts";
+export { createModelRegistry } from "./models/model-registry.ts";
+export type { ModelRegistry, ModelRegistryOptions } from "./models/model-registry.ts";
+export type { ModelProvider, ProviderSettings } from "./models/model-provider.ts";
+export { BUILT_IN_PROVIDERS } from "./models/built-in-providers.ts";
+export { parseModelString } from "./models/model-string.ts";
+export type { ModelString } from "./models/model-string.ts";
+export type { ModelOptions } from "./models/model-settings.ts";
+export { DEFAULT_RETRY_POLICY } from "./models/retry-policy.ts";
+export type { RetryPolicy } from "./models/retry-policy.ts";
+export { BUILT_IN_PRICING, costOf, findPrice } from "./models/pricing.ts";
+export type { ModelPrice, PricingTable } from "./models/pricing.ts";
+export { loadPricingFile } from "./models/load-pricing.ts";
+export { formatCost } from "./models/format-cost.ts";
 
 /** The workspace: executors and the values a job view may hold. */
 export { createQuickJsExecutor } from "./workspace/quickjs/quickjs-executor.ts";
@@ -51,3 +76,11 @@ export { CorruptRecordError } from "./errors/corrupt-record-error.ts";
 export { ScriptExhaustedError } from "./errors/script-exhausted-error.ts";
 export { InvalidToolArgumentsError } from "./errors/invalid-tool-arguments-error.ts";
 export { UnsupportedModelVersionError } from "./errors/unsupported-model-version-error.ts";
+export { InvalidModelStringError } from "./errors/invalid-model-string-error.ts";
+export { NoSuchProviderError } from "./errors/no-such-provider-error.ts";
+export { LoadProviderPackageError } from "./errors/load-provider-package-error.ts";
+export { LoadApiKeyError } from "./errors/load-api-key-error.ts";
+export { ModelCallError } from "./errors/model-call-error.ts";
+export { InvalidPromptFileError } from "./errors/invalid-prompt-file-error.ts";
+export { InvalidPricingError } from "./errors/invalid-pricing-error.ts";
+export { JobFinishedError } from "./errors/job-finished-error.ts";

@@ -7,6 +7,7 @@
 import { costOf, findPrice } from "../models/pricing.ts";
 import type { ModelReply, ModelUsage } from "../models/model-request.ts";
 import type { JobRow, JsonValue } from "../store/store.ts";
+import { formatError } from "../tools/call-tool.ts";
 import type { Agent } from "./agent.ts";
 import type { ChatStyleRules } from "./chat-styles/chat-style.ts";
 import { countActions } from "./count-actions.ts";
@@ -34,12 +35,17 @@ export async function commitReply(
     text: reply.text,
     toolCalls: reply.toolCalls.map((call) => ({ id: call.id, name: call.name, args: call.args as Record<string, JsonValue> })),
   };
-  const processing = await applyPostProcessors(
-    agent.postProcessors,
-    draft,
-    { job, style: style.name, turn, actions: countActions(history, style), history },
-    (candidate) => style.isFinal({ ...candidate, code: style.parseReply(candidate.text).code }),
-  );
+  let processing;
+  try {
+    processing = await applyPostProcessors(
+      agent.postProcessors,
+      draft,
+      { job, style: style.name, turn, actions: countActions(history, style), history },
+      (candidate) => style.isFinal({ ...candidate, code: style.parseReply(candidate.text).code }),
+    );
+  } catch (error) {
+    return changes.fail(`post-processing the reply of turn ${turn} failed: ${formatError(error)}`);
+  }
   if (processing.draft === null) {
     for (const record of processing.records) changes.append("post-processed", record.veto === undefined ? record : { ...record, ...priced });
   } else {
