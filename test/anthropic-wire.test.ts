@@ -1,0 +1,149 @@
+import { describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { Agent, Statek, scriptedModel, type AgentOptions, type ModelOptions } from "../src/index.ts";
+import { startLoopbackServer, type ScriptedResponse } from "./support/loopback-server.ts";
+
+/** A Messages API response as Anthropic's API reference documents it. */
+function message(content: unknown[], usage: { input: number; output: number; cacheRead?: number; cacheWrite?: number }, stopReason = "end_turn"): ScriptedResponse {
+  return {
+    body: {
+      id: "msg_01Test",
+      type: "message",
+      role: "assistant",
+      model: "claude-sonnet-4-5-20250929",
+      content,
+      stop_reason: stopReason,
+      stop_sequence: null,
+      usage: {
+        input_tokens: usage.input,
+        cache_creation_input_tokens: usage.cacheWrite ?? 0,
+        cache_read_input_tokens: usage.cacheRead ?? 0,
+        output_tokens: usage.output,
+        service_tier: "standard",
+      },
+    },
+  };
+}
+
+const anthropicError = (status: number, type: string, text: string, headers: Record<string, string> = {}): ScriptedResponse => ({
+  status, headers, body: { type: "error", error: { type, message: text } },
+});
+
+async function runJob(responses: ScriptedResponse[], agent: Partial<AgentOptions> = {}, models: Partial<ModelOptions> = {}) {
+  const server = await startLoopbackServer(responses);
+  const delays: number[] = [];
+  const sent: string[] = [];
+  const definition = new Agent({
+    role: "claude",
+    metadata: { MODEL: "anthropic/claude-sonnet-4-5", CHAT_STYLE: "DIRECT" },
+    onMessage: (body) => void sent.push(body),
+    ...agent,
+  });
+  const statek = await Statek.open({
+    store: ":memory:",
+    agents: [definition],
+    models: {
+      env: { ANTHROPIC_API_KEY: "sk-ant-test", ANTHROPIC_BASE_URL: `${server.url}/v1` },
+      initialDelayMs: 5,
+      sleep: async (ms) => void delays.push(ms),
+      ...models,
+    },
+  });
+  try {
+    const { id } = await statek.submitJob(definition, { message: "How much is 6 * 7?" });
+    const view = await statek.runJob(id);
+    return { view, requests: server.requests, delays, sent };
+  } finally {
+    await statek.close();
+    await server.close();
+  }
+}
+
+describe("Anthropic Messages, through @ai-sdk/anthropic, by a real job", () => {
+  it("runs ts_cli tool calls, replays thinking with its signature, retries 429 (Retry-After) and 500, counts cached tokens and cost", async () => {
+    const { view, requests, delays, sent } = await runJob([
+      anthropicError(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit", { "retry-after": "2" }),
+      message([
+        { type: "thinking", thinking: "The user wants 6 * 7; compute it.", signature: "sig-abc" },
+        { type: "text", text: "Let me compute that." },
+        { type: "tool_use", id: "toolu_01", name: "ts_cli", input: { code: "const product = 6 * 7\nprint(product)" } },
+      ], { input: 40, output: 60, cacheRead: 1000, cacheWrite: 200 }, "tool_use"),
+      anthropicError(500, "api_error", "Internal server error"),
+      message([{ type: "text", text: "6 * 7 is 42." }], { input: 80, output: 12, cacheRead: 1200 }),
+    ]);
+    assert.equal(view.status, "DONE", view.error ?? "");
+    assert.deepEqual(sent, ["Let me compute that.", "6 * 7 is 42."]);
+    assert.equal(view.variables.product, 42);
+    assert.deepEqual(delays, [2000, 5]);
+    assert.equal(requests.length, 4);
+
+    const first = requests[0]!;
+    assert.equal(first.path, "/v1/messages");
+    assert.equal(first.headers["x-api-key"], "sk-ant-test");
+    assert.equal(first.headers["anthropic-version"], "2023-06-01");
+    assert.equal(first.body.model, "claude-sonnet-4-5");
+    assert.match(JSON.stringify(first.body.system), /durable TypeScript workspace/);
+    assert.deepEqual(first.body.messages, [{ role: "user", content: [{ type: "text", text: "How much is 6 * 7?" }] }]);
+    assert.deepEqual(first.body.tools.map((entry: any) => entry.name), ["ts_cli"]);
+    assert.deepEqual(first.body.tools[0].input_schema.required, ["code"]);
+
+    assert.deepEqual(requests[3]!.body.messages.slice(1), [
+      {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "The user wants 6 * 7; compute it.", signature: "sig-abc" },
+          { type: "text", text: "Let me compute that." },
+          { type: "tool_use", id: "toolu_01", name: "ts_cli", input: { code: "const product = 6 * 7\nprint(product)" } },
+        ],
+      },
+      { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_01", content: "42" }] },
+    ]);
+
+    const turns = view.history.flatMap((record) => (record.kind === "model-response" ? [record.data] : []));
+    assert.deepEqual(turns.map((turn) => turn.usage), [
+      { inputTokens: 1240, cachedInputTokens: 1000, outputTokens: 60 },
+      { inputTokens: 1280, cachedInputTokens: 1200, outputTokens: 12 },
+    ]);
+    assert.equal(turns[0]!.reasoning[0]!.text, "The user wants 6 * 7; compute it.");
+    // claude-sonnet-4-5: $3 input, $0.30 cached, $15 output per million tokens; cache writes priced as input.
+    assert.equal(Number(view.usage.cost!.toFixed(10)), Number(((240 * 3 + 1000 * 0.3 + 60 * 15 + 80 * 3 + 1200 * 0.3 + 12 * 15) / 1e6).toFixed(10)));
+  });
+
+  it("replays thinking only to the provider that produced it", async () => {
+    const server = await startLoopbackServer([
+      message([
+        { type: "thinking", thinking: "Plan.", signature: "sig-1" },
+        { type: "tool_use", id: "toolu_01", name: "ts_cli", input: { code: "print(1)" } },
+      ], { input: 10, output: 5 }, "tool_use"),
+    ]);
+    const claude = new Agent({ role: "switching", metadata: { MODEL: "anthropic/claude-haiku-4-5", CHAT_STYLE: "DIRECT" } });
+    const statek = await Statek.open({ store: ":memory:", agents: [claude], models: { env: { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: `${server.url}/v1` } } });
+    const { id } = await statek.submitJob(claude, { message: "Go." });
+    await statek.step(id);
+    // The application redeploys the agent with another provider's model.
+    const other = scriptedModel(["Done."], { provider: "openai.chat", modelId: "gpt-5-mini" });
+    statek.register(new Agent({ role: "switching", model: other, metadata: { CHAT_STYLE: "DIRECT" } }));
+    const view = await statek.runJob(id);
+    await statek.close();
+    await server.close();
+    assert.equal(view.status, "DONE");
+    assert.deepEqual(other.requests[0]!.messages[1], {
+      role: "assistant",
+      content: [{ type: "tool-call", toolCallId: "toolu_01", toolName: "ts_cli", input: { code: "print(1)" } }],
+    }, "no reasoning part: the signature means nothing to another provider");
+  });
+
+  it("fails the job, without retrying, on a malformed JSON body", async () => {
+    const { view, requests } = await runJob([{ status: 200, body: "{\"type\": \"message\", \"content\": [" }]);
+    assert.equal(view.status, "FAILED");
+    assert.match(view.error!, /^model call failed: AI_APICallError: Invalid JSON response/);
+    assert.equal(requests.length, 1);
+  });
+
+  it("fails the job naming the package's error for a request the API rejects (400, not retried)", async () => {
+    const { view, requests } = await runJob([anthropicError(400, "invalid_request_error", "messages: roles must alternate")]);
+    assert.equal(view.status, "FAILED");
+    assert.equal(view.error, "model call failed: AI_APICallError: messages: roles must alternate");
+    assert.equal(requests.length, 1);
+  });
+});
