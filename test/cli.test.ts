@@ -129,8 +129,11 @@ describe("statek jobs", () => {
 
 describe("statek show", () => {
   it("shows the header and every step: code, tool calls, console, errors, variables, status", async () => {
-    const { code, stdout, stderr } = await statek("show", doneId, "--store", store);
+    const { code, stdout: shown, stderr } = await statek("show", doneId, "--store", store);
     assert.equal(code, 0, stderr);
+    // Each turn's rule carries its usage; the layout checks below read the rules without it.
+    assert.equal(shown.match(/^── turn \d+ · model \(scripted\/scripted-model\) · [\d,]+ in · [\d,]+ out ──$/gm)?.length, 5);
+    const stdout = shown.replace(/^(── turn \d+ · model \([^)]*\)) · [^\n]* ──$/gm, "$1 ──");
     for (const expected of [
       `job       ${doneId}`,
       "role      calendar_assistant",
@@ -170,12 +173,32 @@ describe("statek show", () => {
   });
 
   it("shows a failed job's error in the header and as its final status", async () => {
-    const { code, stdout } = await statek("show", failedId, "--store", store);
+    const { code, stdout: shown } = await statek("show", failedId, "--store", store);
+    const stdout = shown.replace(/^(── turn \d+ · model \([^)]*\)) · [^\n]* ──$/gm, "$1 ──");
     assert.equal(code, 0);
     assert.match(stdout, /^status    FAILED$/m);
     assert.match(stdout, /^error     ✗ model call failed: ScriptExhaustedError: scriptedModel: the script has 1 turn and a 2nd request was made$/m);
     assert.match(stdout, /── turn 1 · model \(scripted\/scripted-model\) ──\n {4}console\.log\('hello'\)\n {2}> hello\n/);
     assert.match(stdout, /── status FAILED ──\n {2}✗ model call failed: ScriptExhaustedError: [^\n]+\n$/);
+  });
+
+  it("shows usage and cost per turn and for the job when the model has a price", async () => {
+    const pricedStore = join(directory, "priced.db");
+    const model = scriptedModel([
+      { text: ts("print('hi')"), usage: { inputTokens: 12_000, cachedInputTokens: 10_000, outputTokens: 300 } },
+      { text: ts("exit()"), usage: { inputTokens: 13_000, cachedInputTokens: 12_000, outputTokens: 50 } },
+    ], { provider: "openai.chat", modelId: "gpt-5-mini" });
+    const agent = new Agent({ role: "priced", model });
+    const app = await Statek.open({ store: pricedStore, agents: [agent] });
+    const id = (await app.submitJob(agent)).id;
+    assert.equal((await app.runJob(id)).status, "DONE");
+    await app.close();
+    const { code, stdout } = await statek("show", id, "--store", pricedStore);
+    assert.equal(code, 0);
+    // gpt-5-mini: $0.25 input, $0.025 cached, $2 output per million tokens.
+    assert.match(stdout, /^usage     25,000 input \(22,000 cached\) · 350 output tokens · \$0\.002$/m);
+    assert.ok(stdout.includes("── turn 1 · model (openai.chat/gpt-5-mini) · 12,000 in (10,000 cached) · 300 out · $0.00135 ──"), stdout);
+    assert.ok(stdout.includes("── turn 2 · model (openai.chat/gpt-5-mini) · 13,000 in (12,000 cached) · 50 out · $0.00065 ──"), stdout);
   });
 
   it("accepts a unique id prefix of at least 8 characters", async () => {

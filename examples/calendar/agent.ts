@@ -1,9 +1,10 @@
 /**
  * @module
- * The calendar assistant: a system prompt, the tools, and — until a real model is configured — a scripted
- * model that replays what a model would write for "move my weekly planning to later today".
+ * The calendar assistant: a system prompt, the tools, and either a real model (a `MODEL` string such as
+ * `openai/gpt-5-mini`, resolved by STATEK's model registry) or a scripted model that replays what a model
+ * would write for "move my weekly planning to later today".
  */
-import { Agent, scriptedModel, type LanguageModel, type Tool } from "statek";
+import { Agent, scriptedModel, type Tool } from "statek";
 
 /** The system prompt; the placeholders are filled per job. */
 export const SYSTEM_PROMPT = `You help users manage their calendar by writing TypeScript.
@@ -28,13 +29,17 @@ export const SCRIPT = [
   "Done.\n```ts\nexit({ moved: updated.title, newStart: updated.startsAt })\n```",
 ];
 
-/** The calendar assistant, with the given model (default: the script above). */
-export function calendarAgent(tools: Tool[], model: LanguageModel = scriptedModel(SCRIPT)): Agent {
+/** What the user asks for. */
+export const REQUEST = "Please move my weekly planning meeting to the first free slot after it today.";
+
+/** The calendar assistant: with `modelName` (`openai/gpt-5-mini`) a real model, else the script above. */
+export function calendarAgent(tools: Tool[], modelName?: string): Agent {
   return new Agent({
     role: "calendar_assistant",
     systemPrompt: SYSTEM_PROMPT,
     tools,
-    metadata: { CHAT_STYLE: "MARKDOWN" },
-    model,
+    metadata: { CHAT_STYLE: "MARKDOWN", ...(modelName ? { MODEL: modelName } : {}) },
+    ...(modelName ? {} : { model: scriptedModel(SCRIPT) }),
+    limits: { maxTurns: 12 },
   });
 }

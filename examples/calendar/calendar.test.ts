@@ -1,9 +1,12 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
+import { startLoopbackServer } from "../../test/support/loopback-server.ts";
+import { SCRIPT } from "./agent.ts";
 
 const main = join(import.meta.dirname, "main.ts");
 
@@ -33,6 +36,45 @@ describe("the calendar demo", () => {
       for (const text of ["calendar.eventsFor(today)", "findEmptySlot(calendar, meeting.endsAt", "moveMeeting(meeting, laterSlot)", "exit({ moved", "DONE"]) {
         assert.ok(show.includes(text), `statek show includes ${text}`);
       }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("uses a real model when STATEK_MODEL names one and its key is set (here: OpenAI's wire format on loopback)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "statek-demo-"));
+    const server = await startLoopbackServer(SCRIPT.map((content, index) => ({
+      body: {
+        id: `chatcmpl-${index}`, object: "chat.completion", created: 1_750_000_000, model: "gpt-5-mini-2025-08-07",
+        choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
+        usage: { prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100, prompt_tokens_details: { cached_tokens: 800 } },
+      },
+    })));
+    try {
+      const env = { ...process.env, STATEK_DATA_DIR: dir, STATEK_MODEL: "openai/gpt-5-mini", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
+      const output = await new Promise<string>((resolve, reject) => {
+        execFile(process.execPath, [main], { encoding: "utf8", env }, (error, stdout) => (error ? reject(error) : resolve(stdout)));
+      });
+      assert.match(output, /This run uses a real model: openai\/gpt-5-mini\./);
+      assert.match(output, /Final status: DONE\n/);
+      // gpt-5-mini: 4 turns × (200 × $0.25 + 800 × $0.025 + 100 × $2) per million tokens.
+      assert.match(output, /\nUsage: 4000 input tokens \(3200 cached\), 400 output tokens, \$0\.00108\n/);
+      assert.equal(server.requests.length, 4);
+      assert.equal(server.requests[0]!.body.messages[1].content, "Please move my weekly planning meeting to the first free slot after it today.");
+    } finally {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("says so and falls back to the scripted model when STATEK_MODEL is set without its key", () => {
+    const dir = mkdtempSync(join(tmpdir(), "statek-demo-"));
+    try {
+      const env = { ...process.env, STATEK_DATA_DIR: dir, STATEK_MODEL: "anthropic/claude-sonnet-4-5", ANTHROPIC_API_KEY: "" };
+      const output = execFileSync(process.execPath, [main], { encoding: "utf8", env });
+      assert.match(output, /STATEK_MODEL=anthropic\/claude-sonnet-4-5 cannot be used \(MODEL 'anthropic\/claude-sonnet-4-5' needs an API key: set ANTHROPIC_API_KEY\), so the scripted model runs instead\./);
+      assert.match(output, /replays a scripted model/);
+      assert.match(output, /Final status: DONE/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -4,11 +4,14 @@
  * in scope; the model's code reads the calendar, finds "Weekly planning", finds a free slot after it, moves
  * the meeting through the `moveMeeting` tool and prints the new start. Each step is printed as it happens.
  *
+ * The model is real when `STATEK_MODEL` names one (`STATEK_MODEL=openai/gpt-5-mini` with `OPENAI_API_KEY`
+ * set), else scripted; the demo says which.
+ *
  * Data lives in `./statek-data/` (override with `STATEK_DATA_DIR`): the job store `statek.db` and the
  * calendar's own `calendar.db`. Every run seeds today's meetings afresh and submits a new job.
  */
-import { Statek, type HistoryRecord } from "statek";
-import { calendarAgent } from "./agent.ts";
+import { createModelRegistry, formatCost, Statek, type HistoryRecord } from "statek";
+import { REQUEST, calendarAgent } from "./agent.ts";
 import { Calendar, Meeting, startOfDay } from "./calendar.ts";
 import { findEmptySlot, moveMeetingTool } from "./tools.ts";
 
@@ -35,15 +38,22 @@ calendar.seedDay(today, [
   ["Design review", "14:00", 60],
 ]);
 
-const agent = calendarAgent([findEmptySlot, moveMeetingTool(calendar)]);
+console.log("STATEK calendar demo");
+const modelName = await usableModel(process.env.STATEK_MODEL);
+if (modelName) {
+  console.log(`This run uses a real model: ${modelName}. Its replies are its own; the execution is real —`);
+  console.log("a QuickJS sandbox, durable variables and a SQLite store.\n");
+} else {
+  console.log("This run replays a scripted model (no API key needed): the replies below are fixed, the execution is real —");
+  console.log("a QuickJS sandbox, durable variables and a SQLite store. Set STATEK_MODEL=openai/gpt-5-mini and OPENAI_API_KEY");
+  console.log("to run a real model.\n");
+}
+
+const agent = calendarAgent([findEmptySlot, moveMeetingTool(calendar)], modelName);
 const statek = await Statek.open({ store: storePath, agents: [agent], bindings: { calendar, user } });
 statek.expose(Meeting, { id: (meeting) => meeting.id, load: (id) => calendar.meeting(Number(id)) });
 
-console.log("STATEK calendar demo");
-console.log("This run replays a scripted model (no API key needed): the replies below are fixed, the execution is real —");
-console.log("a QuickJS sandbox, durable variables and a SQLite store. A real model is wired in by the model-layer work.\n");
-
-const { id } = await statek.submitJob(agent, { vars: { user, calendar, today } });
+const { id } = await statek.submitJob(agent, { vars: { user, calendar, today }, message: REQUEST });
 console.log(`Submitted job ${id} with user, calendar and today in scope.\n`);
 
 let shown = 0;
@@ -60,9 +70,23 @@ console.log(`\nFinal status: ${view.status}${view.error ? ` (${view.error})` : "
 if (moved) console.log(`"Weekly planning" now starts at ${moved.startsAt.toISOString()}`);
 console.log(`Job id: ${id}`);
 console.log(`Inspect it: npx statek show ${id} --store ${storePath}`);
+const { inputTokens, cachedInputTokens, outputTokens, cost } = view.usage;
+console.log(`Usage: ${inputTokens} input tokens (${cachedInputTokens} cached), ${outputTokens} output tokens${cost === null ? "" : `, ${formatCost(cost)}`}`);
 await statek.close();
 calendar.close();
 process.exitCode = view.status === "DONE" ? 0 : 1;
+
+/** `STATEK_MODEL` when it names a model this machine can use (package installed, key set); else why not, and `undefined`. */
+async function usableModel(name: string | undefined): Promise<string | undefined> {
+  if (!name) return undefined;
+  try {
+    await createModelRegistry().resolve(name);
+    return name;
+  } catch (error) {
+    console.log(`STATEK_MODEL=${name} cannot be used (${(error as Error).message}), so the scripted model runs instead.`);
+    return undefined;
+  }
+}
 
 function printRecord(record: HistoryRecord): void {
   switch (record.kind) {

@@ -3,6 +3,7 @@
  * The header `statek show` prints above a job's timeline: who runs it, where it stands, what it cost.
  */
 import type { JobRow, JsonValue } from "../store/store.ts";
+import { formatCost } from "../models/format-cost.ts";
 import { llmRepr } from "../tools/llm-repr.ts";
 import { formatExitStatus } from "./format-exit-status.ts";
 import { formatTime } from "./format-time.ts";
@@ -42,8 +43,9 @@ function formatUsage(usage: Record<string, JsonValue>): string {
     `${count("inputTokens").toLocaleString("en-US")} input (${count("cachedInputTokens").toLocaleString("en-US")} cached)`,
     `${count("outputTokens").toLocaleString("en-US")} output tokens`,
   ];
+  if (typeof usage.cost === "number") parts.push(formatCost(usage.cost));
   for (const [key, value] of Object.entries(usage)) {
-    if (!["inputTokens", "cachedInputTokens", "outputTokens"].includes(key)) parts.push(`${key} ${llmRepr(value)}`);
+    if (!["inputTokens", "cachedInputTokens", "outputTokens", "cost"].includes(key)) parts.push(`${key} ${llmRepr(value)}`);
   }
   return parts.join(" · ");
 }

@@ -9,6 +9,7 @@ import { formatError } from "../tools/call-tool.ts";
 import { llmRepr } from "../tools/llm-repr.ts";
 import { formatConsoleEntry } from "./format-console-entry.ts";
 import { formatExitStatus } from "./format-exit-status.ts";
+import { formatModelUsage } from "./format-model-usage.ts";
 import { formatTime } from "./format-time.ts";
 import { formatRequestedCall, formatToolCall } from "./format-tool-call.ts";
 import { prefixLines } from "./prefix-lines.ts";
@@ -105,6 +106,21 @@ function formatRecord(record: HistoryRecord, options: TimelineOptions): string[]
       const changes = [...record.data.put.map((name) => `+${name}`), ...record.data.deleted.map((name) => `−${name}`)];
       return [`  vars: ${changes.join(" ")}`];
     }
+    case "warmup":
+      return [rule(`warmup block ${record.data.block + 1}${record.data.hidden ? " (hidden from the model)" : ""}`), ...prefixLines(String(record.data.code).split("\n"), "    ")];
+    case "dialog": {
+      const lines = prefixLines(truncateBlock(String(record.data.body), limitsFor(options, OUTPUT_LIMITS)), "  ✉ ");
+      if (record.data.media !== undefined) lines.push(`    media: ${record.data.media}`);
+      if (record.data.error !== undefined) lines.push(`  ✗ not delivered: ${record.data.error}`);
+      return lines;
+    }
+    case "post-processed": {
+      const { processor, veto, note, draft } = record.data;
+      const lines = [`  ⚑ ${processor} ${veto !== undefined ? "vetoed" : draft !== undefined ? "rewrote" : "noted"} turn ${record.data.turn}${record.data.usage ? ` (${formatModelUsage(record.data.usage, record.data.cost)})` : ""}`];
+      const message = veto ?? note;
+      if (message !== undefined) lines.push(...prefixLines(truncateBlock(message, limitsFor(options, OUTPUT_LIMITS)), "    "));
+      return lines;
+    }
     case "status": {
       const lines = [rule(`status ${record.data.status}`)];
       if (record.data.exitStatus !== undefined) {
@@ -124,7 +140,8 @@ function formatRecord(record: HistoryRecord, options: TimelineOptions): string[]
 }
 
 function formatModelResponse(response: Extract<HistoryRecord, { kind: "model-response" }>["data"], options: TimelineOptions): string[] {
-  const lines = [rule(`turn ${response.turn} · model (${response.model})`)];
+  const usage = response.usage ? ` · ${formatModelUsage(response.usage, response.cost)}` : "";
+  const lines = [rule(`turn ${response.turn} · model (${response.model})${usage}`)];
   for (const part of response.reasoning ?? []) {
     if (part.text.trim()) lines.push(...prefixLines(truncateBlock(part.text.trim(), limitsFor(options, RESULT_LIMITS)), "  thinking: "));
   }

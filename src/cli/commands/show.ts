@@ -16,10 +16,10 @@ export const showCommand: Command = {
   name: "show",
   summary: "Show one job: header and timeline of code, console, tool calls and errors.",
   description:
-    "Shows one job: role, status, turns, times, token usage, exit value and error, then its timeline in\n" +
-    "order — each model turn's code, the tool calls and console output running it produced, the variables it\n" +
-    "wrote and deleted, user messages and status changes. Long outputs are cut (errors never are); --full\n" +
-    "shows everything.",
+    "Shows one job: role, status, turns, times, token usage and cost, exit value and error, then its timeline\n" +
+    "in order — each model turn's usage and code, the tool calls and console output running it produced, the\n" +
+    "variables it wrote and deleted, warmup blocks, messages to and from the user, post-processor verdicts and\n" +
+    "status changes. Long outputs are cut (errors never are); --full shows everything.",
   arguments: [{ name: "id", description: `The job's id, or a unique prefix of it (at least ${MIN_ID_PREFIX} characters).` }],
   options: {
     full: { type: "boolean", description: "Do not cut long outputs." },
