@@ -82,7 +82,7 @@ describe("Anthropic Messages, through @ai-sdk/anthropic, by a real job", () => {
     assert.equal(first.headers["x-api-key"], "sk-ant-test");
     assert.equal(first.headers["anthropic-version"], "2023-06-01");
     assert.equal(first.body.model, "claude-sonnet-4-5");
-    assert.match(JSON.stringify(first.body.system), /durable TypeScript workspace/);
+    assert.match(JSON.stringify(first.body.system), /durable TypeScript workspace. You are talking with the user: your text is sent to them. To run TypeScript, call the ts_cli tool/, "the default prompt explains the DIRECT style");
     assert.deepEqual(first.body.messages, [{ role: "user", content: [{ type: "text", text: "How much is 6 * 7?" }] }]);
     assert.deepEqual(first.body.tools.map((entry: any) => entry.name), ["ts_cli"]);
     assert.deepEqual(first.body.tools[0].input_schema.required, ["code"]);

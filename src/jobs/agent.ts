@@ -7,7 +7,8 @@
 import type { LanguageModel } from "../models/language-model.ts";
 import type { JsonValue } from "../store/store.ts";
 import { isTool, type Tool } from "../tools/tool.ts";
-import { chatStyleOf } from "./chat-styles/chat-style.ts";
+import { chatStyleOf, type ChatStyle } from "./chat-styles/chat-style.ts";
+import { chatStyleRules } from "./chat-styles/chat-styles.ts";
 import { checkHarnessLimits, type HarnessLimits } from "./harness.ts";
 import { parsePostProcessors } from "./parse-post-processors.ts";
 import type { PostProcessor } from "./post-processor.ts";
@@ -55,10 +56,13 @@ export type PromptFileAgentOptions = Omit<AgentOptions, "role" | "systemPrompt" 
   role?: string;
 };
 
-const DEFAULT_SYSTEM_PROMPT =
-  "You are an agent working in a durable TypeScript workspace. Write TypeScript in ```ts fenced blocks; " +
-  "variables you declare at the top level persist between steps. Call exit(result) when the task is done.\n\n" +
-  "Available variables: {shared_var_names}\nAvailable tools:\n{brief_tools}";
+/** The system prompt of an agent that gives none, for its chat style. */
+function defaultSystemPrompt(style: ChatStyle): string {
+  return "You are an agent working in a durable TypeScript workspace. " + chatStyleRules(style).instructions +
+    " Variables you declare at the top level persist between steps. " +
+    (chatStyleRules(style).dialog ? "Call exit(result) to end the job for good.\n\n" : "Call exit(result) when the task is done.\n\n") +
+    "Available variables: {shared_var_names}\nAvailable tools:\n{brief_tools}";
+}
 
 /**
  * An agent definition.
@@ -103,8 +107,9 @@ export class Agent {
       if (names.has(name)) throw new TypeError(`${label}: '${name}' is both a tool and a context entry`);
     }
     const metadata = Object.freeze({ ...options.metadata });
+    let style: ChatStyle;
     try {
-      chatStyleOf(metadata);
+      style = chatStyleOf(metadata);
     } catch (error) {
       throw new TypeError(`${label}: ${(error as Error).message}`);
     }
@@ -118,7 +123,7 @@ export class Agent {
       postProcessors.push(processor);
     }
     this.role = options.role;
-    this.systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
+    this.systemPrompt = options.systemPrompt ?? defaultSystemPrompt(style);
     this.tools = Object.freeze([...tools]);
     this.context = Object.freeze({ ...options.context });
     this.metadata = metadata;

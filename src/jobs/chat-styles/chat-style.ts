@@ -32,6 +32,8 @@ export interface ChatStyleRules {
   readonly name: ChatStyle;
   /** Dialog styles send prose (or plain text) to the user and end the turn on a reply without code. */
   readonly dialog: boolean;
+  /** How to reply in this style, for the default system prompt. */
+  readonly instructions: string;
   /** Reads a reply's text. */
   parseReply(text: string): ParsedReply;
   /** How the model sees an earlier reply of its own (the assistant message text). */

@@ -11,6 +11,7 @@ import { callsExit, codeFromFences, findFences } from "./fences.ts";
 export const CONSOLE_STYLE: ChatStyleRules = {
   name: "CONSOLE",
   dialog: false,
+  instructions: "Reply with TypeScript only, as if typing at a REPL: your whole reply runs as one cell, and its console output comes back prefixed with '> '.",
   parseReply(text) {
     if (findFences(text).length > 0) return { code: codeFromFences(text, () => true), dialog: "" };
     const code = text.trim();

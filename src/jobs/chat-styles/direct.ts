@@ -12,6 +12,8 @@ import { textOutsideCode } from "./fences.ts";
 export const DIRECT_STYLE: ChatStyleRules = {
   name: "DIRECT",
   dialog: true,
+  instructions: "You are talking with the user: your text is sent to them. To run TypeScript, call the ts_cli tool with the code; " +
+    "its console output is the tool's result. A reply without tool calls ends your turn.",
   parseReply: (text) => ({ code: null, dialog: textOutsideCode(text) }),
   formatReply: (reply) => reply.text,
   // Warmup code is shown as a ts_cli call by build-messages; this is only for a plain-text fallback.

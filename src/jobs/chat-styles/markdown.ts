@@ -30,6 +30,7 @@ export function formatMarkdownConsole(lines: readonly string[]): string {
 export const MARKDOWN_STYLE: ChatStyleRules = {
   name: "MARKDOWN",
   dialog: false,
+  instructions: "Write TypeScript in ```ts fenced blocks; each reply's code runs as one cell and its console output comes back to you.",
   parseReply: (text) => ({ code: extractMarkdownCode(text), dialog: "" }),
   formatReply: (reply) => (reply.code !== null ? formatMarkdownCode(reply.code) : reply.text),
   formatCode: formatMarkdownCode,

@@ -13,6 +13,8 @@ import { formatMarkdownCode } from "./markdown.ts";
 export const MD_DIALOG_STYLE: ChatStyleRules = {
   name: "MD_DIALOG",
   dialog: true,
+  instructions: "You are talking with the user: your prose is sent to them. To run TypeScript, put it in ```ts fenced blocks; " +
+    "its console output comes back in a <CONSOLE> box. A reply without code ends your turn.",
   parseReply: (text) => ({
     code: codeFromFences(text, (fence) => CODE_LANGUAGES.has(fence.language)),
     dialog: textOutsideCode(text),
