@@ -36,11 +36,13 @@ export function splitDialog(text: string): DialogMessage[] {
   if (MARKDOWN_LINK.test(dialog)) return [{ body: dialog }];
   const messages: DialogMessage[] = [];
   let position = 0;
+  // Punctuation right after a path belongs to the sentence it ended, not to the next message.
+  const body = (end: number | undefined) => dialog.slice(position, end).replace(/^[.,;:!?]+/, "").trim();
   for (const match of dialog.matchAll(MEDIA)) {
-    messages.push({ body: dialog.slice(position, match.index).trim(), media: match[1]! });
+    messages.push({ body: body(match.index), media: match[1]! });
     position = match.index! + match[0].length;
   }
-  const rest = dialog.slice(position).replace(/^[.,;:!?]+/, "").trim();
+  const rest = body(undefined);
   if (rest) messages.push({ body: rest });
   return messages;
 }
