@@ -5,9 +5,12 @@
  * with the reason.
  */
 import { renderPrompt } from "../docs/render-prompt.ts";
+import { requestTools } from "../docs/request-tools.ts";
 import { generateReply } from "../models/generate-reply.ts";
 import type { JobRow, JsonValue } from "../store/store.ts";
 import { formatError } from "../tools/call-tool.ts";
+import { DEFAULT_CHAT_STYLE, isChatStyleName } from "../tools/chat-style.ts";
+import { selectTools } from "../tools/tool-registry.ts";
 import type { Agent } from "./agent.ts";
 import { buildMessages } from "./build-messages.ts";
 import { extractMarkdownCode } from "./chat-styles/markdown.ts";
@@ -22,17 +25,26 @@ export async function askModel(
   const model = agent.model;
   if (!model) return changes.fail(`agent '${agent.role}' has no model: pass one as new Agent({ model })`);
   const submitted = history.find((record) => record.kind === "submitted")?.data as SubmittedRecord | undefined;
+  // Tools (docs/request-tools.ts): the prompt lists the agent's own visible tools meant for the job's chat
+  // style; the provider payload carries what LLM_TOOLS_SCOPE selects, in the provider's schema profile.
+  const chatStyle = isChatStyleName(row.metadata.CHAT_STYLE) ? row.metadata.CHAT_STYLE : DEFAULT_CHAT_STYLE;
+  let tools;
+  try {
+    tools = requestTools({ tools: agent.registry.all, metadata: row.metadata, provider: model.provider });
+  } catch (error) {
+    return changes.fail(`formal tools: ${formatError(error)}`, error);
+  }
   const system = renderPrompt(agent.systemPrompt, {
-    tools: agent.tools,
+    tools: selectTools(agent.registry.own, "ALL", { chatStyle }),
     sharedVars: submitted?.vars ?? [],
     params: row.params,
   });
   const messages = buildMessages(history);
   let reply;
   try {
-    reply = await generateReply(model, { system, messages, tools: [], ...(env.signal ? { abortSignal: env.signal } : {}) });
+    reply = await generateReply(model, { system, messages, tools, ...(env.signal ? { abortSignal: env.signal } : {}) });
   } catch (error) {
-    return changes.fail(`model call failed: ${formatError(error)}`);
+    return changes.fail(`model call failed: ${formatError(error)}`, error);
   }
   const turn = row.turns + 1;
   const record: ModelResponseRecord = {

@@ -43,8 +43,11 @@ export async function openWorkspace(env: StepEnvironment, agent: Agent, row: Job
       {
         executor: env.executor,
         limits: env.limits,
-        job: { id: row.id, role: row.role },
-        tools: agent.tools.filter((tool) => !tool.hidden),
+        job: { id: row.id, role: row.role, metadata: row.metadata },
+        agent,
+        // Every tool of the agent's registry, hidden ones too: the workspace refuses those to agent code
+        // with `NameError: tool 'x' is not exposed to this job`.
+        tools: agent.registry.all,
         globals: agent.context,
         bindings,
         exposed: env.exposed,

@@ -58,6 +58,17 @@ export interface StatusRecord {
   exitStatus?: string;
 }
 
+/** An error handler ran because the job failed (or could not run). */
+export interface ErrorHandlerRecord {
+  /** The handler's name. */
+  name: string;
+  /** `done`; `failed` (it threw, or its context could not be read); `missing` (not registered in this process). */
+  outcome: "done" | "failed" | "missing";
+  /** `<ErrorName>: <message>` for `failed` and `missing`. */
+  error?: string;
+  durationMs: number;
+}
+
 /** Every record kind and its data. */
 export interface HistoryRecordData {
   submitted: SubmittedRecord;
@@ -67,6 +78,7 @@ export interface HistoryRecordData {
   "tool-call": import("../tools/call-tool.ts").ToolCallRecord;
   variables: VariablesRecord;
   status: StatusRecord;
+  "error-handler": ErrorHandlerRecord;
 }
 
 /** A history record kind. */

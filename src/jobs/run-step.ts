@@ -10,6 +10,7 @@ import { NoSuchJobError } from "../errors/no-such-job-error.ts";
 import type { JobRow, JobStatus } from "../store/store.ts";
 import type { Agent } from "./agent.ts";
 import { askModel } from "./ask-model.ts";
+import { runErrorHandlers } from "./error-handlers.ts";
 import { executeResponse } from "./execute-response.ts";
 import type { HistoryRecord } from "./history.ts";
 import type { JobSession } from "./job-sessions.ts";
@@ -43,8 +44,10 @@ export async function runStep(env: StepEnvironment, id: string): Promise<JobStat
       await executeAndAsk(env, agent, row, session, changes);
     } catch (error) {
       if (!(error instanceof CorruptRecordError)) throw error;
-      changes.fail(error.message);
+      changes.fail(error.message, error);
     }
+    // Every path to FAILED goes through changes.fail; its error handlers run before the failure commits.
+    await runErrorHandlers(env, agent, changes);
     await env.store.commit(changes.commit(row));
     committed = true;
   } finally {

@@ -3,6 +3,7 @@
  * What a step runs against: the store, the executor, the registered agents and the process-wide settings.
  */
 import type { Store } from "../store/store.ts";
+import type { ErrorHandler } from "../tools/error-handler.ts";
 import type { Executor } from "../workspace/executor.ts";
 import type { ExposedClasses } from "../workspace/membrane/host-references.ts";
 import type { WorkspaceLimits } from "../workspace/workspace.ts";
@@ -24,6 +25,8 @@ export interface StepEnvironment {
   exposed: ExposedClasses;
   limits: Partial<WorkspaceLimits>;
   defaultMaxTurns: number;
+  /** The error handler registered under `name` in this process (error-handlers.ts). */
+  errorHandler(name: string): ErrorHandler | undefined;
   /** Warm sessions of this process. */
   sessions: JobSessions;
   signal?: AbortSignal;
