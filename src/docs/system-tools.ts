@@ -16,7 +16,9 @@ import { briefDocs, fullDocs, type DocsOptions } from "./value-docs.ts";
 type Render = (value: unknown, method: string | undefined, options: DocsOptions) => string;
 
 const params = z.object({
-  what: z.unknown().describe("What to document: a tool, function, class or object, or the name of a variable holding it."),
+  // Any value, or (from a formal call) the name of the variable holding it: a custom schema says so in the
+  // provider payload, and accepts strings as they are, so the lookup below reports unknown names itself.
+  what: z.custom<unknown>((value) => value !== undefined).describe("What to document: a tool, function, class or object."),
   method: z.string().optional().describe("A method or field of that class (or object) to document instead."),
 });
 

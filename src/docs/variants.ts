@@ -47,7 +47,17 @@ export function textVariant(text: string, name?: string): string {
   return variants[key] ?? variants[""] ?? "";
 }
 
-/** The model's variant of `text` (see {@link MODEL_VARIANT}), trimmed; `undefined` stays `undefined`. */
+/**
+ * The model's variant of `text` (see {@link MODEL_VARIANT}), trimmed; `undefined` stays `undefined`. A text
+ * that does not start with `VARIANTS/` may still end in one: `Base.\n\nVARIANTS/:Detail./TOOL:Tool detail.`
+ * reads `Base.\n\nTool detail.` to the model (the brief and the rest are selected separately).
+ */
 export function forModel(text: string | undefined): string | undefined {
-  return text === undefined ? undefined : textVariant(text, MODEL_VARIANT).trim();
+  if (text === undefined) return undefined;
+  const whole = text.trim();
+  const split = /\n[ \t]*\n/.exec(whole);
+  if (whole.startsWith("VARIANTS/") || !split) return textVariant(whole, MODEL_VARIANT).trim();
+  const brief = textVariant(whole.slice(0, split.index), MODEL_VARIANT).trim();
+  const rest = textVariant(whole.slice(split.index + split[0].length).trimStart(), MODEL_VARIANT).trim();
+  return [brief, rest].filter(Boolean).join("\n\n");
 }

@@ -9,10 +9,12 @@ import { ValidationError } from "../errors/validation-error.ts";
 import { alternativesOf, instanceClassOf, schemaDef, schemaType } from "./schema-shape.ts";
 import type { Tool } from "./tool.ts";
 
-const ARTICLE = /^[aeiou]/i;
+const VOWEL = /^[aeiou]/i;
+// Vowels that sound like "you" or "won" take "a": a User, a Unicode string, a one-off, a Euro.
+const SOUNDS_CONSONANT = /^(u[bcdfgjklmnpqrstvz][aeiou]|eu|one)/i;
 
 function withArticle(word: string): string {
-  return `${ARTICLE.test(word) ? "an" : "a"} ${word}`;
+  return `${VOWEL.test(word) && !SOUNDS_CONSONANT.test(word) ? "an" : "a"} ${word}`;
 }
 
 function expectation(issue: z.core.$ZodIssue, schema: z.ZodType | undefined): string {

@@ -21,14 +21,15 @@ const registered = new WeakMap<Function, Readonly<Record<string, unknown>>>();
  * @example
  * ```ts
  * class Severity {
- *   static readonly INFO = new Severity("INFO", 1);
- *   static readonly ERROR = new Severity("ERROR", 3);
- *   private constructor(readonly label: string, readonly level: number) {}
+ *   static readonly INFO = new Severity(1);
+ *   static readonly ERROR = new Severity(3);
+ *   readonly level: number;
+ *   constructor(level: number) { this.level = level; }
  * }
- * registerEnum(Severity);          // alert("ERROR") now receives Severity.ERROR
+ * registerEnum(Severity);  // alert("ERROR") now receives Severity.ERROR for `level: z.instanceof(Severity)`
  * ```
  */
-export function registerEnum<T extends abstract new (...args: any[]) => unknown>(cls: T, members?: Readonly<Record<string, InstanceType<T>>>): T {
+export function registerEnum<T extends Function>(cls: T, members?: Readonly<Record<string, unknown>>): T {
   if (typeof cls !== "function") throw new TypeError("registerEnum: expected a class");
   const found: Record<string, unknown> = {};
   if (members) Object.assign(found, members);

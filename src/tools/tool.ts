@@ -124,7 +124,9 @@ function checkTarget(label: string, target: unknown): ChatStyleName | readonly C
 export function tool<Params extends ToolParams = z.ZodObject<{}>, Result = unknown>(
   definition: ToolDefinition<Params, Result>,
 ): Tool<Params, Result> {
-  const name = definition.name ?? definition.run?.name;
+  // `run: () => …` is named "run" by its property: that is no tool name, so it must be passed.
+  const derived = definition.run?.name;
+  const name = definition.name ?? (derived === "run" ? "" : derived);
   const label = name ? `tool '${name}'` : "tool()";
   if (typeof definition.run !== "function") throw new TypeError(`${label}: run must be a function`);
   if (!name || !IDENTIFIER.test(name)) {
