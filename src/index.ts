@@ -29,7 +29,7 @@ export { parseLlmToolsScope, selectScopedTools } from "./tools/llm-tools-scope.t
 export type { LlmToolsScope } from "./tools/llm-tools-scope.ts";
 export { CHAT_STYLE_NAMES, DEFAULT_CHAT_STYLE, matchesChatStyle } from "./tools/chat-style.ts";
 export type { ChatStyleName } from "./tools/chat-style.ts";
-export { llmRepr, OpaqueValue } from "./tools/llm-repr.ts";
+export { llmRepr, OpaqueValue, registerFormatter } from "./tools/llm-repr.ts";
 export type { LlmReprOptions, LlmFormatter } from "./tools/llm-repr.ts";
 
 /** Documentation for the model: classes and functions, ACL rules, variants, declarations, payloads. */

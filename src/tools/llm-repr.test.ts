@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { z } from "zod";
-import { OpaqueValue, llmRepr } from "./llm-repr.ts";
+import { OpaqueValue, llmRepr, registerFormatter } from "./llm-repr.ts";
 import { tool } from "./tool.ts";
 
 class Point {
@@ -127,6 +127,19 @@ describe("llmRepr", () => {
     const formatters = new Map([[Point, (p: Point) => `P(${p.x})`]]);
     assert.equal(llmRepr([new Point(1), new Point3(2)], { formatters }), "[P(1),P(2)]");
     assert.equal(llmRepr(new Point(1)), "Point {x:1}", "only when passed");
+  });
+
+  it("uses formatters registered once, everywhere; a per-call formatter wins", () => {
+    class Money {
+      cents: number;
+      constructor(cents: number) {
+        this.cents = cents;
+      }
+    }
+    registerFormatter(Money, (money) => `$${(money.cents / 100).toFixed(2)}`);
+    assert.equal(llmRepr({ price: new Money(150) }), "{price:$1.50}");
+    assert.equal(llmRepr(new Money(1), { formatters: new Map([[Money, () => "one cent"]]) }), "one cent");
+    assert.throws(() => registerFormatter(Money, "x" as never), { name: "TypeError" });
   });
 
   it("shows a tool by its name", () => {
