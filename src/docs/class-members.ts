@@ -74,10 +74,13 @@ export function classMembers(cls: Function, instance: object | undefined, option
     members.push({ name, ...member });
   };
   const own = instance ? Object.keys(instance) : [];
-  for (const [name, memberDocs] of Object.entries(docs?.members ?? {})) {
+  for (const [name, raw] of Object.entries(docs?.members ?? {})) {
     const found = onPrototype.get(name);
+    const memberDocs = normalise(raw);
     const field = own.includes(name) ? { sample: { value: (instance as Record<string, unknown>)[name] } } : {};
-    add(name, { kind: found?.kind ?? (normalise(memberDocs)?.type?.startsWith("(") ? "method" : "field"), docs: normalise(memberDocs), fn: found?.fn, ...field });
+    // A documented member not on the prototype is a field, unless its type is a call signature.
+    const kind = found?.kind ?? (memberDocs?.type?.startsWith("(") ? "method" : "field");
+    add(name, { kind, docs: memberDocs, fn: found?.fn, ...field });
   }
   for (const [name, found] of onPrototype) add(name, { kind: found.kind, docs: undefined, fn: found.fn });
   for (const name of own) {
