@@ -13,7 +13,7 @@ export type { AgentOptions, OnMessage, PromptFileAgentOptions } from "./jobs/age
 export type { JobView, JobSummary, JobUsage } from "./jobs/job-view.ts";
 export type {
   HistoryRecord, HistoryKind, HistoryRecordData, ModelResponseRecord, ConsoleRecord, SubmittedRecord, UserMessageRecord,
-  RecordedToolCall, VariablesRecord, StatusRecord, WarmupRecord, DialogRecord, PostProcessedRecord,
+  RecordedToolCall, VariablesRecord, StatusRecord, WarmupRecord, DialogRecord, PostProcessedRecord, ErrorHandlerRecord,
 } from "./jobs/history.ts";
 
 /** Chat styles, warmup, harness limits and post-processors. */
@@ -28,11 +28,38 @@ export type { FinalCheckOptions } from "./jobs/final-check.ts";
 export type { PostProcessor, PostProcessorContext, PostProcessorOutcome, ReplyDraft } from "./jobs/post-processor.ts";
 
 /** Tools: controlled capabilities agent code calls, and how values are shown to the model. */
-export { tool, isTool } from "./tools/tool.ts";
-export type { Tool, ToolDefinition, ToolContext, ToolParams } from "./tools/tool.ts";
+export { tool, isTool, RESERVED_PARAMETER_NAMES } from "./tools/tool.ts";
+export type { Tool, ToolDefinition, ToolContext, ToolParams, ToolAgent } from "./tools/tool.ts";
 export type { ToolCallRecord } from "./tools/call-tool.ts";
-export { llmRepr, OpaqueValue } from "./tools/llm-repr.ts";
+export { errorHandler, isErrorHandler, DEFER_ERROR_HANDLER } from "./tools/error-handler.ts";
+export type { ErrorHandler, ErrorHandlerDefinition, DeferredRegistration } from "./tools/error-handler.ts";
+export { registerEnum } from "./tools/enum-members.ts";
+export { parseIsoDate } from "./tools/iso-date.ts";
+export { ToolRegistry, selectTools, TOOL_SCOPES } from "./tools/tool-registry.ts";
+export type { ToolScope, SelectToolsOptions, ToolRegistryOptions } from "./tools/tool-registry.ts";
+export { parseLlmToolsScope, selectScopedTools } from "./tools/llm-tools-scope.ts";
+export type { LlmToolsScope } from "./tools/llm-tools-scope.ts";
+export { CHAT_STYLE_NAMES, DEFAULT_CHAT_STYLE, matchesChatStyle } from "./tools/chat-style.ts";
+export type { ChatStyleName } from "./tools/chat-style.ts";
+export { llmRepr, OpaqueValue, registerFormatter } from "./tools/llm-repr.ts";
 export type { LlmReprOptions, LlmFormatter } from "./tools/llm-repr.ts";
+
+/** Documentation for the model: classes and functions, ACL rules, variants, declarations, payloads. */
+export { describe, docsOf } from "./docs/class-docs.ts";
+export type { ClassDocs, MemberDocs, FunctionDocs } from "./docs/class-docs.ts";
+export { briefDocs, fullDocs } from "./docs/value-docs.ts";
+export type { DocsOptions } from "./docs/value-docs.ts";
+export { parseAcl, hasAccess, GRANT_ALL, DENY_ALL } from "./docs/acl.ts";
+export type { Acl, AclRule } from "./docs/acl.ts";
+export { parseVariants, textVariant } from "./docs/variants.ts";
+export { briefLine, toolEntry, toolDeclaration } from "./docs/tool-docs.ts";
+export { renderPrompt } from "./docs/render-prompt.ts";
+export type { PromptContext } from "./docs/render-prompt.ts";
+export { toolPayload, payloadProfileFor } from "./docs/tool-payload.ts";
+export type { ToolPayload, PayloadProfile } from "./docs/tool-payload.ts";
+export { requestTools } from "./docs/request-tools.ts";
+export { briefTool, docstrTool } from "./docs/system-tools.ts";
+export { SYSTEM_TOOLS } from "./jobs/system-tools.ts";
 
 /** Models: any AI SDK language model, and a scripted one for tests and demos. */
 export { scriptedModel, ScriptedModel } from "./models/scripted-model.ts";
@@ -75,6 +102,10 @@ export { JobConflictError } from "./errors/job-conflict-error.ts";
 export { CorruptRecordError } from "./errors/corrupt-record-error.ts";
 export { ScriptExhaustedError } from "./errors/script-exhausted-error.ts";
 export { InvalidToolArgumentsError } from "./errors/invalid-tool-arguments-error.ts";
+export { NameError } from "./errors/name-error.ts";
+export type { NameProblem } from "./errors/name-error.ts";
+export { InvalidToolsScopeError } from "./errors/invalid-tools-scope-error.ts";
+export { JobFailedError } from "./errors/job-failed-error.ts";
 export { UnsupportedModelVersionError } from "./errors/unsupported-model-version-error.ts";
 export { InvalidModelStringError } from "./errors/invalid-model-string-error.ts";
 export { NoSuchProviderError } from "./errors/no-such-provider-error.ts";

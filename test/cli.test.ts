@@ -29,14 +29,14 @@ function statek(...args: string[]): Promise<{ code: number | null; stdout: strin
 const findEmptySlot = tool({
   name: "findEmptySlot",
   description: "Find an available calendar slot after a given time.",
-  params: z.object({ after: z.string(), durationMinutes: z.number().default(30) }),
+  params: z.object({ after: z.string().describe("Earliest start."), durationMinutes: z.number().default(30).describe("Length.") }),
   run: ({ after, durationMinutes }) => ({ start: after, minutes: durationMinutes }),
 });
 
 const moveMeeting = tool({
   name: "moveMeeting",
   description: "Move a meeting.",
-  params: z.object({ title: z.string() }),
+  params: z.object({ title: z.string().describe("The meeting's title.") }),
   run: ({ title }) => {
     throw new Error(`meeting '${title}' is locked`);
   },

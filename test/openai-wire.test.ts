@@ -40,7 +40,7 @@ const add = tool({
 async function runJob(responses: ScriptedResponse[], agent: Partial<AgentOptions> = {}, models: Partial<ModelOptions> = {}) {
   const server = await startLoopbackServer(responses);
   const delays: number[] = [];
-  const definition = new Agent({ role: "wired", tools: [add], metadata: { MODEL: "openai/gpt-5-mini", LLM_TOOLS_SCOPE: "ALL" }, ...agent });
+  const definition = new Agent({ role: "wired", tools: [add], metadata: { MODEL: "openai/gpt-5-mini", LLM_TOOLS_SCOPE: "APPLICATION" }, ...agent });
   const statek = await Statek.open({
     store: ":memory:",
     agents: [definition],
@@ -87,6 +87,8 @@ describe("OpenAI chat completions, through @ai-sdk/openai, by a real job", () =>
     assert.deepEqual(first.body.messages.slice(1), [{ role: "user", content: "Add 2 and 3, then 1 and 2." }]);
     assert.deepEqual(first.body.tools.map((entry: any) => [entry.type, entry.function.name, entry.function.description]), [["function", "add", "Add two numbers."]]);
     assert.deepEqual(first.body.tools[0].function.parameters.properties, { a: { type: "number", description: "First." }, b: { type: "number", description: "Second." } });
+    assert.equal(first.body.tools[0].function.strict, true, "OpenAI gets the strict profile, and is asked to hold to it");
+    assert.equal(first.body.tools[0].function.parameters.additionalProperties, false);
 
     assert.deepEqual(requests[3]!.body, requests[2]!.body, "a retry sends the same request");
     assert.deepEqual(requests[3]!.body.messages.slice(2), [

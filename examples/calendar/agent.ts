@@ -14,6 +14,8 @@ Available variables: {shared_var_names}
 Available tools:
 {brief_tools}
 
+brief(x) and docstr(x) print the documentation of a tool, object or class; docstr(calendar, "eventsFor") of one method.
+
 Write code in \`\`\`ts blocks. Variables you declare persist between steps. Call exit(result) when done.`;
 
 /** What the scripted model answers, turn by turn. */

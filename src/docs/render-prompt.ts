@@ -1,8 +1,12 @@
 /**
  * @module
  * Prompt placeholders (DESIGN.md §5): `{brief_tools}`, `{tools}`, `{detailed_tools}`, `{shared_var_names}`
- * and job parameters `{name}`. Only known placeholder names are replaced; any other braces (JSON in a prompt,
- * code in a description) are left as they are. Hidden tools never appear.
+ * and job parameters `{name}`. Only known placeholder names are replaced, in one pass, so braces anywhere
+ * else — JSON in a prompt, code or braces inside a tool's description — are left exactly as they are.
+ * Hidden tools never appear.
+ *
+ * A placeholder alone after a comment marker (`// {tools}` or `# {tools}`) is expanded as a block comment:
+ * every line of the expansion gets the same marker, so the prompt's layout survives.
  */
 import type { Tool } from "../tools/tool.ts";
 import { briefLine, toolDeclaration, toolEntry } from "./tool-docs.ts";
@@ -17,6 +21,9 @@ export interface PromptContext {
   params: Readonly<Record<string, unknown>>;
 }
 
+const COMMENTED = /^([ \t]*(?:\/\/|#)[ \t]*)\{([A-Za-z_]\w*)\}[ \t]*$/;
+const INLINE = /\{([A-Za-z_]\w*)\}/g;
+
 /** Replaces the known placeholders of `template`. */
 export function renderPrompt(template: string, context: PromptContext): string {
   const visible = context.tools.filter((tool) => !tool.hidden);
@@ -26,12 +33,24 @@ export function renderPrompt(template: string, context: PromptContext): string {
     detailed_tools: () => visible.map(toolDeclaration).join("\n\n") || "(none)",
     shared_var_names: () => context.sharedVars.map(({ name, type }) => `${name} (${type})`).join(", ") || "(none)",
   };
-  return template.replace(/\{([A-Za-z_][\w]*)\}/g, (whole, name: string) => {
+  const valueOf = (name: string): string | undefined => {
     if (Object.prototype.hasOwnProperty.call(values, name)) return values[name]!();
     if (Object.prototype.hasOwnProperty.call(context.params, name)) {
       const value = context.params[name];
       return typeof value === "string" ? value : JSON.stringify(value);
     }
-    return whole;
-  });
+    return undefined;
+  };
+  // Lines are processed one by one so an expansion is never scanned again.
+  return template.split("\n").map((line) => {
+    const commented = COMMENTED.exec(line);
+    if (commented) {
+      const value = valueOf(commented[2]!);
+      if (value !== undefined) {
+        const marker = commented[1]!;
+        return value.split("\n").map((text) => (text ? `${marker}${text}` : marker.trimEnd())).join("\n");
+      }
+    }
+    return line.replace(INLINE, (whole, name: string) => valueOf(name) ?? whole);
+  }).join("\n");
 }

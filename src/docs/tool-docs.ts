@@ -1,96 +1,114 @@
 /**
  * @module
- * Tool documentation for the model: the one-line brief, the normal description and the TypeScript
- * declaration of a tool, derived from its description and parameter schema.
+ * Tool documentation for the model, from a tool's description and parameter schema (DESIGN.md §5): the
+ * one-line brief (`{brief_tools}`, `brief(tool)`), the normal entry (`{tools}`) and the TypeScript
+ * declaration with JSDoc (`{detailed_tools}`, `docstr(tool)`). Every text is the model's variant
+ * (`VARIANTS/…/TOOL:…`); the first paragraph of the description is the brief.
  */
 import { z } from "zod";
+import { defaultOf, descriptionOf, isOptionalSchema } from "../tools/schema-shape.ts";
 import type { Tool } from "../tools/tool.ts";
+import { typeOf } from "./type-of.ts";
+import { forModel } from "./variants.ts";
 
-/** The first paragraph of a description. */
+export { typeOf } from "./type-of.ts";
+
+/** The first paragraph of a description, on one line. */
 export function briefOf(description: string): string {
-  return description.split(/\n\s*\n/)[0]!.replace(/\s+/g, " ").trim();
+  return (forModel(description) ?? "").split(/\n\s*\n/)[0]!.replace(/\s+/g, " ").trim();
 }
 
-function isOptional(schema: z.ZodType): boolean {
-  return schema.safeParse(undefined).success;
+/** A tool's description as the model reads it (its `tool` variant). */
+export function descriptionFor(tool: Tool): string {
+  return forModel(tool.description) ?? "";
 }
 
-/** A TypeScript type for a schema, as the model should read it. */
-export function typeOf(schema: z.ZodType): string {
-  const def = (schema as unknown as { _zod: { def: Record<string, any>; bag?: Record<string, any> } })._zod;
-  switch (def.def.type) {
-    case "string": return "string";
-    case "number": case "int": return "number";
-    case "boolean": return "boolean";
-    case "bigint": return "bigint";
-    case "date": return "Date";
-    case "null": return "null";
-    case "undefined": case "void": return "undefined";
-    case "any": case "unknown": return "unknown";
-    case "literal": return (def.def.values as unknown[]).map((value) => JSON.stringify(value)).join(" | ");
-    case "enum": return Object.values(def.def.entries as Record<string, unknown>).map((value) => JSON.stringify(value)).join(" | ");
-    case "array": return `${wrap(typeOf(def.def.element))}[]`;
-    case "optional": case "default": case "prefault": case "nonoptional": case "readonly": case "catch":
-      return typeOf(def.def.innerType);
-    case "nullable": return `${typeOf(def.def.innerType)} | null`;
-    case "union": return (def.def.options as z.ZodType[]).map(typeOf).join(" | ");
-    case "record": return `Record<${typeOf(def.def.keyType)}, ${typeOf(def.def.valueType)}>`;
-    case "map": return `Map<${typeOf(def.def.keyType)}, ${typeOf(def.def.valueType)}>`;
-    case "set": return `Set<${typeOf(def.def.valueType)}>`;
-    case "tuple": return `[${(def.def.items as z.ZodType[]).map(typeOf).join(", ")}]`;
-    case "object": {
-      const shape = def.def.shape as Record<string, z.ZodType>;
-      const fields = Object.entries(shape).map(([key, value]) => `${key}${isOptional(value) ? "?" : ""}: ${typeOf(value)}`);
-      return `{ ${fields.join("; ")} }`;
-    }
-    case "custom": return def.bag?.Class?.name ?? "unknown";
-    case "pipe": return typeOf(def.def.in);
-    default: return "unknown";
+/** What the tool returns, in words, for the model; `undefined` when it does not say. */
+export function returnsText(tool: Tool): string | undefined {
+  const returns = tool.returns;
+  if (returns === undefined) return undefined;
+  return forModel(typeof returns === "string" ? returns : descriptionOf(returns)) || undefined;
+}
+
+/** The TypeScript type a tool's call gives agent code: `Promise<…>` (awaiting works for every tool). */
+export function returnTypeOf(tool: Tool): string {
+  const returns = tool.returns;
+  return `Promise<${returns instanceof z.ZodType ? typeOf(returns) : "unknown"}>`;
+}
+
+function parameterSchema(tool: Tool, name: string): z.ZodType {
+  return tool.params.shape[name] as z.ZodType;
+}
+
+/** A parameter's description for the model, with its default: `Required meeting length. (default 30)`. */
+export function parameterText(tool: Tool, name: string): string {
+  const schema = parameterSchema(tool, name);
+  const text = forModel(descriptionOf(schema)) ?? "";
+  const fallback = defaultOf(schema);
+  if (!fallback) return text;
+  let shown: string;
+  try {
+    shown = JSON.stringify(fallback.value) ?? String(fallback.value);
+  } catch {
+    shown = String(fallback.value);
   }
+  return `${text} (default ${shown})`.trim();
 }
 
-function wrap(type: string): string {
-  return /[|&]/.test(type) ? `(${type})` : type;
-}
-
-/** `name(a, b?)` — the call shape of a tool. */
+/** `name(a, b?)`, or with `withTypes` `name(a: A, b?: B)` — the call shape of a tool. */
 export function signatureOf(tool: Tool, withTypes = false): string {
   const params = tool.parameterNames.map((name) => {
-    const schema = tool.params.shape[name] as z.ZodType;
-    const optional = isOptional(schema) ? "?" : "";
+    const schema = parameterSchema(tool, name);
+    const optional = isOptionalSchema(schema) ? "?" : "";
     return withTypes ? `${name}${optional}: ${typeOf(schema)}` : `${name}${optional}`;
   });
   return `${tool.name}(${params.join(", ")})`;
 }
 
-/** `{brief_tools}` line: `name(a, b?) — brief`. */
+/** `{brief_tools}` line: `name(a, b?) — brief` (types shown when the tool has `briefTypes`). */
 export function briefLine(tool: Tool): string {
-  return `${signatureOf(tool)} — ${briefOf(tool.description)}`;
+  const brief = briefOf(tool.description);
+  return brief ? `${signatureOf(tool, tool.briefTypes)} — ${brief}` : signatureOf(tool, tool.briefTypes);
+}
+
+/** `brief(tool)`: the brief line, and what it returns. */
+export function toolBrief(tool: Tool): string {
+  const returns = returnsText(tool);
+  return returns ? `${briefLine(tool)}\n    Returns: ${returns}` : briefLine(tool);
 }
 
 /** `{tools}` entry: typed signature, description, parameters and what it returns. */
 export function toolEntry(tool: Tool): string {
-  const lines = [signatureOf(tool, true), indent(tool.description)];
+  const lines = [signatureOf(tool, true), indent(descriptionFor(tool))];
   for (const name of tool.parameterNames) {
-    const description = (tool.params.shape[name] as z.ZodType).description;
-    if (description) lines.push(`    ${name}: ${description}`);
+    const text = parameterText(tool, name);
+    if (text) lines.push(`    ${name}: ${text}`);
   }
-  if (tool.returns) lines.push(`    Returns: ${tool.returns}`);
+  const returns = returnsText(tool);
+  if (returns) lines.push(`    Returns: ${returns}`);
   return lines.join("\n");
 }
 
-/** `{detailed_tools}` entry: a TypeScript declaration with JSDoc. */
+/** A JSDoc block from a description, `@param` lines and a `@returns` line, indented by `indentBy`. */
+export function jsDoc(description: string, params: ReadonlyArray<[string, string]>, returns: string | undefined, indentBy = ""): string {
+  // `*/` inside a description would end the comment early.
+  const safe = (text: string) => text.replaceAll("*/", "*\\/");
+  const documented = params.filter(([, text]) => text);
+  if (!documented.length && !returns && !description.includes("\n")) return `${indentBy}/** ${safe(description)} */`;
+  const lines = [`${indentBy}/**`];
+  for (const line of safe(description).split("\n")) lines.push(`${indentBy} * ${line}`.trimEnd());
+  for (const [name, text] of documented) lines.push(`${indentBy} * @param ${name} ${safe(text)}`);
+  if (returns) lines.push(`${indentBy} * @returns ${safe(returns)}`);
+  lines.push(`${indentBy} */`);
+  return lines.join("\n");
+}
+
+/** `{detailed_tools}` entry and `docstr(tool)`: a TypeScript declaration with JSDoc. */
 export function toolDeclaration(tool: Tool): string {
-  const doc = ["/**", ...tool.description.split("\n").map((line) => ` * ${line}`.trimEnd())];
-  for (const name of tool.parameterNames) {
-    const description = (tool.params.shape[name] as z.ZodType).description;
-    if (description) doc.push(` * @param ${name} ${description}`);
-  }
-  if (tool.returns) doc.push(` * @returns ${tool.returns}`);
-  doc.push(" */");
-  return `${doc.join("\n")}\ndeclare function ${signatureOf(tool, true)}: unknown;`;
+  const doc = jsDoc(descriptionFor(tool), tool.parameterNames.map((name) => [name, parameterText(tool, name)]), returnsText(tool));
+  return `${doc}\ndeclare function ${signatureOf(tool, true)}: ${returnTypeOf(tool)};`;
 }
 
 function indent(text: string): string {
-  return text.split("\n").map((line) => `    ${line}`).join("\n");
+  return text.split("\n").map((line) => `    ${line}`.trimEnd()).join("\n");
 }

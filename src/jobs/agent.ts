@@ -6,6 +6,7 @@
  */
 import type { LanguageModel } from "../models/language-model.ts";
 import type { JsonValue } from "../store/store.ts";
+import { selectScopedTools } from "../tools/llm-tools-scope.ts";
 import { isTool, type Tool } from "../tools/tool.ts";
 import { chatStyleOf, type ChatStyle } from "./chat-styles/chat-style.ts";
 import { chatStyleRules } from "./chat-styles/chat-styles.ts";
@@ -14,6 +15,8 @@ import { parsePostProcessors } from "./parse-post-processors.ts";
 import type { PostProcessor } from "./post-processor.ts";
 import { readPromptFile } from "./prompt-file.ts";
 import { parseWarmup, type WarmupBlock, type WarmupSource } from "./warmup.ts";
+import { ToolRegistry } from "../tools/tool-registry.ts";
+import { SYSTEM_TOOLS } from "./system-tools.ts";
 
 export type { HarnessLimits } from "./harness.ts";
 
@@ -29,8 +32,10 @@ export interface AgentOptions {
   role: string;
   /** The system prompt; may contain placeholders such as `{brief_tools}` and `{shared_var_names}`. */
   systemPrompt?: string;
-  /** Tools agent code may call. */
+  /** Tools agent code may call; the visible ones are listed by the prompt's tool placeholders. */
   tools?: readonly Tool[];
+  /** Framework tools every job of this agent has besides its own. @default `brief` and `docstr` */
+  systemTools?: readonly Tool[];
   /** Values and functions in scope by name in every job of this agent; they persist by name, not by value. */
   context?: Readonly<Record<string, unknown>>;
   /**
@@ -81,6 +86,11 @@ export class Agent {
   readonly role: string;
   readonly systemPrompt: string;
   readonly tools: readonly Tool[];
+  /**
+   * Every tool this agent's jobs have: its tools, tools in its context, then the system tools whose names
+   * those do not take. The workspace installs all of them; hidden ones are refused to agent code.
+   */
+  readonly registry: ToolRegistry;
   readonly context: Readonly<Record<string, unknown>>;
   readonly metadata: Readonly<Record<string, JsonValue>>;
   readonly model: LanguageModel | undefined;
@@ -102,9 +112,18 @@ export class Agent {
       if (names.has(candidate.name)) throw new TypeError(`${label}: two tools are named '${candidate.name}'`);
       names.add(candidate.name);
     }
-    for (const name of Object.keys(options.context ?? {})) {
+    const contextTools: Tool[] = [];
+    for (const [name, value] of Object.entries(options.context ?? {})) {
       if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new TypeError(`${label}: context name '${name}' is not an identifier`);
       if (names.has(name)) throw new TypeError(`${label}: '${name}' is both a tool and a context entry`);
+      if (isTool(value)) {
+        if (value.name !== name) throw new TypeError(`${label}: context entry '${name}' holds tool '${value.name}'; use the tool's own name`);
+        contextTools.push(value);
+      }
+    }
+    const systemTools = options.systemTools ?? SYSTEM_TOOLS;
+    for (const candidate of systemTools) {
+      if (!isTool(candidate)) throw new TypeError(`${label}: every entry of systemTools must be made with tool() (got ${typeof candidate})`);
     }
     const metadata = Object.freeze({ ...options.metadata });
     let style: ChatStyle;
@@ -125,6 +144,7 @@ export class Agent {
     this.role = options.role;
     this.systemPrompt = options.systemPrompt ?? defaultSystemPrompt(style);
     this.tools = Object.freeze([...tools]);
+    this.registry = new ToolRegistry({ tools: [...tools, ...contextTools], systemTools });
     this.context = Object.freeze({ ...options.context });
     this.metadata = metadata;
     this.model = options.model;
@@ -132,6 +152,16 @@ export class Agent {
     this.onMessage = options.onMessage;
     this.warmup = Object.freeze(parseWarmup(options.warmup, `${label}: warmup`));
     this.postProcessors = Object.freeze(postProcessors);
+    // A bad LLM_TOOLS_SCOPE shows now, not at the first model call.
+    const scope = this.metadata.LLM_TOOLS_SCOPE;
+    if (scope !== undefined && scope !== null) {
+      if (typeof scope !== "string") throw new TypeError(`${label}: metadata LLM_TOOLS_SCOPE must be a string`);
+      try {
+        selectScopedTools(this.registry.all, scope, style);
+      } catch (error) {
+        throw new TypeError(`${label}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      }
+    }
   }
 
   /**

@@ -11,6 +11,7 @@ import { generateReply } from "../models/generate-reply.ts";
 import type { LanguageModel } from "../models/language-model.ts";
 import type { JobRow } from "../store/store.ts";
 import { formatError } from "../tools/call-tool.ts";
+import { selectTools } from "../tools/tool-registry.ts";
 import type { Agent } from "./agent.ts";
 import { buildMessages } from "./build-messages.ts";
 import { chatStyleOf } from "./chat-styles/chat-style.ts";
@@ -36,14 +37,21 @@ export async function askModel(
     return changes.fail(`agent '${agent.role}' has no model: pass one as new Agent({ model }) or set metadata MODEL (e.g. "openai/gpt-5-mini")`);
   }
   const submitted = history.find((record) => record.kind === "submitted")?.data as SubmittedRecord | undefined;
+  // The prompt lists the agent's own visible tools meant for the job's chat style; the provider payload
+  // carries `ts_cli` (DIRECT) and what LLM_TOOLS_SCOPE selects, in the provider's schema profile.
+  let tools;
+  try {
+    tools = requestTools(agent, style.name, row.metadata, model.provider);
+  } catch (error) {
+    return changes.fail(`formal tools: ${formatError(error)}`, error);
+  }
   const system = renderPrompt(agent.systemPrompt, {
-    tools: agent.tools,
+    tools: selectTools(agent.registry.own, "ALL", { chatStyle: style.name }),
     sharedVars: submitted?.vars ?? [],
     params: row.params,
   });
   const box = typeof row.metadata.XML_BOX_CONSOLE === "string" && row.metadata.XML_BOX_CONSOLE ? row.metadata.XML_BOX_CONSOLE : env.xmlBoxConsole;
   const messages = buildMessages(history, { style, provider: model.provider, ...(box ? { xmlBox: box } : {}) });
-  const tools = requestTools(agent, style.name, row.metadata);
   let reply;
   try {
     reply = await callWithRetries(
@@ -53,7 +61,7 @@ export async function askModel(
     );
   } catch (error) {
     if (env.signal?.aborted) throw error;
-    return changes.fail(error instanceof ModelCallError ? error.message : `model call failed: ${formatError(error)}`);
+    return changes.fail(error instanceof ModelCallError ? error.message : `model call failed: ${formatError(error)}`, error);
   }
   await commitReply(env, agent, row, history, changes, style, reply);
 }

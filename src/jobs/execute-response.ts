@@ -50,8 +50,8 @@ export async function executeResponse(
   return { ...(report.exitStatus !== undefined ? { exitStatus: report.exitStatus } : {}), exceptions };
 }
 
-/** Opens the job's workspace with its variables restored; `hiddenTools` puts hidden tools in scope too. */
-export async function openWorkspace(env: StepEnvironment, agent: Agent, row: JobRow, options: { hiddenTools?: boolean } = {}): Promise<Workspace> {
+/** Opens the job's workspace with its variables restored. */
+export async function openWorkspace(env: StepEnvironment, agent: Agent, row: JobRow): Promise<Workspace> {
   const bindings = new Map(env.bindings);
   for (const [name, value] of Object.entries(agent.context)) bindings.set(name, value);
   try {
@@ -59,8 +59,11 @@ export async function openWorkspace(env: StepEnvironment, agent: Agent, row: Job
       {
         executor: env.executor,
         limits: env.limits,
-        job: { id: row.id, role: row.role },
-        tools: agent.tools.filter((tool) => options.hiddenTools || !tool.hidden),
+        job: { id: row.id, role: row.role, metadata: row.metadata },
+        agent,
+        // Every tool of the agent's registry, hidden ones too: the workspace refuses those to agent code
+        // with `NameError: tool 'x' is not exposed to this job`.
+        tools: agent.registry.all,
         globals: agent.context,
         bindings,
         exposed: env.exposed,

@@ -96,6 +96,17 @@ export interface StatusRecord {
   exitStatus?: string;
 }
 
+/** An error handler ran because the job failed (or could not run). */
+export interface ErrorHandlerRecord {
+  /** The handler's name. */
+  name: string;
+  /** `done`; `failed` (it threw, or its context could not be read); `missing` (not registered in this process). */
+  outcome: "done" | "failed" | "missing";
+  /** `<ErrorName>: <message>` for `failed` and `missing`. */
+  error?: string;
+  durationMs: number;
+}
+
 /** Every record kind and its data. */
 export interface HistoryRecordData {
   submitted: SubmittedRecord;
@@ -108,6 +119,7 @@ export interface HistoryRecordData {
   warmup: WarmupRecord;
   dialog: DialogRecord;
   "post-processed": PostProcessedRecord;
+  "error-handler": ErrorHandlerRecord;
 }
 
 /** A history record kind. */

@@ -12,6 +12,7 @@ import type { Agent } from "./agent.ts";
 import { askModel } from "./ask-model.ts";
 import { chatStyleOf } from "./chat-styles/chat-style.ts";
 import { chatStyleRules } from "./chat-styles/chat-styles.ts";
+import { runErrorHandlers } from "./error-handlers.ts";
 import { executeResponse } from "./execute-response.ts";
 import { checkTurns, countExceptions, effectiveLimits } from "./harness.ts";
 import type { HistoryRecord } from "./history.ts";
@@ -48,8 +49,10 @@ export async function runStep(env: StepEnvironment, id: string): Promise<JobStat
       await executeAndAsk(env, agent, row, session, changes);
     } catch (error) {
       if (!(error instanceof CorruptRecordError)) throw error;
-      changes.fail(error.message);
+      changes.fail(error.message, error);
     }
+    // Every path to FAILED goes through changes.fail; its error handlers run before the failure commits.
+    await runErrorHandlers(env, agent, changes);
     await env.store.commit(changes.commit(row));
     committed = true;
   } finally {

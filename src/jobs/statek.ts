@@ -13,7 +13,9 @@ import type { Executor } from "../workspace/executor.ts";
 import type { WorkspaceLimits } from "../workspace/workspace.ts";
 import { loadReferences } from "../workspace/decode-variables.ts";
 import { ExposedClasses, type ExposeOptions } from "../workspace/membrane/host-references.ts";
+import type { ErrorHandler } from "../tools/error-handler.ts";
 import { Agent } from "./agent.ts";
+import { ErrorHandlers } from "./error-handlers.ts";
 import { toJobSummary, toJobView, type JobSummary, type JobView } from "./job-view.ts";
 import { DEFAULT_MAX_TURNS, runStep, type StepEnvironment } from "./run-step.ts";
 import { JobSessions } from "./job-sessions.ts";
@@ -46,6 +48,11 @@ export interface StatekOptions {
   xmlBoxConsole?: string;
   /** Jobs whose workspace VM and history stay warm in this process between steps. @default 100 */
   warmJobs?: number;
+  /**
+   * Error handlers this process can run by name, besides those of the registered agents' tools — e.g. a
+   * handler registered by a tool that this process's agents no longer have.
+   */
+  errorHandlers?: readonly ErrorHandler[];
 }
 
 /** What {@link Statek.submitJob} accepts. */
@@ -100,6 +107,7 @@ export class Statek {
   readonly #running = new Map<string, Promise<unknown>>();
   readonly #exposed = new ExposedClasses();
   readonly #sessions: JobSessions;
+  readonly #errorHandlers = new ErrorHandlers();
   #closed = false;
 
   private constructor(store: Store, ownsStore: boolean, options: StatekOptions) {
@@ -112,6 +120,7 @@ export class Statek {
     this.#models = createModelSettings(options.models);
     this.#xmlBoxConsole = options.xmlBoxConsole;
     this.#sessions = new JobSessions(options.warmJobs ?? 100);
+    for (const handler of options.errorHandlers ?? []) this.#errorHandlers.register(handler);
     for (const agent of options.agents ?? []) this.register(agent);
   }
 
@@ -125,7 +134,16 @@ export class Statek {
   /** Registers an agent so this process can run its jobs; a later agent with the same role replaces it. */
   register(agent: Agent): void {
     if (!(agent instanceof Agent)) throw new TypeError("register: expected an Agent");
+    this.#errorHandlers.collect(agent);
     this.#agents.set(agent.role, agent);
+  }
+
+  /**
+   * Lets this process run an error handler by name when a job fails (the handlers of registered agents'
+   * tools are known already). A different handler under a name already taken is a `TypeError`.
+   */
+  registerErrorHandler(handler: ErrorHandler): void {
+    this.#errorHandlers.register(handler);
   }
 
   /**
@@ -150,7 +168,7 @@ export class Statek {
   #scope(agent: Agent | undefined) {
     const bindings = new Map(this.#bindings);
     for (const [name, value] of Object.entries(agent?.context ?? {})) bindings.set(name, value);
-    return { bindings, tools: agent?.tools ?? [], exposed: this.#exposed };
+    return { bindings, tools: agent?.registry.all ?? [], exposed: this.#exposed };
   }
 
   #check(): void {
@@ -277,6 +295,7 @@ export class Statek {
       models: this.#models,
       ...(this.#xmlBoxConsole ? { xmlBoxConsole: this.#xmlBoxConsole } : {}),
       sessions: this.#sessions,
+      errorHandler: (name) => this.#errorHandlers.get(name),
     };
   }
 

@@ -1,10 +1,35 @@
 /**
  * @module
- * Everything one step changes — history records, job fields, variables — collected for a single commit.
+ * Everything one step changes — history records, job fields, variables, registered error handlers —
+ * collected for a single commit.
+ *
+ * {@link StepChanges.fail} is the one place a job becomes `FAILED`. It takes the job's error handlers off the
+ * job (each runs at most once) and leaves them in {@link StepChanges.failure}; whoever commits the changes
+ * runs them first with `runErrorHandlers` (`error-handlers.ts`), so every failure path runs them.
  */
+import { JobFailedError } from "../errors/job-failed-error.ts";
 import type { HistoryRow, JobCommit, JobRow, JobStatus, JsonValue, VariableRow } from "../store/store.ts";
-import type { WorkspaceReport } from "../workspace/workspace.ts";
+import type { RegisteredErrorHandler, WorkspaceReport } from "../workspace/workspace.ts";
 import type { HistoryKind, HistoryRecordData } from "./history.ts";
+
+/** A job's failure, with the error handlers it must run before the step commits. */
+export interface StepFailure {
+  reason: string;
+  /** What error handlers receive as `error`. */
+  error: unknown;
+  /** The handlers registered on the job, in registration order. */
+  handlers: RegisteredErrorHandler[];
+}
+
+// The job's registered error handlers live in `state.errorHandlers`; anything malformed there is not ours.
+function registeredHandlers(state: Record<string, JsonValue>): RegisteredErrorHandler[] {
+  const list = state.errorHandlers;
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((entry) => {
+    const item = entry as Record<string, JsonValue> | null;
+    return item && typeof item.name === "string" && typeof item.context === "string" ? [{ name: item.name, context: item.context }] : [];
+  });
+}
 
 /** Collects what a step appends and changes, for one commit. */
 export class StepChanges {
@@ -14,11 +39,27 @@ export class StepChanges {
   readonly deleted = new Set<string>();
   /** The job's status as this step leaves it. */
   status: JobStatus;
+  /** Set by {@link fail}: the failure and the handlers to run before commit. */
+  failure: StepFailure | undefined;
   #seq: number;
+  readonly #row: JobRow;
+  readonly #handlers: RegisteredErrorHandler[];
 
   constructor(row: JobRow) {
+    this.#row = row;
     this.#seq = row.historyLength;
     this.status = row.status;
+    this.#handlers = registeredHandlers(row.state);
+  }
+
+  /** Registers an error handler on the job (a tool's, or deferred until a future resolved). */
+  registerErrorHandler(handler: RegisteredErrorHandler): void {
+    this.#handlers.push(handler);
+    this.#writeHandlers();
+  }
+
+  #writeHandlers(): void {
+    this.job.state = { ...this.#row.state, ...this.job.state, errorHandlers: this.#handlers.map((entry) => ({ ...entry })) };
   }
 
   /** Appends a history record; returns its `seq`. */
@@ -38,10 +79,20 @@ export class StepChanges {
     this.append("status", data);
   }
 
-  /** Ends the job as `FAILED` with a readable reason. */
-  fail(reason: string): void {
+  /**
+   * Ends the job as `FAILED` with a readable reason; `error` is what its error handlers receive (default: a
+   * `JobFailedError` with the reason). The handlers are taken off the job into {@link failure}.
+   */
+  fail(reason: string, error?: unknown): void {
     this.job.error = reason;
     this.setStatus("FAILED", reason);
+    const handlers = this.#handlers.splice(0);
+    if (handlers.length) this.#writeHandlers();
+    this.failure = {
+      reason,
+      error: error ?? new JobFailedError({ jobId: this.#row.id, reason }),
+      handlers: [...(this.failure?.handlers ?? []), ...handlers],
+    };
   }
 
   /** Ends the job as `DONE` with the encoded exit status. */
@@ -53,6 +104,7 @@ export class StepChanges {
   /** Takes in what a cell or formal call did. */
   absorb(report: WorkspaceReport): void {
     for (const call of report.toolCalls) this.append("tool-call", call);
+    for (const handler of report.errorHandlers ?? []) this.registerErrorHandler(handler);
     for (const entry of report.console) this.append("console", entry);
     for (const row of report.put) {
       this.deleted.delete(row.name);

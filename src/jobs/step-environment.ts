@@ -4,6 +4,7 @@
  */
 import type { ModelSettings } from "../models/model-settings.ts";
 import type { Store } from "../store/store.ts";
+import type { ErrorHandler } from "../tools/error-handler.ts";
 import type { Executor } from "../workspace/executor.ts";
 import type { ExposedClasses } from "../workspace/membrane/host-references.ts";
 import type { WorkspaceLimits } from "../workspace/workspace.ts";
@@ -31,6 +32,8 @@ export interface StepEnvironment {
   models: ModelSettings;
   /** The default XML tag console output is boxed in (a job's `XML_BOX_CONSOLE` wins). */
   xmlBoxConsole?: string;
+  /** The error handler registered under `name` in this process (error-handlers.ts). */
+  errorHandler(name: string): ErrorHandler | undefined;
   /** Warm sessions of this process. */
   sessions: JobSessions;
   signal?: AbortSignal;

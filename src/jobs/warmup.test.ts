@@ -44,13 +44,13 @@ describe("warmup code", () => {
 
   it("runs a hidden block, which may call hidden tools, without ever showing it to the model", async () => {
     const secret = tool({ name: "loadSecret", description: "Internal.", hidden: true, run: () => "s3cret" });
-    const model = scriptedModel([ts("exit(typeof loadSecret)")]);
+    const model = scriptedModel([ts("try { loadSecret() } catch (error) { exit(String(error)) }")]);
     const agent = new Agent({ role: "hidden", model, tools: [secret], warmup: [{ code: "const token = loadSecret()\nprint(token)", hidden: true }, { code: "print(token.length)" }] });
     const statek = await Statek.open({ store: ":memory:", agents: [agent] });
     const { id } = await statek.submitJob(agent, { message: "Go." });
     const view = await statek.runJob(id);
     await statek.close();
-    assert.equal(view.exitStatus, "undefined", "later cells do not see the hidden tool");
+    assert.equal(view.exitStatus, "NameError: tool 'loadSecret' is not exposed to this job", "later cells cannot call the hidden tool");
     assert.equal(view.variables.token, "s3cret");
     const seen = JSON.stringify(model.requests);
     assert.ok(!seen.includes("loadSecret") && !seen.includes("s3cret"), "neither the hidden code nor its output reaches the model");

@@ -83,22 +83,9 @@ export async function runWarmupBlock(
   if (changes.status !== "WARMING_UP") changes.setStatus("WARMING_UP");
   const block = blocks[index]!;
   changes.append("warmup", { block: index, code: block.code, hidden: block.hidden === true });
-  let report;
-  if (block.hidden) {
-    // Hidden tools are in scope for this block only: it runs in a VM of its own, and the next step restores
-    // a fresh one (without them) from what this step commits.
-    session.workspace?.dispose();
-    session.workspace = undefined;
-    const workspace = await openWorkspace(env, agent, row, { hiddenTools: true });
-    try {
-      report = await workspace.runCell(block.code);
-    } finally {
-      workspace.dispose();
-    }
-  } else {
-    session.workspace ??= await openWorkspace(env, agent, row);
-    report = await session.workspace.runCell(block.code);
-  }
+  // A hidden block may call hidden tools; the workspace refuses them to every other cell.
+  session.workspace ??= await openWorkspace(env, agent, row);
+  const report = await session.workspace.runCell(block.code, { allowHiddenTools: block.hidden === true });
   changes.absorb(report);
   writeJobState(row, changes, { warmupBlock: index + 1 });
   if (report.error !== undefined) {

@@ -15,7 +15,7 @@ import { toV3Prompt } from "./to-v3-prompt.ts";
 const SUPPORTED_VERSIONS: readonly string[] = ["v2", "v3", "v4"];
 
 /** A function tool as every specification version spells it (they differ only in the provider-options type). */
-type FunctionTool = Omit<LanguageModelV2FunctionTool, "providerOptions">;
+type FunctionTool = Omit<LanguageModelV2FunctionTool, "providerOptions"> & { strict?: boolean };
 
 /** The content part fields STATEK reads; identical in v2, v3 and v4 results. */
 type ContentPart =
@@ -51,11 +51,13 @@ export async function generateReply(model: LanguageModel, request: ModelRequest)
   const prompt: LanguageModelV4Prompt = request.system === ""
     ? [...request.messages]
     : [{ role: "system", content: request.system }, ...request.messages];
-  const tools: FunctionTool[] = request.tools.map(({ name, description, inputSchema }) => ({
+  const tools: FunctionTool[] = request.tools.map(({ name, description, inputSchema, strict }) => ({
     type: "function",
     name,
     description,
     inputSchema,
+    // v2 has no `strict`; providers of that version ignore it.
+    ...(strict === undefined ? {} : { strict }),
   }));
   // Only fields whose shape is the same in v2, v3 and v4, so one object serves every version.
   const options: { tools?: FunctionTool[]; toolChoice?: { type: "auto" }; abortSignal?: AbortSignal } = {

@@ -15,6 +15,8 @@ export interface ModelToolPayload {
   description: string;
   /** JSON Schema (draft 7) of the tool's arguments object. */
   inputSchema: Record<string, unknown>;
+  /** Ask the provider to hold the model to the schema (OpenAI strict mode). */
+  strict?: boolean;
 }
 
 /** One request to a model. */

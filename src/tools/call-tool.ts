@@ -1,8 +1,11 @@
 /**
  * @module
- * One tool call with its record: prepares and runs the call (sync or async) and reports what happened —
- * arguments, result or error, timing — so every call lands in the job history, from either route.
+ * One tool call with its record: refuses hidden tools, prepares and runs the call (sync or async), registers
+ * the tool's error handler with the result, and reports what happened — arguments, result or error, timing —
+ * so every call lands in the job history, from either route (agent code or a formal call from the model).
  */
+import { NameError } from "../errors/name-error.ts";
+import { DEFER_ERROR_HANDLER, defersRegistration, type ErrorHandler } from "./error-handler.ts";
 import { prepareCall, runPreparedCall } from "./invoke-tool.ts";
 import { llmRepr } from "./llm-repr.ts";
 import type { Tool, ToolContext } from "./tool.ts";
@@ -16,7 +19,10 @@ export interface ToolCallRecord {
   callId?: string;
   /** The arguments, formatted for reading. */
   args: string;
-  /** The result formatted for the model (`""` for `undefined`/`null`), when the call succeeded. */
+  /**
+   * The result formatted for the model (`""` for `undefined`/`null`), when the call succeeded. For a formal
+   * call it starts with what the tool printed; when a formal call failed, it holds only what was printed.
+   */
   result?: string;
   /** `<ErrorName>: <message>`, when the call failed. */
   error?: string;
@@ -42,25 +48,47 @@ export interface CallToolOptions {
   ctx: ToolContext;
   /** Receives the record when the call has ended. */
   record(record: ToolCallRecord): void;
+  /** Hidden tools may be called (warmup code marked hidden). @default false */
+  allowHidden?: boolean;
+  /** Registers the tool's error handler on the job, with the call's result as its context. */
+  registerErrorHandler?(handler: ErrorHandler, context: unknown): void;
+  /** For formal calls: what the tool printed so far, which becomes the start of its result. */
+  printed?(): readonly string[];
 }
 
-/** Calls `tool` with positional or named arguments; rethrows its error after recording it. */
+/**
+ * Calls `tool` with positional or named arguments; rethrows its error after recording it. A hidden tool is
+ * refused with `NameError: tool 'x' is not exposed to this job` unless `allowHidden`.
+ */
 export function callTool(tool: Tool, args: readonly unknown[] | Record<string, unknown>, options: CallToolOptions): unknown {
   const started = performance.now();
   let shown: unknown = args;
   const finish = (outcome: { result?: unknown; error?: unknown }) => {
-    options.record({
+    const printed = options.printed?.() ?? [];
+    const record: ToolCallRecord = {
       name: tool.name,
       origin: options.origin,
       ...(options.callId === undefined ? {} : { callId: options.callId }),
       args: llmRepr(shown, { maxDepth: 2, maxItems: 10 }),
-      ...("error" in outcome ? { error: formatError(outcome.error) } : { result: formatToolResult(outcome.result) }),
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-    });
+    };
+    if ("error" in outcome) {
+      record.error = formatError(outcome.error);
+      if (printed.length) record.result = printed.join("\n");
+    } else {
+      record.result = [...printed, formatToolResult(outcome.result)].filter((text) => text !== "").join("\n");
+    }
+    options.record(record);
+  };
+  const succeed = (value: unknown) => {
+    registerHandler(tool, value, options);
+    finish({ result: value });
+    return value;
   };
   let result: unknown;
   try {
-    const call = prepareCall(tool, args);
+    if (tool.hidden && !options.allowHidden) throw new NameError({ identifier: tool.name, problem: "tool-not-exposed" });
+    const call = prepareCall(tool, args, { variable: (name) => options.ctx.variable(name), formal: options.origin === "formal" });
     shown = call.args;
     result = runPreparedCall(call, options.ctx);
   } catch (error) {
@@ -68,17 +96,19 @@ export function callTool(tool: Tool, args: readonly unknown[] | Record<string, u
     throw error;
   }
   if (result && typeof (result as PromiseLike<unknown>).then === "function") {
-    return Promise.resolve(result).then(
-      (value) => {
-        finish({ result: value });
-        return value;
-      },
-      (error: unknown) => {
-        finish({ error });
-        throw error;
-      },
-    );
+    return Promise.resolve(result).then(succeed, (error: unknown) => {
+      finish({ error });
+      throw error;
+    });
   }
-  finish({ result });
-  return result;
+  return succeed(result);
+}
+
+// "Just before the result is returned": the handler is on the job by the time agent code sees the result.
+function registerHandler(tool: Tool, value: unknown, options: CallToolOptions): void {
+  const handler = tool.errorHandler;
+  const register = options.registerErrorHandler;
+  if (!handler || !register) return;
+  if (defersRegistration(value)) value[DEFER_ERROR_HANDLER]((resolved) => register(handler, resolved));
+  else register(handler, value);
 }

@@ -6,12 +6,15 @@
 import type { z } from "zod";
 import { llmRepr } from "./llm-repr.ts";
 import { ValidationError } from "../errors/validation-error.ts";
+import { alternativesOf, instanceClassOf, schemaDef, schemaType } from "./schema-shape.ts";
 import type { Tool } from "./tool.ts";
 
-const ARTICLE = /^[aeiou]/i;
+const VOWEL = /^[aeiou]/i;
+// Vowels that sound like "you" or "won" take "a": a User, a Unicode string, a one-off, a Euro.
+const SOUNDS_CONSONANT = /^(u[bcdfgjklmnpqrstvz][aeiou]|eu|one)/i;
 
 function withArticle(word: string): string {
-  return `${ARTICLE.test(word) ? "an" : "a"} ${word}`;
+  return `${VOWEL.test(word) && !SOUNDS_CONSONANT.test(word) ? "an" : "a"} ${word}`;
 }
 
 function expectation(issue: z.core.$ZodIssue, schema: z.ZodType | undefined): string {
@@ -21,7 +24,7 @@ function expectation(issue: z.core.$ZodIssue, schema: z.ZodType | undefined): st
     case "invalid_value":
       return `expected one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
     case "custom": {
-      const cls = (schema as { _zod?: { bag?: { Class?: Function } } } | undefined)?._zod?.bag?.Class;
+      const cls = schema && instanceClassOf(schema);
       if (cls?.name) return `expected ${withArticle(cls.name)}`;
       return issue.message === "Invalid input" ? "the value is not valid" : issue.message;
     }
@@ -30,11 +33,26 @@ function expectation(issue: z.core.$ZodIssue, schema: z.ZodType | undefined): st
   }
 }
 
+// The schema a nested issue path points into (object keys and array indexes), when it can be followed.
+function schemaAt(root: z.ZodType, path: readonly PropertyKey[]): z.ZodType | undefined {
+  let schema: z.ZodType | undefined = root;
+  for (const key of path) {
+    if (!schema) return undefined;
+    const alternatives = alternativesOf(schema);
+    const object = alternatives.find((alternative) => schemaType(alternative) === "object");
+    const array = alternatives.find((alternative) => schemaType(alternative) === "array");
+    if (typeof key === "number" && array) schema = schemaDef(array).element as z.ZodType;
+    else if (object) schema = (schemaDef(object).shape as Record<string, z.ZodType>)[String(key)];
+    else return undefined;
+  }
+  return schema === root ? undefined : schema;
+}
+
 /** The {@link ValidationError} for the first issue of a failed parse of `args` against `tool.params`. */
 export function validationErrorFor(tool: Tool, args: Record<string, unknown>, issues: readonly z.core.$ZodIssue[]): ValidationError {
   const issue = issues[0]!;
   const parameter = issue.path.length ? String(issue.path[0]) : undefined;
-  const schema = parameter ? (tool.params.shape[parameter] as z.ZodType | undefined) : undefined;
+  const schema = schemaAt(tool.params, issue.path);
   let received: unknown = args;
   for (const key of issue.path) received = received == null ? undefined : (received as Record<PropertyKey, unknown>)[key as PropertyKey];
   const missing = received === undefined && parameter !== undefined && !(parameter in args);

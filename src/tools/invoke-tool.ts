@@ -1,10 +1,12 @@
 /**
  * @module
- * Calling a tool: bind the arguments, validate them against the schema (defaults applied), run it. The one
- * path every call takes, from agent code and from formal tool calls alike.
+ * Calling a tool: bind the arguments (positional or named), prepare them (enum names, ISO dates, live
+ * variables), validate them against the schema (defaults applied), run it. The one path every call takes,
+ * from agent code and from formal tool calls alike.
  */
 import { bindArguments } from "./bind-arguments.ts";
 import { validationErrorFor } from "./describe-issue.ts";
+import { prepareArguments, type PrepareOptions } from "./prepare-arguments.ts";
 import type { Tool, ToolContext } from "./tool.ts";
 
 /** A tool call's validated arguments, ready to run. */
@@ -13,11 +15,12 @@ export interface PreparedCall {
   args: Record<string, unknown>;
 }
 
-/** Binds and validates a call; throws `ValidationError` for bad arguments. */
-export function prepareCall(tool: Tool, args: readonly unknown[] | Record<string, unknown>): PreparedCall {
+/** Binds, prepares and validates a call; throws `ValidationError` for bad arguments. */
+export function prepareCall(tool: Tool, args: readonly unknown[] | Record<string, unknown>, options: PrepareOptions = {}): PreparedCall {
   const bound = Array.isArray(args) ? bindArguments(tool, args) : { ...(args as Record<string, unknown>) };
-  const parsed = tool.params.safeParse(bound);
-  if (!parsed.success) throw validationErrorFor(tool, bound, parsed.error.issues);
+  const prepared = prepareArguments(tool, bound, options);
+  const parsed = tool.params.safeParse(prepared);
+  if (!parsed.success) throw validationErrorFor(tool, prepared, parsed.error.issues);
   return { tool, args: parsed.data as Record<string, unknown> };
 }
 

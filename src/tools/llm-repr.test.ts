@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { z } from "zod";
-import { OpaqueValue, llmRepr } from "./llm-repr.ts";
+import { OpaqueValue, llmRepr, registerFormatter } from "./llm-repr.ts";
 import { tool } from "./tool.ts";
 
 class Point {
@@ -129,6 +129,19 @@ describe("llmRepr", () => {
     assert.equal(llmRepr(new Point(1)), "Point {x:1}", "only when passed");
   });
 
+  it("uses formatters registered once, everywhere; a per-call formatter wins", () => {
+    class Money {
+      cents: number;
+      constructor(cents: number) {
+        this.cents = cents;
+      }
+    }
+    registerFormatter(Money, (money) => `$${(money.cents / 100).toFixed(2)}`);
+    assert.equal(llmRepr({ price: new Money(150) }), "{price:$1.50}");
+    assert.equal(llmRepr(new Money(1), { formatters: new Map([[Money, () => "one cent"]]) }), "one cent");
+    assert.throws(() => registerFormatter(Money, "x" as never), { name: "TypeError" });
+  });
+
   it("shows a tool by its name", () => {
     const twice = tool({ name: "twice", description: "Doubles.", params: z.object({ x: z.number().describe("n") }), run: ({ x }) => x * 2 });
     assert.equal(llmRepr(twice), "[tool twice]");
@@ -137,5 +150,67 @@ describe("llmRepr", () => {
 
   it("shows opaque values by their description", () => {
     assert.equal(llmRepr(new OpaqueValue("a Promise")), "[a Promise]");
+  });
+});
+
+describe("llmRepr: reference scenarios (tools-spec §10, translated to JavaScript values)", () => {
+  class User {
+    name: string;
+    age: number;
+    _token = "hidden";
+    constructor(name: string, age: number) {
+      this.name = name;
+      this.age = age;
+    }
+  }
+  class Empty {}
+
+  it("§10.46 nested values beyond the depth are summaries: <Array of 3 items>, <Map of 0 items>, <User>", () => {
+    assert.equal(llmRepr({ list: [1, 2, 3], map: new Map(), user: new User("a", 1) }, { maxDepth: 1 }), "{list:<Array of 3 items>,map:<Map of 0 items>,user:<User>}");
+    assert.equal(llmRepr([2, -5, 1.5, "abc", "", true, null]), '[2,-5,1.5,"abc","",true,null]');
+  });
+
+  it("§10.47 arrays truncate after maxItems with the total; exactly maxItems has no notice", () => {
+    assert.equal(llmRepr([1, 2, 3, 4, 5], { maxItems: 3 }), "[1,2,3, …] (5 items total)");
+    assert.equal(llmRepr([1, 2, 3], { maxItems: 3 }), "[1,2,3]");
+    assert.equal(llmRepr(["a", "b"]), '["a","b"]');
+  });
+
+  it("§10.48 sets, maps and records truncate the same way", () => {
+    assert.equal(llmRepr({ a: 1, b: 2, c: 3 }, { maxItems: 1 }), "{a:1, …} (3 items total)");
+    assert.equal(llmRepr({ a: 1, b: 2, c: 3 }, { maxItems: 2 }), "{a:1,b:2, …} (3 items total)");
+    assert.equal(llmRepr(new Set([99])), "Set{99}");
+    assert.equal(llmRepr(new Set()), "Set{}");
+  });
+
+  it("§10.49 class instances show their class and public fields; empty ones their class", () => {
+    assert.equal(llmRepr(new User("alice", 30)), 'User {name:"alice",age:30}');
+    assert.equal(llmRepr(new Empty()), "Empty {}");
+  });
+
+  it("§10.52 elements use their own representation: the llmRepr hook, else a class's toString", () => {
+    class Tag {
+      label: string;
+      constructor(label: string) {
+        this.label = label;
+      }
+      toString() {
+        return `#${this.label}`;
+      }
+    }
+    class Both extends Tag {
+      [llmRepr.symbol]() {
+        return `both:${this.label}`;
+      }
+    }
+    assert.equal(llmRepr([new Tag("python"), new Tag("dev")]), "[#python,#dev]");
+    assert.equal(llmRepr({ a: new Both("x") }), "{a:both:x}", "the hook beats toString");
+  });
+
+  it("§10.54 a top-level string is raw for printing, quoted inside values", () => {
+    assert.equal(llmRepr("hello", { rawStrings: true }), "hello");
+    assert.equal(llmRepr(["hello"], { rawStrings: true }), '["hello"]');
+    assert.equal(llmRepr([null, null, null]), "[null,null,null]");
+    assert.equal(llmRepr({ a: null }), "{a:null}");
   });
 });

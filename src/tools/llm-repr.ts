@@ -3,7 +3,9 @@
  * `llmRepr`: how values are shown to the model — in echoes, `print`, tool results and errors. Compact,
  * TypeScript-flavoured, truncated: `[1,2,3, …] (50 items total)`, `{title:"Weekly planning",minutes:30}`,
  * `2026-03-10T15:00:00Z`. An object can choose its own text with a `[llmRepr]()` method (in TypeScript,
- * `[llmRepr.symbol]()`), or the caller can pass formatters for classes it does not own.
+ * `[llmRepr.symbol]()`); for classes the application does not own, a formatter registered once with
+ * {@link registerFormatter} (used everywhere values are shown: echoes, `print`, tool results) or passed to
+ * one call.
  *
  * Members named `_x` of class instances are private by convention (DESIGN.md §6.3): agent code cannot read
  * them through a handle, so they are not shown either. Plain records show every key.
@@ -80,7 +82,7 @@ function format(value: unknown, options: Required<Omit<LlmReprOptions, "formatte
   const object = value as object;
   const custom = (object as Record<symbol, unknown>)[LLM_REPR];
   if (typeof custom === "function") return String(custom.call(object));
-  const formatter = options.formatters && findFormatter(object, options.formatters);
+  const formatter = (options.formatters && findFormatter(object, options.formatters)) || findFormatter(object, registeredFormatters);
   if (formatter) return formatter(object);
   // A tool by its name, not its schema and implementation.
   if (isTool(object)) return `[tool ${object.name}]`;
@@ -124,6 +126,24 @@ function hasOwnToString(object: object): boolean {
     if (Object.prototype.hasOwnProperty.call(proto, "toString")) return true;
   }
   return false;
+}
+
+// Formatters for classes the application does not own, registered once at startup, like util.inspect.custom.
+const registeredFormatters = new Map<Function, LlmFormatter>();
+
+/**
+ * Registers how instances of `cls` (and its subclasses) are shown to the model, wherever values are shown:
+ * echoes, `print`, tool results. For classes you own, a `[llmRepr.symbol]()` method does the same. A later
+ * registration for the same class replaces the earlier one.
+ *
+ * @example
+ * ```ts
+ * registerFormatter(Temporal.PlainDate, (date) => date.toString());
+ * ```
+ */
+export function registerFormatter<T>(cls: abstract new (...args: any[]) => T, formatter: (value: T) => string): void {
+  if (typeof cls !== "function" || typeof formatter !== "function") throw new TypeError("registerFormatter: expected a class and a function");
+  registeredFormatters.set(cls, formatter as LlmFormatter);
 }
 
 function findFormatter(object: object, formatters: ReadonlyMap<Function, LlmFormatter>): LlmFormatter | undefined {

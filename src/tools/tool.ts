@@ -4,15 +4,34 @@
  * model reads, a Zod object schema for its parameters, and a `run(args, ctx)` implementation. Agent code calls
  * it positionally (`findEmptySlot(calendar, meeting.endsAt)`) or with named arguments
  * (`findEmptySlot({ calendar, after: meeting.endsAt })`); the model may also call it formally.
+ *
+ * Everything about the definition is checked here, once, with a `TypeError` naming the tool and the problem,
+ * so a mistake shows when the application starts rather than when a model first calls the tool.
  */
 import { z } from "zod";
+import { CHAT_STYLE_NAMES, isChatStyleName, type ChatStyleName } from "./chat-style.ts";
+import { isErrorHandler, type ErrorHandler } from "./error-handler.ts";
+import { descriptionOf } from "./schema-shape.ts";
+
+/** The agent a job runs, as tools see it. */
+export interface ToolAgent {
+  readonly role: string;
+  readonly metadata: Readonly<Record<string, unknown>>;
+}
 
 /** The framework context a tool's `run` receives as its second argument. */
 export interface ToolContext {
-  /** The job the call belongs to. */
-  job: { id: string; role: string };
-  /** Prints to the job's console, as `print` does in agent code. */
+  /** The job the call belongs to, with the metadata frozen into it at submit time. */
+  job: { id: string; role: string; metadata: Readonly<Record<string, unknown>> };
+  /** The agent the job runs. */
+  agent: ToolAgent;
+  /** Prints to the job's console, as `print` does in agent code (for a formal call: into its result). */
   print(...values: unknown[]): void;
+  /**
+   * The job's workspace variable (or agent context value) called `name`, read live from the workspace, or
+   * `undefined` when there is none. Plain data arrives as a copy, host objects as themselves.
+   */
+  variable(name: string): { value: unknown } | undefined;
   /** Aborted when the job is cancelled or the process stops. */
   signal: AbortSignal;
 }
@@ -24,20 +43,32 @@ export type ToolParams = z.ZodObject<z.ZodRawShape>;
 export interface ToolDefinition<Params extends ToolParams, Result> {
   /** The name agent code calls. @default the name of `run` */
   name?: string;
-  /** What the tool does, for the model. The first paragraph is its brief. */
+  /**
+   * What the tool does, for the model. The first paragraph is its brief; `VARIANTS/:text/TOOL:text` gives
+   * the model (`TOOL`) a wording of its own.
+   */
   description: string;
-  /** Parameters, in positional order. @default z.object({}) */
+  /** Parameters, in positional order; each one described with `.describe("…")`. @default z.object({}) */
   params?: Params;
-  /** What the tool returns, for the model. */
-  returns?: string;
+  /** What the tool returns, for the model: a sentence, or a Zod schema (its type and description are shown). */
+  returns?: string | z.ZodType;
   /** The implementation; may be async. */
   run: (args: z.output<Params>, ctx: ToolContext) => Result | Promise<Result>;
   /** A framework tool rather than an application one. @default false */
   system?: boolean;
-  /** Callable by code that is allowed hidden tools, but never shown to the model. @default false */
+  /**
+   * Never shown to the model (prompts, provider payloads, `brief`), and refused to agent code unless the code
+   * is allowed hidden tools (warmup marked hidden). @default true for names starting with `_`, else false
+   */
   hidden?: boolean;
+  /** The chat styles the tool is meant for; other styles do not offer it. @default every style */
+  target?: ChatStyleName | readonly ChatStyleName[];
   /** No side effects: safe to re-run. @default false */
   readOnly?: boolean;
+  /** Show parameter types in the tool's brief form (`{brief_tools}`, `brief()`). @default false */
+  briefTypes?: boolean;
+  /** Registered on the job with this tool's result as context; runs if the job fails. */
+  errorHandler?: ErrorHandler;
 }
 
 /** A tool: the value {@link tool} returns. */
@@ -48,11 +79,31 @@ export interface Tool<Params extends ToolParams = ToolParams, Result = unknown> 
   readonly params: Params;
   /** Parameter names in positional order. */
   readonly parameterNames: readonly string[];
-  readonly returns: string | undefined;
+  readonly returns: string | z.ZodType | undefined;
   readonly run: (args: z.output<Params>, ctx: ToolContext) => Result | Promise<Result>;
   readonly system: boolean;
   readonly hidden: boolean;
+  readonly target: ChatStyleName | readonly ChatStyleName[] | undefined;
   readonly readOnly: boolean;
+  readonly briefTypes: boolean;
+  readonly errorHandler: ErrorHandler | undefined;
+}
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+
+/** Parameter names a tool may not use: `ctx` is `run`'s second argument; `__proto__` cannot be a key. */
+export const RESERVED_PARAMETER_NAMES: readonly string[] = Object.freeze(["ctx", "__proto__"]);
+
+function checkTarget(label: string, target: unknown): ChatStyleName | readonly ChatStyleName[] | undefined {
+  if (target === undefined) return undefined;
+  const list = typeof target === "string" ? [target] : Array.isArray(target) ? target : [target];
+  const bad = list.find((style) => !isChatStyleName(style));
+  if (bad !== undefined || list.length === 0) {
+    throw new TypeError(
+      `${label}: target must be a chat style (${CHAT_STYLE_NAMES.join(", ")}) or a non-empty list of them (got ${JSON.stringify(bad ?? target)})`,
+    );
+  }
+  return typeof target === "string" ? (target as ChatStyleName) : Object.freeze([...(list as ChatStyleName[])]);
 }
 
 /**
@@ -66,33 +117,57 @@ export interface Tool<Params extends ToolParams = ToolParams, Result = unknown> 
  *     calendar: z.instanceof(Calendar).describe("Calendar object to search."),
  *     after: z.date().describe("Earliest acceptable start time."),
  *   }),
- *   run: ({ calendar, after }) => calendar.findEmptySlot({ after }),
+ *   run: function findEmptySlot({ calendar, after }) { return calendar.findEmptySlot({ after }); },
  * });
  * ```
  */
 export function tool<Params extends ToolParams = z.ZodObject<{}>, Result = unknown>(
   definition: ToolDefinition<Params, Result>,
 ): Tool<Params, Result> {
-  const name = definition.name ?? definition.run?.name;
+  // `run: () => …` is named "run" by its property: that is no tool name, so it must be passed.
+  const derived = definition.run?.name;
+  const name = definition.name ?? (derived === "run" ? "" : derived);
   const label = name ? `tool '${name}'` : "tool()";
   if (typeof definition.run !== "function") throw new TypeError(`${label}: run must be a function`);
-  if (!name || !/^[A-Za-z_$][\w$]*$/.test(name)) throw new TypeError(`${label}: name must be an identifier`);
+  if (!name || !IDENTIFIER.test(name)) {
+    throw new TypeError(`${label}: name must be an identifier (pass name, or give run a name) (got ${JSON.stringify(name ?? "")})`);
+  }
   if (typeof definition.description !== "string" || !definition.description.trim()) {
     throw new TypeError(`${label}: description must not be empty`);
   }
   const params = (definition.params ?? z.object({})) as Params;
   if (!(params instanceof z.ZodObject)) throw new TypeError(`${label}: params must be a Zod object schema (z.object({...}))`);
+  for (const [key, schema] of Object.entries(params.shape)) {
+    if (!IDENTIFIER.test(key)) throw new TypeError(`${label}: parameter name '${key}' is not an identifier`);
+    if (RESERVED_PARAMETER_NAMES.includes(key)) {
+      throw new TypeError(`${label}: parameter name '${key}' is reserved (the framework context is run's second argument, ctx)`);
+    }
+    if (!descriptionOf(schema as z.ZodType)) throw new TypeError(`${label}: parameter '${key}' has no description (add .describe("…"))`);
+  }
+  if (definition.errorHandler !== undefined && !isErrorHandler(definition.errorHandler)) {
+    throw new TypeError(
+      `${label}: errorHandler must be made with errorHandler({ name, run }): a name starting with '_' and run(context, error?)`,
+    );
+  }
+  const returns = definition.returns;
+  if (returns !== undefined && typeof returns !== "string" && !(returns instanceof z.ZodType)) {
+    throw new TypeError(`${label}: returns must be a string or a Zod schema`);
+  }
+  const target = checkTarget(label, definition.target);
   return Object.freeze({
     kind: "statek.tool",
     name,
     description: definition.description.trim(),
     params,
     parameterNames: Object.freeze(Object.keys(params.shape)),
-    returns: definition.returns,
+    returns,
     run: definition.run,
     system: definition.system ?? false,
-    hidden: definition.hidden ?? false,
+    hidden: definition.hidden ?? name.startsWith("_"),
+    target,
     readOnly: definition.readOnly ?? false,
+    briefTypes: definition.briefTypes ?? false,
+    errorHandler: definition.errorHandler,
   });
 }
 

@@ -4,10 +4,12 @@
  * and the broker between them. It runs cells and formal tool calls and reports what changed — console
  * entries, tool calls, the variables to write and delete, `exit` — for the job runner to commit.
  */
+import { NameError } from "../errors/name-error.ts";
 import type { VariableRow } from "../store/store.ts";
 import { callTool, formatError, type ToolCallRecord } from "../tools/call-tool.ts";
+import type { ErrorHandler } from "../tools/error-handler.ts";
 import { llmRepr } from "../tools/llm-repr.ts";
-import type { Tool, ToolContext } from "../tools/tool.ts";
+import type { Tool, ToolAgent, ToolContext } from "../tools/tool.ts";
 import { compileCell } from "./cell-compiler.ts";
 import type { Codec, CodecProblem } from "./codec/codec.ts";
 import { ConsoleBuffer, type ConsoleEntry, type ConsoleStream } from "./console-buffer.ts";
@@ -42,8 +44,11 @@ export const DEFAULT_WORKSPACE_LIMITS: WorkspaceLimits = {
 export interface WorkspaceOptions {
   executor: Executor;
   limits?: Partial<WorkspaceLimits>;
-  job: { id: string; role: string };
-  /** Tools agent code may call; they are in scope by name. */
+  /** The job; its metadata reaches tools as `ctx.job.metadata`. */
+  job: { id: string; role: string; metadata?: Readonly<Record<string, unknown>> };
+  /** The agent, for `ctx.agent`. @default `{ role: job.role, metadata: job.metadata }` */
+  agent?: ToolAgent;
+  /** Tools in scope by name. Hidden ones are installed too, but refused unless a cell allows them. */
   tools: readonly Tool[];
   /** Values in scope by name that are not workspace variables (the agent's context). */
   globals: Readonly<Record<string, unknown>>;
@@ -52,6 +57,19 @@ export interface WorkspaceOptions {
   /** Classes whose objects persist by id (`statek.expose`). */
   exposed?: ExposedClasses;
   signal?: AbortSignal;
+}
+
+/** An error handler a tool registered, with its context (the tool's result) encoded for the store. */
+export interface RegisteredErrorHandler {
+  name: string;
+  /** The codec text (persist mode) of the context. */
+  context: string;
+}
+
+/** Options of {@link Workspace.runCell}. */
+export interface RunCellOptions {
+  /** The cell may call hidden tools (warmup code marked hidden). @default false */
+  allowHiddenTools?: boolean;
 }
 
 /** What one cell or formal call did. */
@@ -66,6 +84,8 @@ export interface WorkspaceReport {
   put: VariableRow[];
   /** Variables the code deleted. */
   deleted: string[];
+  /** Error handlers the tools called registered, in order (tools/error-handler.ts). */
+  errorHandlers: RegisteredErrorHandler[];
 }
 
 /** One step's workspace. Create with {@link Workspace.open}; always {@link Workspace.dispose}. */
@@ -81,6 +101,8 @@ export class Workspace {
   #reusable = true;
   #console: ConsoleBuffer;
   #toolCalls: ToolCallRecord[] = [];
+  #errorHandlers: RegisteredErrorHandler[] = [];
+  #allowHidden = false;
   #exit: unknown = undefined;
   #exited = false;
   #nextPosition = 0;
@@ -143,27 +165,61 @@ export class Workspace {
     return workspace;
   }
 
-  #toolContext(): ToolContext {
+  // A formal call's prints go into its result (`printed`), not the console: the model reads them there.
+  #toolContext(printed?: string[]): ToolContext {
+    const { id, role, metadata = {} } = this.#options.job;
     return {
-      job: this.#options.job,
-      print: (...values: unknown[]) => this.#console.push("out", formatPrinted(values)),
+      job: { id, role, metadata },
+      agent: this.#options.agent ?? { role, metadata },
+      print: (...values: unknown[]) => {
+        if (printed) printed.push(formatPrinted(values));
+        else this.#console.push("out", formatPrinted(values));
+      },
+      variable: (name) => this.variable(name),
       signal: this.#options.signal ?? new AbortController().signal,
     };
   }
 
   #callTool(tool: Tool, args: readonly unknown[] | Record<string, unknown>, origin: "code" | "formal", callId?: string): unknown {
+    const printed = origin === "formal" ? [] : undefined;
     return callTool(tool, args, {
       origin,
       ...(callId === undefined ? {} : { callId }),
-      ctx: this.#toolContext(),
+      ctx: this.#toolContext(printed),
       record: (record) => this.#toolCalls.push(record),
+      allowHidden: this.#allowHidden,
+      registerErrorHandler: (handler, context) => this.#registerErrorHandler(handler, context),
+      ...(printed ? { printed: () => printed } : {}),
     });
   }
 
+  #registerErrorHandler(handler: ErrorHandler, context: unknown): void {
+    const { texts, problems } = this.#codec.encodeAll([["context", context]], "persist");
+    for (const problem of problems) {
+      this.#console.push("notice", `the context of error handler ${handler.name} was not persisted: ${problem.reason}`);
+    }
+    this.#errorHandlers.push({ name: handler.name, context: texts.context! });
+  }
+
+  /**
+   * The job's variable (or provided context value) `name`, read live from the VM: plain data as a copy, host
+   * objects as themselves; `undefined` when there is none. Tools reach it as `ctx.variable(name)`.
+   */
+  variable(name: string): { value: unknown } | undefined {
+    let text: string;
+    try {
+      text = this.#requireVm().invoke("variable", name);
+    } catch {
+      return undefined;
+    }
+    return text === "" ? undefined : { value: this.#codec.decode(text) };
+  }
+
   /** Runs one cell of agent code. */
-  async runCell(code: string): Promise<WorkspaceReport> {
+  async runCell(code: string, options: RunCellOptions = {}): Promise<WorkspaceReport> {
     const vm = this.#requireVm();
     this.#begin();
+    this.#allowHidden = options.allowHiddenTools === true;
     const compiled = compileCell(code, this.#limits);
     let error: string | undefined;
     if (compiled.kind === "empty") error = "Error: no code submitted.";
@@ -173,6 +229,7 @@ export class Workspace {
       if (outcome.error) error = `${outcome.error.name}: ${outcome.error.message}`;
       if (outcome.poisoned) this.#reusable = false;
     }
+    this.#allowHidden = false;
     if (error) this.#console.push("error", error);
     return this.#end(error);
   }
@@ -183,7 +240,8 @@ export class Workspace {
     this.#begin();
     const tool = this.#tools.get(name);
     if (!tool) {
-      this.#toolCalls.push({ name, origin: "formal", callId, args: llmRepr(args, { maxDepth: 2, maxItems: 10 }), error: `NameError: tool '${name}' not found`, durationMs: 0 });
+      const error = formatError(new NameError({ identifier: name, problem: "tool-not-found" }));
+      this.#toolCalls.push({ name, origin: "formal", callId, args: llmRepr(args, { maxDepth: 2, maxItems: 10 }), error, durationMs: 0 });
     } else {
       try {
         await this.#callTool(tool, args, "formal", callId);
@@ -199,6 +257,7 @@ export class Workspace {
     this.#console = new ConsoleBuffer(this.#limits.maxConsoleCharacters);
     for (const notice of this.restoreNotices.splice(0)) this.#console.push("notice", notice);
     this.#toolCalls = [];
+    this.#errorHandlers = [];
     this.#exited = false;
     this.#exit = undefined;
   }
@@ -210,6 +269,7 @@ export class Workspace {
       toolCalls: this.#toolCalls,
       put: changes.put,
       deleted: changes.deleted,
+      errorHandlers: this.#errorHandlers,
     };
     if (error !== undefined) report.error = error;
     if (this.#exited) report.exitStatus = this.#codec.encodeAll([["exit", this.#exit]], "persist").texts.exit!;

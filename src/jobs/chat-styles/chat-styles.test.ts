@@ -61,7 +61,7 @@ describe("the MARKDOWN chat style", () => {
     const { statek, view, model } = await conversation([
       { text: ts("const viaCode = add(2, 3)\nprint('code ran', viaCode)"), toolCalls: [{ name: "add", args: { a: 1, b: 2 }, id: "call-1" }] },
       ts("exit(viaCode)"),
-    ], { tools: [add], metadata: { LLM_TOOLS_SCOPE: "ALL" } });
+    ], { tools: [add], metadata: { LLM_TOOLS_SCOPE: "APPLICATION" } });
     await statek.close();
     assert.equal(view.exitStatus, 5);
     assert.deepEqual(model.requests[0]!.tools.map((offered) => offered.name), ["add"]);

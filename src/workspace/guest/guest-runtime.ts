@@ -38,6 +38,7 @@ export function installGuestRuntime(send: (op: string, ...args: string[]) => str
   const indirectEval = G.eval;
   let order: string[] = [];
   let baseline: Map<string, unknown> = new Map();
+  const provided = new Set<string>();
 
   const makeError = (info: any) => {
     const error = new Error(info && info.message !== undefined ? String(info.message) : String(info));
@@ -251,7 +252,10 @@ export function installGuestRuntime(send: (op: string, ...args: string[]) => str
     /** Defines host-provided globals (tools, context); they are not workspace variables. */
     provide(text: string) {
       const values = codec.decode(text);
-      for (const name of Object.keys(values)) hidden(name, values[name]);
+      for (const name of Object.keys(values)) {
+        hidden(name, values[name]);
+        provided.add(name);
+      }
       for (const name of Object.getOwnPropertyNames(G)) baseline.set(name, G[name]);
     },
     /** Restores persisted variables, in definition order. */
@@ -261,6 +265,16 @@ export function installGuestRuntime(send: (op: string, ...args: string[]) => str
       codec.decodeAll(entries, (name: string, value: unknown) => {
         G[name] = value;
       });
+    },
+    /**
+     * The transfer-encoded value of the workspace variable or provided global `name` (live-variable binding,
+     * `ctx.variable`), or `""` when there is none. Built-ins of the runtime are not variables.
+     */
+    variable(name: string) {
+      if (name.startsWith("__statek") || !Object.prototype.hasOwnProperty.call(G, name)) return "";
+      const value = G[name];
+      if (!provided.has(name) && baseline.has(name) && Object.is(baseline.get(name), value)) return "";
+      return codec.encode(value, "transfer");
     },
     /** Encodes the current workspace variables: `{ texts, problems, order }` as JSON. */
     collect() {

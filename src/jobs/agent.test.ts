@@ -1,0 +1,37 @@
+/** An agent's tool registry (issue #3 Build 2): its tools, tools in its context, then the system tools. */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { CHAT_STYLE_NAMES } from "../tools/chat-style.ts";
+import { tool } from "../tools/tool.ts";
+import { Agent } from "./agent.ts";
+import { CHAT_STYLES } from "./chat-styles/chat-style.ts";
+
+const make = (name: string) => tool({ name, description: `The ${name} tool.`, run: () => name });
+const names = (tools: ReadonlyArray<{ name: string }>) => tools.map((t) => t.name);
+
+describe("Agent tool registries", () => {
+  it("the tools layer names the same chat styles the jobs layer implements", () => {
+    assert.deepEqual([...CHAT_STYLE_NAMES], [...CHAT_STYLES]);
+  });
+
+  it("own tools, then context tools, then the built-in system tools; explicit, per agent", () => {
+    const agent = new Agent({ role: "a", tools: [make("findSlot")], context: { moveMeeting: make("moveMeeting"), today: new Date(0) } });
+    assert.deepEqual(names(agent.registry.all), ["findSlot", "moveMeeting", "brief", "docstr"]);
+    assert.deepEqual(names(agent.registry.own), ["findSlot", "moveMeeting"]);
+    const bare = new Agent({ role: "b", systemTools: [] });
+    assert.deepEqual(names(bare.registry.all), [], "no hidden global list: an agent without system tools has none");
+  });
+
+  it("refuses a context tool under another name and system tools not made with tool()", () => {
+    assert.throws(() => new Agent({ role: "a", context: { other: make("moveMeeting") } }), {
+      message: "Agent 'a': context entry 'other' holds tool 'moveMeeting'; use the tool's own name",
+    });
+    assert.throws(() => new Agent({ role: "a", systemTools: [(() => 1) as never] }), /every entry of systemTools must be made with tool\(\)/);
+  });
+
+  it("checks LLM_TOOLS_SCOPE against its registry and chat style when made", () => {
+    assert.doesNotThrow(() => new Agent({ role: "a", tools: [make("x")], metadata: { LLM_TOOLS_SCOPE: "APPLICATION+brief" } }));
+    assert.throws(() => new Agent({ role: "a", metadata: { LLM_TOOLS_SCOPE: 3 } }), { message: "Agent 'a': metadata LLM_TOOLS_SCOPE must be a string" });
+    assert.throws(() => new Agent({ role: "a", metadata: { LLM_TOOLS_SCOPE: "+nothing" } }), /unknown tool 'nothing'/);
+  });
+});

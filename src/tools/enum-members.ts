@@ -1,0 +1,75 @@
+/**
+ * @module
+ * Enums a parameter can name by member (DESIGN.md §5, argument preparation step 1). Two kinds:
+ *
+ * - a TypeScript `enum` or a const object used as the schema, `z.enum(Severity)`: the model may write the
+ *   member's *name* (`"ERROR"`) and the tool receives its value (`Severity.ERROR`, e.g. `"error"` or `3`);
+ * - an application class whose instances are the members, registered with {@link registerEnum} and used as
+ *   `z.instanceof(Severity)`: the name becomes the member object.
+ *
+ * Registration is kept beside the class (a weak map keyed by it), not in a list of tools.
+ */
+import type { z } from "zod";
+import { instanceClassOf, schemaDef, schemaType } from "./schema-shape.ts";
+
+const registered = new WeakMap<Function, Readonly<Record<string, unknown>>>();
+
+/**
+ * Lets a string naming a member stand for that member, for parameters declared `z.instanceof(cls)`.
+ * `members` defaults to the class's static properties that hold instances of it.
+ *
+ * @example
+ * ```ts
+ * class Severity {
+ *   static readonly INFO = new Severity(1);
+ *   static readonly ERROR = new Severity(3);
+ *   readonly level: number;
+ *   constructor(level: number) { this.level = level; }
+ * }
+ * registerEnum(Severity);  // alert("ERROR") now receives Severity.ERROR for `level: z.instanceof(Severity)`
+ * ```
+ */
+export function registerEnum<T extends Function>(cls: T, members?: Readonly<Record<string, unknown>>): T {
+  if (typeof cls !== "function") throw new TypeError("registerEnum: expected a class");
+  const found: Record<string, unknown> = {};
+  if (members) Object.assign(found, members);
+  else {
+    for (const key of Object.getOwnPropertyNames(cls)) {
+      const value = (cls as unknown as Record<string, unknown>)[key];
+      if (typeof value === "object" && value !== null && value instanceof (cls as unknown as new () => object)) found[key] = value;
+    }
+  }
+  if (Object.keys(found).length === 0) throw new TypeError(`registerEnum(${cls.name}): no members (pass them, or give the class static instances)`);
+  registered.set(cls, Object.freeze(found));
+  return cls;
+}
+
+/** The members by name of an enum schema alternative (`z.enum(…)` or a registered class), else `undefined`. */
+export function enumMembersOf(schema: z.ZodType): Readonly<Record<string, unknown>> | undefined {
+  const type = schemaType(schema);
+  if (type === "enum") {
+    const entries = schemaDef(schema).entries as Record<string, unknown>;
+    const values = new Set(Object.values(entries).filter((value) => typeof value !== "string" || !isReverseKey(entries, value)));
+    const members: Record<string, unknown> = {};
+    // A numeric TypeScript enum also maps values back to names (`{ 0: "LOW", LOW: 0 }`): only names count.
+    for (const [name, value] of Object.entries(entries)) if (values.has(value)) members[name] = value;
+    return members;
+  }
+  if (type === "custom") {
+    const cls = instanceClassOf(schema);
+    return cls ? registered.get(cls) : undefined;
+  }
+  return undefined;
+}
+
+// In `{ 0: "LOW", LOW: 0 }`, "LOW" is a reverse-mapping value: the key 0 is numeric and LOW maps back to it.
+function isReverseKey(entries: Record<string, unknown>, value: string): boolean {
+  return Object.entries(entries).some(([key, member]) => member === value && /^-?\d+$/.test(key) && entries[value] === Number(key));
+}
+
+/** The member named `name` of an enum schema alternative, if it is one and has that member. */
+export function enumMember(schema: z.ZodType, name: string): { value: unknown } | undefined {
+  const members = enumMembersOf(schema);
+  if (!members || !Object.prototype.hasOwnProperty.call(members, name)) return undefined;
+  return { value: members[name] };
+}
