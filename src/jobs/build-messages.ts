@@ -76,7 +76,9 @@ export function buildMessages(history: readonly HistoryRecord[], options: BuildM
           role: "tool",
           content: response.toolCalls.map((call) => {
             const record = byId.get(call.id);
-            let value = record ? (record.error ?? record.result ?? "") : NOT_RUN;
+            // A failed call's own prints come first, so the model sees what it did before it failed.
+            const printed = record?.error !== undefined && record.result ? `${record.result}\n` : "";
+            let value = record ? (record.error !== undefined ? printed + record.error : record.result ?? "") : NOT_RUN;
             if (record && call.name === TS_CLI) value = xmlBox(value || NO_OUTPUT, options.xmlBox);
             const output = record?.error !== undefined ? { type: "error-text" as const, value } : { type: "text" as const, value };
             return { type: "tool-result" as const, toolCallId: call.id, toolName: call.name, output };

@@ -227,6 +227,15 @@ describe("jobs", () => {
     ]);
   });
 
+  it("sends a failed formal call's own prints to the model before its error", async () => {
+    const noisy = tool({ name: "noisy", description: "Prints, then fails.", run: (_args, ctx) => { ctx.print("checked 3 slots"); throw new Error("none free"); } });
+    const { model } = await run([{ toolCalls: [{ name: "noisy", args: {} }] }, ts("exit()")], { tools: [noisy] });
+    const toolMessage = model.requests[1]!.messages.find((message) => message.role === "tool")!;
+    assert.deepEqual(toolMessage.content, [
+      { type: "tool-result", toolCallId: "call-0-0", toolName: "noisy", output: { type: "error-text", value: "checked 3 slots\nError: none free" } },
+    ]);
+  });
+
   it("serialises concurrent steps of one job within a process", async () => {
     const agent = new Agent({ role: "racer", model: scriptedModel([ts("globalThis.k = (globalThis.k ?? 0) + 1"), ts("k"), ts("exit()")]) });
     const statek = await Statek.open({ store: ":memory:", agents: [agent] });

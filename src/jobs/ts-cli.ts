@@ -22,6 +22,7 @@ export const TS_CLI = "ts_cli";
 export const tsCliTool = tool({
   name: TS_CLI,
   system: true,
+  target: "DIRECT",
   description:
     "Run TypeScript in your persistent workspace and get its console output back. Top-level declarations " +
     "persist between calls; the value of a top-level expression is printed; call exit(result) when the task is done.",
