@@ -49,6 +49,11 @@ export interface CodecHooks {
   tombstone?(reason: string, path: string): unknown;
   /** Turns a JSON text into data; the realm's own `JSON.parse`. */
   parse?(text: string): unknown;
+  /**
+   * Most digits a decoded `BigInt` may have. The host sets it: texts from the guest are untrusted, and
+   * parsing or printing a BigInt of millions of digits would stall the worker.
+   */
+  maxBigIntDigits?: number;
 }
 
 /** The codec's operations, bound to one realm's hooks. */
@@ -110,6 +115,11 @@ export function createCodec(hooks: CodecHooks): Codec {
   function opaqueFunction(value: any) {
     const isClass = /^class\b/.test(Function.prototype.toString.call(value));
     return (isClass ? "class" : "Function") + (value.name ? " " + value.name : "");
+  }
+  // `__proto__` arrives as an own key of the data; assigning it would replace the object's prototype.
+  function put(target: any, key: string, value: unknown) {
+    if (key === "__proto__") Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+    else target[key] = value;
   }
   function keyPath(path: string, key: string) {
     return /^[A-Za-z_$][\w$]*$/.test(key) ? path + "." + key : path + "[" + JSON.stringify(key) + "]";
@@ -269,7 +279,13 @@ export function createCodec(hooks: CodecHooks): Codec {
       switch (value.$) {
         case "num": return value.v === "-0" ? -0 : Number(value.v);
         case "undef": return undefined;
-        case "big": return BigInt(value.v);
+        case "big": {
+          const digits = String(value.v);
+          if (H.maxBigIntDigits && digits.length > H.maxBigIntDigits) {
+            throw new RangeError("a BigInt of " + digits.length + " digits cannot cross the sandbox boundary (at most " + H.maxBigIntDigits + ")");
+          }
+          return BigInt(digits);
+        }
         case "ref": return at(root, value.i);
         case "xref": return at(value.n, value.i);
         case "h": return H.fromHandle ? H.fromHandle(value, value.at || path) : tomb("a host object", value.at || path);
@@ -315,8 +331,13 @@ export function createCodec(hooks: CodecHooks): Codec {
           case "re": { const re = new RegExp(node.src, node.fl); re.lastIndex = node.li || 0; table.push(re); break; }
           case "map": table.push(new Map()); break;
           case "set": table.push(new Set()); break;
-          case "ta": { const bytes = fromHex(node.b); table.push(new G[node.k](bytes.buffer)); break; }
-          case "ab": table.push(fromHex(node.b).buffer); break;
+          case "ta": {
+            if (TYPED.indexOf(node.k) < 0 || typeof G[node.k] !== "function") throw new Error("unknown typed array " + JSON.stringify(node.k));
+            const bytes = fromHex(String(node.b));
+            table.push(new G[node.k](bytes.buffer));
+            break;
+          }
+          case "ab": table.push(fromHex(String(node.b)).buffer); break;
           case "err": {
             const Builtin = ERRORS.indexOf(node.name) >= 0 && typeof G[node.name] === "function" ? G[node.name] : Error;
             const error = new Builtin(node.msg);
@@ -361,7 +382,7 @@ export function createCodec(hooks: CodecHooks): Codec {
         switch (node.t) {
           case "obj":
           case "err":
-            for (const [key, v] of node.p || []) shell[key] = dec(v, name, keyPath(name, key));
+            for (const [key, v] of node.p || []) put(shell, key, dec(v, name, keyPath(name, key)));
             if (node.c !== undefined) {
               if (typeof node.c === "string") {
                 if (H.foreignPrototype) Object.setPrototypeOf(shell, H.foreignPrototype(node.c));
@@ -380,7 +401,7 @@ export function createCodec(hooks: CodecHooks): Codec {
           case "fn":
             for (const [key, v] of node.p || []) {
               try {
-                shell[key] = dec(v, name, keyPath(name, key));
+                put(shell, key, dec(v, name, keyPath(name, key)));
               } catch {
                 // The definition is a tombstone: its properties are gone with it.
               }

@@ -17,7 +17,7 @@ function script(code: string): string {
 /** A host that answers every message with an empty reply and records it. */
 function recordingHost(): { host: HostChannel; messages: Array<[string, string[]]> } {
   const messages: Array<[string, string[]]> = [];
-  return { messages, host: (op, args) => (messages.push([op, args]), "{}") };
+  return { messages, host: (op, args) => (messages.push([op, args]), "") };
 }
 
 async function openWorkspace(globals: Record<string, unknown> = {}, limits = {}) {
@@ -93,13 +93,19 @@ describe("quickjs executor", () => {
     }
   });
 
-  it("stops a cell that allocates past the memory limit", async () => {
-    const workspace = await openWorkspace({}, { memoryBytes: 16 * 1024 * 1024 });
+  it("stops a cell that allocates past the memory limit, then rebuilds the VM from the stored variables", async () => {
+    const workspace = await openWorkspace({}, { memoryBytes: 32 * 1024 * 1024 });
+    const expected = "MemoryLimitError: the cell ran out of memory: the workspace VM is limited to 32 MiB (memoryBytes); the VM was discarded";
     try {
-      const strings = await workspace.runCell("const big = 'x'.repeat(64 * 1024 * 1024)");
-      assert.equal(strings.error, "InternalError: out of memory");
+      assert.equal((await workspace.runCell("const kept = 41")).error, undefined);
+      const strings = await workspace.runCell("const lost = 1\nconst big = 'x'.repeat(64 * 1024 * 1024)");
+      assert.equal(strings.error, expected);
+      assert.equal(strings.limit, "memory");
+      assert.deepEqual(strings.put, [], "the cell's changes are not saved");
       const typed = await workspace.runCell("const bytes = new Uint8Array(64 * 1024 * 1024)");
-      assert.equal(typed.error, "InternalError: out of memory");
+      assert.equal(typed.error, expected);
+      const after = await workspace.runCell("print(kept + 1, typeof lost)");
+      assert.deepEqual(after.console.map((entry) => entry.text), ["42 undefined"], "a new VM restored from the stored variables");
     } finally {
       workspace.dispose();
     }

@@ -1,0 +1,83 @@
+/**
+ * @module
+ * Guest-side handles: the proxies that stand for host objects inside the sandbox. Every property read,
+ * write and call on one is a message to the host broker; nothing of the host object itself is inside.
+ *
+ * {@link createGuestHandles} runs *inside* the sandbox from its source text (see `guest-bootstrap.ts`), so it
+ * is self-contained: everything it uses arrives as a parameter.
+ */
+
+/** What the handle factory needs from the guest runtime. */
+export interface GuestHandleLink {
+  send(op: string, ...args: string[]): string;
+  /** Turns a reply into a value (or throws it). */
+  answer(reply: string): unknown;
+  /** Encodes an argument list (see `guest-protocol.ts`). */
+  encodeArgs(args: unknown[]): string;
+  /** Encodes one value for transfer. */
+  encode(value: unknown): string;
+}
+
+/** Creates the handle factory of one guest runtime. Runs inside the sandbox; see the module comment. */
+export function createGuestHandles(link: GuestHandleLink): { make(ref: any): any; refOf(value: object): any } {
+  const { send, answer, encodeArgs, encode } = link;
+  const handles = new Map<number, any>();
+  const refs = new WeakMap<object, any>();
+
+  function make(ref: any): any {
+    const existing = handles.get(ref.id);
+    if (existing) return existing;
+    const id = String(ref.id);
+    const methods = new Map<string, Function>();
+    const refuse = (what: string) => {
+      throw new TypeError("cannot " + what + " a host object (" + (ref.c || "object") + ")");
+    };
+    const target = ref.f ? function () {} : {};
+    const proxy: any = new Proxy(target, {
+      get(_t, prop) {
+        // Symbol members (Symbol.toPrimitive, Symbol.iterator, …) and `then` never reach the host: a handle is
+        // not a thenable, and symbols have no name the broker could check.
+        if (typeof prop === "symbol" || prop === "then") return undefined;
+        const cached = methods.get(prop);
+        if (cached) return cached;
+        const reply = send("get", id, prop);
+        if (reply === "m") {
+          const method = { [prop]: (...args: unknown[]) => answer(send("call", id, prop, encodeArgs(args))) }[prop]!;
+          methods.set(prop, method);
+          return method;
+        }
+        return answer(reply);
+      },
+      set(_t, prop, value) {
+        if (typeof prop === "symbol") return refuse("set a symbol property on");
+        answer(send("set", id, prop, encode(value)));
+        return true;
+      },
+      has(_t, prop) {
+        if (typeof prop === "symbol") return false;
+        return answer(send("has", id, prop)) === true;
+      },
+      ownKeys() {
+        return answer(send("keys", id)) as string[];
+      },
+      getOwnPropertyDescriptor(_t, prop) {
+        if (typeof prop === "symbol" || answer(send("has", id, prop)) !== true) return undefined;
+        return { value: proxy[prop], writable: true, enumerable: true, configurable: true };
+      },
+      apply(_t, _this, args) {
+        return answer(send("call", id, "", encodeArgs(args)));
+      },
+      construct: () => refuse("construct"),
+      deleteProperty: () => refuse("delete a property of"),
+      defineProperty: () => refuse("define a property on"),
+      getPrototypeOf: () => null,
+      setPrototypeOf: () => refuse("change the prototype of"),
+      preventExtensions: () => refuse("freeze"),
+    });
+    handles.set(ref.id, proxy);
+    refs.set(proxy, ref);
+    return proxy;
+  }
+
+  return { make, refOf: (value: object) => refs.get(value) };
+}
