@@ -19,7 +19,7 @@ export interface CellEnd {
 
 /** The host side of one VM's message traffic. */
 export class HostLink {
-  readonly #host: HostChannel;
+  #host: HostChannel;
   /** Host promises of the current cell that have not settled yet. */
   readonly #pending = new Set<number>();
   /** Settled host promises of the current cell whose replies the guest has not been given yet. */
@@ -31,6 +31,11 @@ export class HostLink {
   ended: CellEnd | undefined;
 
   constructor(host: HostChannel) {
+    this.#host = host;
+  }
+
+  /** Sends the guest's messages to `host` from now on (a VM made ahead of time gets its workspace's broker). */
+  connect(host: HostChannel): void {
     this.#host = host;
   }
 

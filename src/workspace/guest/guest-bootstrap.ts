@@ -6,6 +6,7 @@
  */
 import { createCodec } from "../codec/codec.ts";
 import { RANDOM_BATCH, installHostClock } from "./guest-clock.ts";
+import { GUEST_OPERATION_CODES } from "./guest-protocol.ts";
 import { createGuestHandles } from "./guest-handles.ts";
 import { installGuestRuntime } from "./guest-runtime.ts";
 
@@ -23,7 +24,7 @@ export function guestBootstrapSource(sendName: string): string {
     source = `(function () {
   const send = globalThis[${JSON.stringify(sendName)}];
   delete globalThis[${JSON.stringify(sendName)}];
-  return (${installGuestRuntime.toString()})(send, ${createCodec.toString()}, ${createGuestHandles.toString()}, ${installHostClock.toString()}, ${RANDOM_BATCH});
+  return (${installGuestRuntime.toString()})(send, ${JSON.stringify(GUEST_OPERATION_CODES)}, ${createCodec.toString()}, ${createGuestHandles.toString()}, ${installHostClock.toString()}, ${RANDOM_BATCH});
 })()`;
     cached.set(sendName, source);
   }

@@ -14,13 +14,16 @@ export const RANDOM_BATCH = 64;
 /** Replaces the guest's clock and random source with host-provided ones. Runs inside the sandbox. */
 export function installHostClock(
   G: any,
-  send: (op: string, ...args: string[]) => string,
+  send: (op: number, ...args: string[]) => string,
   answer: (reply: string) => unknown,
   batch: number,
+  ops: Record<string, number>,
 ): void {
+  const NOW = ops.now!;
+  const RANDOM = ops.random!;
   const RealDate = G.Date;
   const construct = Reflect.construct;
-  const now = () => answer(send("now")) as number;
+  const now = () => answer(send(NOW)) as number;
   const HostDate: any = function Date(this: unknown, ...args: unknown[]) {
     if (new.target === undefined) return new RealDate(now()).toString();
     return construct(RealDate, args.length === 0 ? [now()] : args, new.target);
@@ -38,7 +41,7 @@ export function installHostClock(
 
   let pool: number[] = [];
   const random = function random() {
-    if (pool.length === 0) pool = answer(send("random", String(batch))) as number[];
+    if (pool.length === 0) pool = answer(send(RANDOM, String(batch))) as number[];
     return pool.pop();
   };
   Object.defineProperty(G.Math, "random", { value: random, writable: true, configurable: true, enumerable: false });

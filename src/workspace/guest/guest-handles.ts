@@ -9,7 +9,9 @@
 
 /** What the handle factory needs from the guest runtime. */
 export interface GuestHandleLink {
-  send(op: string, ...args: string[]): string;
+  send(op: number, ...args: string[]): string;
+  /** Operation codes by name (see `guest-protocol.ts`). */
+  ops: Record<string, number>;
   /** Turns a reply into a value (or throws it). */
   answer(reply: string): unknown;
   /** Encodes an argument list (see `guest-protocol.ts`). */
@@ -21,6 +23,11 @@ export interface GuestHandleLink {
 /** Creates the handle factory of one guest runtime. Runs inside the sandbox; see the module comment. */
 export function createGuestHandles(link: GuestHandleLink): { make(ref: any): any; refOf(value: object): any } {
   const { send, answer, encodeArgs, encode } = link;
+  const GET = link.ops.get!;
+  const SET = link.ops.set!;
+  const HAS = link.ops.has!;
+  const KEYS = link.ops.keys!;
+  const CALL = link.ops.call!;
   const handles = new Map<number, any>();
   const refs = new WeakMap<object, any>();
 
@@ -40,9 +47,9 @@ export function createGuestHandles(link: GuestHandleLink): { make(ref: any): any
         if (typeof prop === "symbol" || prop === "then") return undefined;
         const cached = methods.get(prop);
         if (cached) return cached;
-        const reply = send("get", id, prop);
+        const reply = send(GET, id, prop);
         if (reply === "m") {
-          const method = { [prop]: (...args: unknown[]) => answer(send("call", id, prop, encodeArgs(args))) }[prop]!;
+          const method = { [prop]: (...args: unknown[]) => answer(args.length ? send(CALL, id, prop, encodeArgs(args)) : send(CALL, id, prop)) }[prop]!;
           methods.set(prop, method);
           return method;
         }
@@ -50,22 +57,22 @@ export function createGuestHandles(link: GuestHandleLink): { make(ref: any): any
       },
       set(_t, prop, value) {
         if (typeof prop === "symbol") return refuse("set a symbol property on");
-        answer(send("set", id, prop, encode(value)));
+        answer(send(SET, id, prop, encode(value)));
         return true;
       },
       has(_t, prop) {
         if (typeof prop === "symbol") return false;
-        return answer(send("has", id, prop)) === true;
+        return answer(send(HAS, id, prop)) === true;
       },
       ownKeys() {
-        return answer(send("keys", id)) as string[];
+        return answer(send(KEYS, id)) as string[];
       },
       getOwnPropertyDescriptor(_t, prop) {
-        if (typeof prop === "symbol" || answer(send("has", id, prop)) !== true) return undefined;
+        if (typeof prop === "symbol" || answer(send(HAS, id, prop)) !== true) return undefined;
         return { value: proxy[prop], writable: true, enumerable: true, configurable: true };
       },
       apply(_t, _this, args) {
-        return answer(send("call", id, "", encodeArgs(args)));
+        return answer(send(CALL, id, "", encodeArgs(args)));
       },
       construct: () => refuse("construct"),
       deleteProperty: () => refuse("delete a property of"),

@@ -1,9 +1,10 @@
 /**
  * @module
  * The host's half of the message protocol between the guest runtime and the host (the guest's half is
- * written out inside `guest-runtime.ts`, which cannot import). A guest message is `send(op, ...strings)`;
- * the reply is one string whose first character says what it holds, so the common answers cost the guest no
- * JSON parsing:
+ * written out inside `guest-runtime.ts`, which cannot import). A guest message is `send(op, ...strings)`,
+ * where `op` is the index of the operation in {@link GUEST_OPERATIONS} (a number crosses the engine boundary
+ * without being decoded as text). The reply is one string whose first character says what it holds, so the
+ * common answers cost the guest no JSON parsing:
  *
  * | reply | meaning |
  * |---|---|
@@ -20,6 +21,19 @@
  * Argument lists travel as one text: `""` for none, a JSON array when every argument is a string, finite
  * number, boolean or `null`, and a codec text otherwise.
  */
+
+/** The operations a guest message can name; the guest sends the index. */
+export const GUEST_OPERATIONS = ["done", "get", "set", "has", "keys", "call", "print", "repr", "exit", "resolve", "now", "random"] as const;
+
+/** Operation index by name, as the guest runtime is given it. */
+export const GUEST_OPERATION_CODES: Readonly<Record<(typeof GUEST_OPERATIONS)[number], number>> = Object.freeze(
+  Object.fromEntries(GUEST_OPERATIONS.map((name, index) => [name, index])) as Record<(typeof GUEST_OPERATIONS)[number], number>,
+);
+
+/** The name of operation `code`, or `""` for a code no operation has. */
+export function operationName(code: number): string {
+  return GUEST_OPERATIONS[code] ?? "";
+}
 
 /** `String.prototype.isWellFormed` (Node 20+; not in the ES2023 library the project compiles against). */
 type WellFormedCheck = string & { isWellFormed(): boolean };

@@ -6,8 +6,8 @@
  * reports the end of each cell.
  *
  * {@link installGuestRuntime} is evaluated *inside* the sandbox from its source text, so it must be
- * self-contained (no imports, no outer variables). Its only link to the host is `send(op, ...strings)`, which
- * returns a reply in the format of `guest-protocol.ts`.
+ * self-contained (no imports, no outer variables). Its only link to the host is `send(op, ...strings)` (`op`
+ * an operation code from `ops`), which returns a reply in the format of `guest-protocol.ts`.
  *
  * Two surfaces come out of it. The global `__statek` holds the helpers compiled cells call (`run`, `echo`,
  * `def`, `declare`, `checkExit`); agent code can reach them, so none of them is privileged, and `run` only
@@ -17,13 +17,19 @@
 
 /** Installs the guest runtime; returns its private entries. Runs inside the sandbox; see the module comment. */
 export function installGuestRuntime(
-  send: (op: string, ...args: string[]) => string,
+  send: (op: number, ...args: string[]) => string,
+  ops: Record<string, number>,
   createCodec: Function,
   createGuestHandles: Function,
   installHostClock: Function,
   randomBatch: number,
 ): Record<string, Function> {
   const G: any = globalThis;
+  const DONE = ops.done!;
+  const PRINT = ops.print!;
+  const REPR = ops.repr!;
+  const EXIT_OP = ops.exit!;
+  const RESOLVE = ops.resolve!;
   // Agent code may replace these globals; the runtime keeps the originals.
   const parse = JSON.parse;
   const stringify = JSON.stringify;
@@ -63,8 +69,9 @@ export function installGuestRuntime(
 
   // The host's answer to one message, as a guest value (or a thrown error, or a pending promise).
   const answer = (reply: string): unknown => {
+    // `undefined` is how the engine's transport says "undefined" without making a string.
+    if (reply === undefined || reply === "") return undefined;
     if (typeof reply !== "string") throw makeError({ name: "InternalError", message: "the host did not answer" });
-    if (reply === "") return undefined;
     switch (reply.charCodeAt(0)) {
       case 115 /* s */: return reply.slice(1);
       case 110 /* n */: return +reply.slice(1);
@@ -79,18 +86,29 @@ export function installGuestRuntime(
     }
     throw makeError({ name: "InternalError", message: "unreadable host reply" });
   };
-  const isSimple = (value: unknown) => {
-    const type = typeof value;
-    return value === null || type === "string" || type === "boolean" ||
-      (type === "number" && (value as number) - (value as number) === 0 && !(value === 0 && 1 / (value as number) < 0));
-  };
+  // Argument lists of strings, finite numbers, booleans and null (nearly every call) are written as a JSON
+  // array directly: cheaper for the interpreter than any general encoder.
   const encodeArgs = (args: unknown[]) => {
-    if (args.length === 0) return "";
-    for (let i = 0; i < args.length; i++) if (!isSimple(args[i])) return codec.encode(args, "transfer");
-    return stringify(args);
+    const count = args.length;
+    if (count === 0) return "";
+    let text = "[";
+    for (let i = 0; i < count; i++) {
+      const value: any = args[i];
+      const type = typeof value;
+      let part;
+      if (type === "number") {
+        if (value - value !== 0 || (value === 0 && 1 / value < 0)) return codec.encode(args, "transfer");
+        part = "" + value;
+      } else if (type === "string") part = stringify(value);
+      else if (type === "boolean") part = value ? "true" : "false";
+      else if (value === null) part = "null";
+      else return codec.encode(args, "transfer");
+      text += i === 0 ? part : "," + part;
+    }
+    return text + "]";
   };
   const encode = (value: unknown) => codec.encode(value, "transfer");
-  const handles = createGuestHandles({ send, answer, encodeArgs, encode });
+  const handles = createGuestHandles({ send, ops, answer, encodeArgs, encode });
 
   const tombstone = (why: string, path: string, key?: string) => {
     const fail = () => {
@@ -124,7 +142,7 @@ export function installGuestRuntime(
       if (ref.id !== undefined) return handles.make(ref);
       let value;
       try {
-        value = answer(send("resolve", String(ref.k), path));
+        value = answer(send(RESOLVE, String(ref.k), path));
       } catch (error: any) {
         return tombstone(String(error && error.message), path, ref.k);
       }
@@ -159,18 +177,18 @@ export function installGuestRuntime(
         return { name: clip(String(error.name || "Error")), message: clip(String(error.message)) };
       }
       if (typeof error === "string") return { name: "Error", message: "uncaught " + clip(stringify(error)) };
-      return { name: "Error", message: "uncaught " + clip(String(answer(send("repr", encode(error))))) };
+      return { name: "Error", message: "uncaught " + clip(String(answer(send(REPR, encode(error))))) };
     } catch {
       return { name: "Error", message: "the cell threw a value that could not be described" };
     }
   };
   const emit = (kind: string, args: unknown[]) => {
-    answer(send("print", kind, encodeArgs(args)));
+    answer(send(PRINT, kind, encodeArgs(args)));
   };
   const hidden = (name: string, value: unknown) =>
     defineProperty(G, name, { value, writable: true, configurable: true, enumerable: false });
 
-  installHostClock(G, send, answer, randomBatch);
+  installHostClock(G, send, answer, randomBatch, ops);
   hidden("console", Object.freeze({
     log: (...args: unknown[]) => emit("out", args),
     info: (...args: unknown[]) => emit("out", args),
@@ -180,7 +198,7 @@ export function installGuestRuntime(
   }));
   hidden("print", (...args: unknown[]) => emit("out", args));
   hidden("exit", (status?: unknown) => {
-    answer(send("exit", encode(status)));
+    answer(send(EXIT_OP, encode(status)));
     exiting = true;
     throw EXIT;
   });
@@ -213,14 +231,14 @@ export function installGuestRuntime(
       if (!armed) throw new TypeError("__statek.run is internal to the workspace");
       armed = false;
       const finish = (error?: any) => {
-        if (exiting || error === EXIT || error === undefined) return send("done", "");
+        if (exiting || error === EXIT || error === undefined) return send(DONE, "");
         let text;
         try {
           text = stringify(describeThrown(error));
         } catch {
           text = '{"name":"Error","message":"the cell threw a value that could not be described"}';
         }
-        send("done", text);
+        send(DONE, text);
       };
       exiting = false;
       try {

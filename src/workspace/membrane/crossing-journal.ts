@@ -15,20 +15,20 @@ export interface Crossing {
   /** Position in the cell, from 0. */
   seq: number;
   op: CrossingOp;
-  /** What was called: a reference key (`tool:twice`, `binding:calendar`, `x:Meeting:42`) or `Class#id`. */
-  target?: string;
-  /** The member read, written or called. */
-  member?: string;
-  /** The arguments as the guest sent them (the protocol's texts). */
-  args?: string;
-  /** The reply the guest was given (for a pending call: the reply it settled with). */
-  result?: string;
-  /** `<Name>: <message>` when the crossing failed. */
-  error?: string;
   /** `write` when the crossing may change host state (a replay must not repeat it); `read` otherwise. */
   effect: "read" | "write";
+  /** What was called: a reference key (`tool:twice`, `binding:calendar`, `x:Meeting:42`) or `Class#id`. */
+  target: string | undefined;
+  /** The member read, written or called. */
+  member: string | undefined;
+  /** The arguments as the guest sent them (the protocol's texts). */
+  args: string | undefined;
+  /** The reply the guest was given (for a pending call: the reply it settled with). */
+  result: string | undefined;
+  /** `<Name>: <message>` when the crossing failed. */
+  error: string | undefined;
   /** True while an asynchronous host call has not settled (it stays true when the cell abandoned it). */
-  pending?: boolean;
+  pending: boolean | undefined;
 }
 
 /** The per-cell limits the journal enforces. */
@@ -71,10 +71,8 @@ export class CrossingJournal {
       });
     }
     this.#count(args);
-    const record: Crossing = { seq: this.#records.length, op, effect };
-    if (target !== undefined) record.target = target;
-    if (member !== undefined) record.member = member;
-    if (args !== undefined) record.args = args;
+    // Every record has the same shape (absent fields are `undefined`): one hidden class, cheap to make.
+    const record: Crossing = { seq: this.#records.length, op, effect, target, member, args, result: undefined, error: undefined, pending: undefined };
     this.#records.push(record);
     return record;
   }

@@ -8,8 +8,7 @@
 import { InvalidWorkspaceLimitError } from "../../errors/invalid-workspace-limit-error.ts";
 import type { Executor } from "../executor.ts";
 import { formatBytes } from "../limits.ts";
-import { acquireSlot, releaseSlot } from "./quickjs-slot-pool.ts";
-import { QuickJsVm } from "./quickjs-vm.ts";
+import { takeVm } from "./quickjs-ready-vms.ts";
 import { QUICKJS_MIN_MEMORY_BYTES } from "./quickjs-wasm.ts";
 
 /** Options of {@link createQuickJsExecutor}. */
@@ -35,8 +34,7 @@ export function createQuickJsExecutor(options: QuickJsExecutorOptions = {}): Exe
           expected: `at least ${formatBytes(QUICKJS_MIN_VM_MEMORY_BYTES)} for the quickjs executor`,
         });
       }
-      const slot = await acquireSlot(limits.memoryBytes);
-      return QuickJsVm.create(slot, limits, host, invokeTimeMs, releaseSlot);
+      return (await takeVm(limits, invokeTimeMs)).connect(host);
     },
   };
 }

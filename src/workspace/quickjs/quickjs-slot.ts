@@ -12,14 +12,18 @@
  * C → JS callback and reads the string arguments and writes the string reply through the FFI directly.
  */
 import { QuickJSWASMModule, type QuickJSEmscriptenModule, type QuickJSFFI } from "quickjs-emscripten-core";
+import { errorReply, operationName } from "../guest/guest-protocol.ts";
 import type { QuickJsWasm } from "./quickjs-wasm.ts";
 import { wasmApi, type WasmImports, type WasmInstance, type WasmMemory } from "./wasm-api.ts";
 
 const PAGE = 65536;
 const SCRATCH_BYTES = 4096;
 
-/** Receives one host call: its string arguments; returns the reply text. */
-export type SlotReceiver = (args: string[]) => string;
+/** Receives one host call: the operation's name and its string arguments; returns the reply text. */
+export type SlotReceiver = (op: string, args: string[]) => string;
+
+const decoder = new TextDecoder();
+const FAULT_REPLY = errorReply("InternalError", "the host failed to answer this call");
 
 /** One module instance with a bounded memory. */
 export class QuickJsSlot {
@@ -73,24 +77,48 @@ export class QuickJsSlot {
 
   #call(ctx: number, argc: number, argv: number): number {
     const ffi = this.#ffi;
-    const raw = this.#raw;
     try {
-      const args = new Array<string>(argc);
-      for (let i = 0; i < argc; i++) {
+      // The first argument is the operation's code, a number: it needs no text decoding.
+      const op = operationName(ffi.QTS_GetFloat64(ctx as never, ffi.QTS_ArgvGetJSValueConstPointer(argv as never, 0)));
+      const args = new Array<string>(Math.max(argc - 1, 0));
+      for (let i = 1; i < argc; i++) {
         const chars = ffi.QTS_GetString(ctx as never, ffi.QTS_ArgvGetJSValueConstPointer(argv as never, i)) as unknown as number;
         if (chars === 0) {
-          args[i] = "";
+          args[i - 1] = "";
           continue;
         }
-        args[i] = raw.UTF8ToString(chars as never);
+        args[i - 1] = this.#readString(chars);
         ffi.QTS_FreeCString(ctx as never, chars as never);
       }
-      const reply = this.#receiver ? this.#receiver(args) : "";
-      return this.#newString(ctx, reply);
+      const reply = this.#receiver ? this.#receiver(op, args) : "";
+      // The empty reply (`undefined`) is the engine's own undefined: no string to make.
+      return reply === "" ? 0 : this.#newString(ctx, reply);
     } catch {
-      // Nothing may unwind through the engine's frames; the guest reads a missing reply as an error.
-      return 0;
+      // Nothing may unwind through the engine's frames. The host's own stack or memory ran out: say so if
+      // there is room for the words.
+      try {
+        return this.#newString(ctx, FAULT_REPLY);
+      } catch {
+        return 0;
+      }
     }
+  }
+
+  /** The NUL-terminated UTF-8 string at `pointer`. Short ASCII strings (ids, member names) skip TextDecoder. */
+  #readString(pointer: number): string {
+    const heap = this.#raw.HEAPU8;
+    let end = pointer;
+    let ascii = true;
+    while (heap[end] !== 0) {
+      if (heap[end]! >= 0x80) ascii = false;
+      end++;
+    }
+    if (ascii && end - pointer <= 32) {
+      let text = "";
+      for (let i = pointer; i < end; i++) text += String.fromCharCode(heap[i]!);
+      return text;
+    }
+    return decoder.decode(heap.subarray(pointer, end));
   }
 
   /** A new engine string holding `text`; 0 when no memory is left for it (the guest sees no reply). */

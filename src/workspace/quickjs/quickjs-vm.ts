@@ -10,6 +10,7 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
 import type { CellOutcome, HostChannel, RunCellOptions, Vm, VmLimits } from "../executor.ts";
 import { guestBootstrapSource } from "../guest/guest-bootstrap.ts";
+import { errorReply } from "../guest/guest-protocol.ts";
 import { HostLink } from "../host-link.ts";
 import { formatBytes } from "../limits.ts";
 import type { QuickJsSlot } from "./quickjs-slot.ts";
@@ -19,6 +20,8 @@ const SEND = "__statekSend";
 const ENGINE_RESERVE_BYTES = 4 * 1024 * 1024;
 
 type GuestError = { name: string; message: string };
+
+const unconnected: HostChannel = () => errorReply("InternalError", "the VM is not connected to a workspace");
 
 /** A VM in a slot. Create with {@link QuickJsVm.create}. */
 export class QuickJsVm implements Vm {
@@ -34,17 +37,20 @@ export class QuickJsVm implements Vm {
   #disposed = false;
   #onDispose: (slot: QuickJsSlot) => void;
 
-  private constructor(slot: QuickJsSlot, limits: VmLimits, host: HostChannel, invokeTimeMs: number, onDispose: (slot: QuickJsSlot) => void) {
+  private constructor(slot: QuickJsSlot, limits: VmLimits, invokeTimeMs: number, onDispose: (slot: QuickJsSlot) => void) {
     this.#slot = slot;
     this.#limits = limits;
     this.#invokeTimeMs = invokeTimeMs;
-    this.#link = new HostLink(host);
+    this.#link = new HostLink(unconnected);
     this.#onDispose = onDispose;
   }
 
-  /** Builds the runtime and context in `slot` and installs the guest runtime. */
-  static create(slot: QuickJsSlot, limits: VmLimits, host: HostChannel, invokeTimeMs: number, onDispose: (slot: QuickJsSlot) => void): QuickJsVm {
-    const vm = new QuickJsVm(slot, limits, host, invokeTimeMs, onDispose);
+  /**
+   * Builds the runtime and context in `slot` and installs the guest runtime. Installing it needs no host, so
+   * a VM can be made ahead of time and {@link connect}ed to its workspace when one needs it.
+   */
+  static create(slot: QuickJsSlot, limits: VmLimits, invokeTimeMs: number, onDispose: (slot: QuickJsSlot) => void): QuickJsVm {
+    const vm = new QuickJsVm(slot, limits, invokeTimeMs, onDispose);
     try {
       vm.#start();
     } catch (error) {
@@ -62,7 +68,7 @@ export class QuickJsVm implements Vm {
     runtime.setInterruptHandler(() => this.#stop || performance.now() > this.#deadline);
     const context = runtime.newContext();
     this.#context = context;
-    this.#slot.attach((args) => this.#link.receive(args[0] ?? "", args.slice(1)));
+    this.#slot.attach((op, args) => this.#link.receive(op, args));
     // The function's body never runs: the slot answers its calls directly (see quickjs-slot.ts).
     const send = context.newFunction(SEND, () => undefined);
     context.setProp(context.global, SEND, send);
@@ -79,6 +85,17 @@ export class QuickJsVm implements Vm {
     } finally {
       this.#deadline = Infinity;
     }
+  }
+
+  /** Sends the guest's messages to `host`. */
+  connect(host: HostChannel): this {
+    this.#link.connect(host);
+    return this;
+  }
+
+  /** The limits the VM was made with. */
+  get limits(): VmLimits {
+    return this.#limits;
   }
 
   #live(): QuickJSContext {
