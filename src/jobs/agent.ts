@@ -19,8 +19,13 @@ export interface AgentOptions {
   role: string;
   /** The system prompt; may contain placeholders such as `{brief_tools}` and `{shared_var_names}`. */
   systemPrompt?: string;
-  /** Tools agent code may call. */
+  /** The agent's tools (hidden ones included); agent code may call the permitted ones. */
   tools?: readonly Tool[];
+  /**
+   * Names of the tools agent code may call, checked by the broker on every call (prompt visibility is not
+   * authorization); a job may replace it (`submitJob({ allowedTools })`). @default every non-hidden tool
+   */
+  allowedTools?: readonly string[];
   /** Values and functions in scope by name in every job of this agent; they persist by name, not by value. */
   context?: Readonly<Record<string, unknown>>;
   /** Settings such as `MODEL` and `CHAT_STYLE`, frozen into each job at submit time. */
@@ -31,9 +36,11 @@ export interface AgentOptions {
   limits?: HarnessLimits;
 }
 
+// `{workspace_isolation}` is filled from the executor in use (sandbox or not), never from the agent.
 const DEFAULT_SYSTEM_PROMPT =
   "You are an agent working in a durable TypeScript workspace. Write TypeScript in ```ts fenced blocks; " +
-  "variables you declare at the top level persist between steps. Call exit(result) when the task is done.\n\n" +
+  "variables you declare at the top level persist between steps. Call exit(result) when the task is done.\n" +
+  "{workspace_isolation}\n\n" +
   "Available variables: {shared_var_names}\nAvailable tools:\n{brief_tools}";
 
 /**
@@ -53,6 +60,8 @@ export class Agent {
   readonly role: string;
   readonly systemPrompt: string;
   readonly tools: readonly Tool[];
+  /** Names of the tools agent code may call, or `undefined` for every non-hidden tool. */
+  readonly allowedTools: readonly string[] | undefined;
   readonly context: Readonly<Record<string, unknown>>;
   readonly metadata: Readonly<Record<string, JsonValue>>;
   readonly model: LanguageModel | undefined;
@@ -77,9 +86,22 @@ export class Agent {
     this.role = options.role;
     this.systemPrompt = options.systemPrompt ?? DEFAULT_SYSTEM_PROMPT;
     this.tools = Object.freeze([...tools]);
+    this.allowedTools = options.allowedTools === undefined ? undefined : Object.freeze(checkAllowedTools(this, options.allowedTools, label));
     this.context = Object.freeze({ ...options.context });
     this.metadata = Object.freeze({ ...options.metadata });
     this.model = options.model;
     this.limits = { ...options.limits };
   }
+}
+
+/** Checks that `names` are tools of `agent` (a `TypeError` names the first that is not); returns a copy. */
+export function checkAllowedTools(agent: { tools: readonly Tool[] }, names: readonly string[], label: string): string[] {
+  if (!Array.isArray(names)) throw new TypeError(`${label}: allowedTools must be an array of tool names`);
+  const known = new Set(agent.tools.map((tool) => tool.name));
+  for (const name of names) {
+    if (typeof name !== "string" || !known.has(name)) {
+      throw new TypeError(`${label}: allowedTools names '${String(name)}', which is not one of the agent's tools (${[...known].join(", ") || "none"})`);
+    }
+  }
+  return [...names];
 }

@@ -8,6 +8,7 @@ import { renderPrompt } from "../docs/render-prompt.ts";
 import { generateReply } from "../models/generate-reply.ts";
 import type { JobRow, JsonValue } from "../store/store.ts";
 import { formatError } from "../tools/call-tool.ts";
+import { isolationNotice } from "../workspace/resolve-executor.ts";
 import type { Agent } from "./agent.ts";
 import { buildMessages } from "./build-messages.ts";
 import { extractMarkdownCode } from "./chat-styles/markdown.ts";
@@ -25,7 +26,8 @@ export async function askModel(
   const system = renderPrompt(agent.systemPrompt, {
     tools: agent.tools,
     sharedVars: submitted?.vars ?? [],
-    params: row.params,
+    // The isolation the prompt describes comes from the executor in use, whatever the job's parameters say.
+    params: { ...row.params, workspace_isolation: isolationNotice(env.executor) },
   });
   const messages = buildMessages(history);
   let reply;

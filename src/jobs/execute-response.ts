@@ -44,7 +44,9 @@ export async function openWorkspace(env: StepEnvironment, agent: Agent, row: Job
         executor: env.executor,
         limits: env.limits,
         job: { id: row.id, role: row.role },
-        tools: agent.tools.filter((tool) => !tool.hidden),
+        // The broker checks every call against these; hidden tools stay out of model-written code.
+        tools: agent.tools,
+        ...allowedToolsOf(agent, row),
         globals: agent.context,
         bindings,
         exposed: env.exposed,
@@ -55,4 +57,11 @@ export async function openWorkspace(env: StepEnvironment, agent: Agent, row: Job
   } catch (error) {
     throw new CorruptRecordError({ jobId: row.id, location: "workspace variables", cause: error });
   }
+}
+
+/** The job's allowed tool set: its own (`submitJob({ allowedTools })`), else its agent's. */
+function allowedToolsOf(agent: Agent, row: JobRow): { allowedTools?: readonly string[] } {
+  const own = row.state.allowedTools;
+  if (Array.isArray(own)) return { allowedTools: own.filter((name): name is string => typeof name === "string") };
+  return agent.allowedTools ? { allowedTools: agent.allowedTools } : {};
 }

@@ -8,12 +8,12 @@ import { NoSuchAgentError } from "../errors/no-such-agent-error.ts";
 import { NoSuchJobError } from "../errors/no-such-job-error.ts";
 import { DEFAULT_STORE_PATH, openStore } from "../store/open-store.ts";
 import type { JobFilter, JobRow, JsonValue, Store, VariableRow } from "../store/store.ts";
-import { createQuickJsExecutor } from "../workspace/quickjs/quickjs-executor.ts";
 import type { Executor } from "../workspace/executor.ts";
-import type { WorkspaceLimits } from "../workspace/workspace.ts";
+import { resolveLimits, type WorkspaceLimits } from "../workspace/limits.ts";
+import { resolveExecutor, type ExecutorChoice } from "../workspace/resolve-executor.ts";
 import { loadReferences } from "../workspace/decode-variables.ts";
 import { ExposedClasses, type ExposeOptions } from "../workspace/membrane/host-references.ts";
-import { Agent } from "./agent.ts";
+import { Agent, checkAllowedTools } from "./agent.ts";
 import { toJobSummary, toJobView, type JobSummary, type JobView } from "./job-view.ts";
 import { DEFAULT_MAX_TURNS, runStep, type StepEnvironment } from "./run-step.ts";
 import { JobSessions } from "./job-sessions.ts";
@@ -27,9 +27,12 @@ export interface StatekOptions {
   agents?: readonly Agent[];
   /** Application objects that persist by name: a job variable holding one is re-attached on resume. */
   bindings?: Readonly<Record<string, unknown>>;
-  /** Where agent code runs. @default the QuickJS sandbox */
-  executor?: Executor;
-  /** Workspace limits (CPU time per cell, memory, console size, …). */
+  /**
+   * Where agent code runs: `"quickjs"` (the sandbox), `"trusted"` (`node:vm` in this process — **not a
+   * sandbox**, for trusted code only), or an `Executor`. @default "quickjs"
+   */
+  executor?: ExecutorChoice;
+  /** Workspace limits (CPU time per cell, memory, console size, …); a bad value throws here. See docs/security.md. */
   limits?: Partial<WorkspaceLimits>;
   /** Model turns a job may take unless its agent says otherwise. @default 50 */
   maxTurns?: number;
@@ -45,6 +48,8 @@ export interface SubmitJobOptions {
   params?: Readonly<Record<string, unknown>>;
   /** The user's opening message. */
   message?: string;
+  /** Tools this job's code may call, replacing the agent's `allowedTools`; names must be the agent's tools. */
+  allowedTools?: readonly string[];
 }
 
 /** Options of {@link Statek.runJob}. */
@@ -82,7 +87,8 @@ export class Statek {
     this.store = store;
     this.#ownsStore = ownsStore;
     this.#bindings = new Map(Object.entries(options.bindings ?? {}));
-    this.#executor = options.executor ?? createQuickJsExecutor();
+    this.#executor = resolveExecutor(options.executor);
+    resolveLimits(options.limits);
     this.#limits = { ...options.limits };
     this.#maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
     this.#sessions = new JobSessions(options.warmJobs ?? 100);
@@ -138,6 +144,8 @@ export class Statek {
     const scope = this.#scope(agent);
     const { rows, types } = encodeInitialVariables(options.vars ?? {}, scope);
     const params = toJsonParams(options.params ?? {});
+    const state: Record<string, JsonValue> = {};
+    if (options.allowedTools !== undefined) state.allowedTools = checkAllowedTools(agent, options.allowedTools, "submitJob");
     const now = Date.now();
     const job: JobRow = {
       id: randomUUID(),
@@ -155,7 +163,7 @@ export class Statek {
       exitStatus: null,
       error: null,
       usage: {},
-      state: {},
+      state,
     };
     const history = [{ seq: 0, kind: "submitted", at: now, data: { vars: types, params } as unknown as JsonValue }];
     if (options.message !== undefined) history.push({ seq: 1, kind: "user-message", at: now, data: { text: String(options.message) } });

@@ -44,6 +44,8 @@ export interface CellOutcome {
   limit?: CellLimit;
   /** True when the VM cannot even report its variables any more (memory exhausted, engine failure). */
   broken?: boolean;
+  /** Host calls the cell started and did not await: their results were discarded when it ended. */
+  abandoned?: number;
 }
 
 /** One sandboxed realm running the guest runtime. */

@@ -70,11 +70,13 @@ export class HostLink {
     this.ended = undefined;
   }
 
-  /** Ends a cell: host promises it left unsettled are abandoned. */
-  endCell(): void {
+  /** Ends a cell: host promises it left unsettled are abandoned. Returns how many were. */
+  endCell(): number {
+    const abandoned = this.#pending.size + this.#settled.length;
     this.#cell++;
     this.#pending.clear();
     this.#settled = [];
+    return abandoned;
   }
 
   /** True when the cell waits for host promises that have not settled. */

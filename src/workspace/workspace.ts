@@ -200,6 +200,10 @@ export class Workspace {
         if (outcome.error) error = `${outcome.error.name}: ${outcome.error.message}`;
       }
       if (error) this.#console.push("error", error);
+      if (outcome.abandoned) {
+        const calls = outcome.abandoned === 1 ? "1 host call was" : `${outcome.abandoned.toLocaleString("en-US")} host calls were`;
+        this.#console.push("notice", `${calls} still pending when the cell ended; await host calls inside the cell (their results were discarded)`);
+      }
       const report = this.#end(error, outcome);
       if (outcome.poisoned) this.#discardVm();
       return report;

@@ -39,10 +39,15 @@ export function installHostClock(
   Object.defineProperty(HostDate.now, "name", { value: "now" });
   Object.defineProperty(G, "Date", { value: HostDate, writable: true, configurable: true, enumerable: false });
 
+  // Used in the order the host produced them, so a journal replays them in order.
   let pool: number[] = [];
+  let next = 0;
   const random = function random() {
-    if (pool.length === 0) pool = answer(send(RANDOM, String(batch))) as number[];
-    return pool.pop();
+    if (next >= pool.length) {
+      pool = answer(send(RANDOM, String(batch))) as number[];
+      next = 0;
+    }
+    return pool[next++];
   };
   Object.defineProperty(G.Math, "random", { value: random, writable: true, configurable: true, enumerable: false });
 }

@@ -61,9 +61,13 @@ export function installGuestRuntime(
   const baseline: Map<string, unknown> = new Map();
 
   const clip = (text: string) => (text.length > MAX_MESSAGE ? text.slice(0, MAX_MESSAGE) + "…" : text);
+  // Host errors arrive as a name and a message; a built-in name gets its built-in class (`instanceof` holds).
+  const BUILTIN_ERRORS = ["TypeError", "RangeError", "ReferenceError", "SyntaxError", "EvalError", "URIError"];
   const makeError = (info: any) => {
-    const error = new Error(info && info.message !== undefined ? String(info.message) : String(info));
-    error.name = info && info.name ? String(info.name) : "Error";
+    const name = info && info.name ? String(info.name) : "Error";
+    const message = info && info.message !== undefined ? String(info.message) : String(info);
+    const error = BUILTIN_ERRORS.includes(name) ? new G[name](message) : new Error(message);
+    error.name = name;
     return error;
   };
 
@@ -207,7 +211,8 @@ export function installGuestRuntime(
   const workspaceNames = () =>
     ownNames(G).filter((name) => name !== "__statek" && !(baseline.has(name) && Object.is(baseline.get(name), G[name])));
 
-  hidden("__statek", Object.freeze({
+  // Fixed in place: compiled cells depend on it, so agent code may neither replace nor delete it.
+  defineProperty(G, "__statek", { writable: false, configurable: false, enumerable: false, value: Object.freeze({
     /** Marks a top-level function or class so it persists as source (the compiler flags `#private` members). */
     def(fn: Function, hasPrivateMembers?: boolean) {
       if (typeof fn === "function") definitions.add(fn);
@@ -247,7 +252,7 @@ export function installGuestRuntime(
         finish(error);
       }
     },
-  }));
+  }) });
 
   return {
     /** Arms `__statek.run` for the cell the host evaluates next. */

@@ -196,9 +196,11 @@ export class QuickJsVm implements Vm {
         if (!link.waiting) break;
         await Promise.race([link.whenSettled(), aborted]);
       }
-      return this.#outcome({ failure, fault, budget, timeLimitMs, aborted: this.#stop });
+      const outcome = this.#outcome({ failure, fault, budget, timeLimitMs, aborted: this.#stop });
+      const abandoned = link.endCell();
+      return abandoned ? { ...outcome, abandoned } : outcome;
     } finally {
-      link.endCell();
+      link.endCell(); // (again, when the cell threw: a no-op otherwise)
       this.#stop = false;
       signal?.removeEventListener("abort", abort);
     }

@@ -62,7 +62,13 @@ export class TrustedVm implements Vm {
     }
   }
 
-  async runCell(script: string, { timeLimitMs, signal }: RunCellOptions): Promise<CellOutcome> {
+  async runCell(script: string, options: RunCellOptions): Promise<CellOutcome> {
+    const outcome = await this.#runCell(script, options);
+    const abandoned = this.#link.endCell();
+    return abandoned ? { ...outcome, abandoned } : outcome;
+  }
+
+  async #runCell(script: string, { timeLimitMs, signal }: RunCellOptions): Promise<CellOutcome> {
     if (this.#disposed) throw new Error("the VM is disposed");
     const link = this.#link;
     let budget = timeLimitMs;
@@ -111,7 +117,6 @@ export class TrustedVm implements Vm {
       }
       return { error: failure ?? { name: "Error", message: "the cell awaits a promise that can never settle" } };
     } finally {
-      link.endCell();
       signal?.removeEventListener("abort", wake);
     }
   }
