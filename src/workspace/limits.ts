@@ -19,7 +19,10 @@ export interface WorkspaceLimits extends VmLimits {
   maxSyntaxNodes: number;
   /** Host calls (tool calls, handle reads, writes and calls, clock and random reads) per cell. @default 100_000 */
   maxHostCalls: number;
-  /** Characters of arguments and results that may cross the boundary per cell. @default 32 MiB */
+  /**
+   * Characters of arguments and results that may cross the boundary per cell (the host parses what the guest
+   * sends, about 40 ns a character). @default 8 MiB
+   */
   maxTransferCharacters: number;
   /** Host calls that may be pending (started, not settled) at once. @default 1_000 */
   maxPendingHostCalls: number;
@@ -33,7 +36,7 @@ export const DEFAULT_WORKSPACE_LIMITS: Readonly<WorkspaceLimits> = Object.freeze
   maxSourceBytes: 200_000,
   maxSyntaxNodes: 20_000,
   maxHostCalls: 100_000,
-  maxTransferCharacters: 32 * 1024 * 1024,
+  maxTransferCharacters: 8 * 1024 * 1024,
   maxPendingHostCalls: 1_000,
 });
 

@@ -14,7 +14,7 @@ import { compileCell } from "./cell-compiler.ts";
 import type { Codec } from "./codec/codec.ts";
 import { ConsoleBuffer, type ConsoleEntry, type ConsoleStream } from "./console-buffer.ts";
 import type { CellLimit, CellOutcome, Executor, Vm } from "./executor.ts";
-import { resolveLimits, type WorkspaceLimits } from "./limits.ts";
+import { formatBytes, resolveLimits, type WorkspaceLimits } from "./limits.ts";
 import { Broker, formatPrinted } from "./membrane/broker.ts";
 import { CrossingJournal, type Crossing } from "./membrane/crossing-journal.ts";
 import { HandleTable } from "./membrane/handle-table.ts";
@@ -118,6 +118,9 @@ export class Workspace {
         this.#exit = status;
       },
       resolveKey: (key, path) => {
+        // Restoring may run agent code (a class's static blocks): it must not name what the job was never given.
+        this.#admitIssued();
+        if (!this.#guard.holds(key)) return { why: `it refers to a host object this job was never given (${key})` };
         // A handle issued in this session resolves to its object at once (it may not have been preloaded).
         const issued = this.#table.withKey(key);
         if (issued) return { value: issued.value };
@@ -294,7 +297,7 @@ export class Workspace {
         throw new TypeError("the workspace reported its variables in an unreadable form");
       }
     } catch (error) {
-      this.#console.push("notice", `the variables of this step could not be saved: ${formatError(error)}`);
+      this.#console.push("notice", `the variables of this step could not be saved: ${this.#collectFailure(error)}`);
       this.#discardVm();
       return { put: [], deleted: [] };
     }
@@ -315,6 +318,15 @@ export class Workspace {
       if (changes.changed.has(root)) this.#console.push("notice", `${path} was not persisted: ${String(problem?.reason ?? "")}`);
     }
     return { put: changes.put, deleted: changes.deleted };
+  }
+
+  #collectFailure(error: unknown): string {
+    const guest = (error as { guest?: { name?: string; message?: string } }).guest;
+    if (guest && /out of memory/.test(String(guest.message))) {
+      return `the workspace ran out of memory while saving them (memoryBytes = ${formatBytes(this.#limits.memoryBytes)}); it continues from the variables saved before`;
+    }
+    if (guest?.name === "TimeoutError") return "saving them took longer than the runtime's time limit; the workspace continues from the variables saved before";
+    return formatError(error);
   }
 
   /** Frees the VM now; the next cell rebuilds one from the stored variables. */

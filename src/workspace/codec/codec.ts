@@ -143,7 +143,8 @@ export function createCodec(hooks: CodecHooks): Codec {
           return value;
         }
         if (type === "undefined") return { $: "undef" };
-        if (type === "bigint") return { $: "big", v: value.toString() };
+        // Hexadecimal: the engine converts a BigInt to decimal in quadratic time (seconds for a large one).
+        if (type === "bigint") return { $: "big", x: value < 0 ? "-" + (-value).toString(16) : value.toString(16) };
         // A tombstone is written in place, the same way whether the value is new or a tombstone restored
         // earlier, so storing it again yields the same text (and no repeated notice).
         const lost = (why: string) => {
@@ -280,11 +281,13 @@ export function createCodec(hooks: CodecHooks): Codec {
         case "num": return value.v === "-0" ? -0 : Number(value.v);
         case "undef": return undefined;
         case "big": {
-          const digits = String(value.v);
+          // `x` holds hexadecimal digits; `v` (decimal) is how earlier versions stored BigInts.
+          const digits = String(value.x !== undefined ? value.x : value.v);
           if (H.maxBigIntDigits && digits.length > H.maxBigIntDigits) {
             throw new RangeError("a BigInt of " + digits.length + " digits cannot cross the sandbox boundary (at most " + H.maxBigIntDigits + ")");
           }
-          return BigInt(digits);
+          if (value.x === undefined) return BigInt(digits);
+          return digits.charAt(0) === "-" ? -BigInt("0x" + digits.slice(1)) : BigInt("0x" + digits);
         }
         case "ref": return at(root, value.i);
         case "xref": return at(value.n, value.i);

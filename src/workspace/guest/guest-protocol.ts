@@ -22,6 +22,8 @@
  * number, boolean or `null`, and a codec text otherwise.
  */
 
+import { parseUntrusted } from "../membrane/untrusted-json.ts";
+
 /** The operations a guest message can name; the guest sends the index. */
 export const GUEST_OPERATIONS = ["done", "get", "set", "has", "keys", "call", "print", "repr", "exit", "resolve", "now", "random"] as const;
 
@@ -85,7 +87,7 @@ export function pendingReply(id: number): string {
 export function decodeArguments(text: string, decode: (text: string) => unknown): unknown[] {
   if (text === "") return [];
   if (text.charCodeAt(0) === 91 /* [ */) {
-    const values: unknown = JSON.parse(text);
+    const values: unknown = parseUntrusted(text);
     if (!Array.isArray(values)) throw new TypeError("malformed argument list");
     for (const value of values) {
       if (value !== null && typeof value === "object") throw new TypeError("malformed argument list");

@@ -60,6 +60,11 @@ export function installGuestRuntime(
   let order: string[] = [];
   const baseline: Map<string, unknown> = new Map();
 
+  const OUT_OF_MEMORY = { name: "InternalError", message: "out of memory" };
+  const UNDESCRIBABLE = { name: "Error", message: "the cell threw a value that could not be described" };
+  // Made now, while there is memory: the end of a cell that ran out of it must not need any.
+  const OUT_OF_MEMORY_TEXT = stringify(OUT_OF_MEMORY);
+  const UNDESCRIBABLE_TEXT = stringify(UNDESCRIBABLE);
   const clip = (text: string) => (text.length > MAX_MESSAGE ? text.slice(0, MAX_MESSAGE) + "…" : text);
   // Host errors arrive as a name and a message; a built-in name gets its built-in class (`instanceof` holds).
   const BUILTIN_ERRORS = ["TypeError", "RangeError", "ReferenceError", "SyntaxError", "EvalError", "URIError"];
@@ -183,7 +188,13 @@ export function installGuestRuntime(
       if (typeof error === "string") return { name: "Error", message: "uncaught " + clip(stringify(error)) };
       return { name: "Error", message: "uncaught " + clip(String(answer(send(REPR, encode(error))))) };
     } catch {
-      return { name: "Error", message: "the cell threw a value that could not be described" };
+      // Out of memory, describing the error needs memory too: recognise it without allocating.
+      try {
+        if (error && error.message === "out of memory") return OUT_OF_MEMORY;
+      } catch {
+        // Fall through.
+      }
+      return UNDESCRIBABLE;
     }
   };
   const emit = (kind: string, args: unknown[]) => {
@@ -193,6 +204,10 @@ export function installGuestRuntime(
     defineProperty(G, name, { value, writable: true, configurable: true, enumerable: false });
 
   installHostClock(G, send, answer, randomBatch, ops);
+  // The engine hands `Error.prepareStackTrace` call sites whose `getFunction()` returns the functions on the
+  // stack, the runtime's own among them. Nothing is secret there (the broker checks everything), but agent
+  // code has no business with the runtime's closures: the hook is fixed to "none".
+  if ("prepareStackTrace" in G.Error) defineProperty(G.Error, "prepareStackTrace", { value: undefined, writable: false, configurable: false });
   hidden("console", Object.freeze({
     log: (...args: unknown[]) => emit("out", args),
     info: (...args: unknown[]) => emit("out", args),
@@ -239,9 +254,10 @@ export function installGuestRuntime(
         if (exiting || error === EXIT || error === undefined) return send(DONE, "");
         let text;
         try {
-          text = stringify(describeThrown(error));
+          const info = describeThrown(error);
+          text = info === OUT_OF_MEMORY ? OUT_OF_MEMORY_TEXT : info === UNDESCRIBABLE ? UNDESCRIBABLE_TEXT : stringify(info);
         } catch {
-          text = '{"name":"Error","message":"the cell threw a value that could not be described"}';
+          text = UNDESCRIBABLE_TEXT;
         }
         send(DONE, text);
       };

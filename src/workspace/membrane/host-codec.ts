@@ -11,8 +11,9 @@ import { createCodec, type Codec } from "../codec/codec.ts";
 import { OpaqueValue } from "../../tools/llm-repr.ts";
 import { StoredDefinition, Tombstone } from "../stored-values.ts";
 import type { HandleDescription, HandleTable } from "./handle-table.ts";
+import { parseUntrusted } from "./untrusted-json.ts";
 
-/** Most digits of a BigInt the host decodes (printing one of millions of digits takes seconds). */
+/** Most (hexadecimal) digits of a BigInt the host decodes, 400,000 bits: printing far larger ones takes seconds. */
 export const MAX_BIGINT_DIGITS = 100_000;
 /** Distinct foreign class names one codec remembers; more are shown as plain objects. */
 const MAX_FOREIGN_CLASSES = 256;
@@ -99,5 +100,6 @@ export function createHostCodec({ table, describeHandle, resolveKey }: HostCodec
     opaque: (description) => new OpaqueValue(String(description)),
     tombstone: (why, path) => new Tombstone(String(why), String(path)),
     maxBigIntDigits: MAX_BIGINT_DIGITS,
+    parse: parseUntrusted,
   });
 }

@@ -29,6 +29,11 @@ export class ReferenceGuard {
     }
   }
 
+  /** True when the job holds `key`. */
+  holds(key: string): boolean {
+    return this.#known.has(key);
+  }
+
   /** The references in `text` the job does not hold (`[]` when all are fine); a malformed text is refused whole. */
   unknownReferences(text: string): string[] {
     let keys: string[];

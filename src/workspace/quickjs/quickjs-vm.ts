@@ -32,6 +32,8 @@ export class QuickJsVm implements Vm {
   #runtime: QuickJSRuntime | undefined;
   #context: QuickJSContext | undefined;
   #entries: QuickJSHandle | undefined;
+  /** QuickJS's own allocation limit, below the slot's bound. */
+  readonly #heapLimit: number;
   #deadline = Infinity;
   #stop = false;
   #disposed = false;
@@ -41,6 +43,7 @@ export class QuickJsVm implements Vm {
     this.#slot = slot;
     this.#limits = limits;
     this.#invokeTimeMs = invokeTimeMs;
+    this.#heapLimit = Math.max(slot.limitBytes - ENGINE_RESERVE_BYTES, 1024 * 1024);
     this.#link = new HostLink(unconnected);
     this.#onDispose = onDispose;
   }
@@ -63,7 +66,7 @@ export class QuickJsVm implements Vm {
   #start(): void {
     const runtime = this.#slot.module.newRuntime();
     this.#runtime = runtime;
-    runtime.setMemoryLimit(Math.max(this.#slot.limitBytes - ENGINE_RESERVE_BYTES, 1024 * 1024));
+    runtime.setMemoryLimit(this.#heapLimit);
     runtime.setMaxStackSize(this.#limits.stackBytes);
     runtime.setInterruptHandler(() => this.#stop || performance.now() > this.#deadline);
     const context = runtime.newContext();
@@ -230,12 +233,20 @@ export class QuickJsVm implements Vm {
       };
     }
     const error = ended ? ended.error : state.failure ?? { name: "Error", message: "the cell awaits a promise that can never settle" };
-    if (error && (isOutOfMemoryError(error) || (this.#nearMemoryBound() && !ended))) return outOfMemory();
+    // Out of memory, the engine cannot always even say so: an error with the heap at its bound is one.
+    if (error && (isOutOfMemoryError(error) || this.#memoryExhausted())) return outOfMemory();
     return error ? { error } : {};
   }
 
   #nearMemoryBound(): boolean {
     return this.#slot.reservedBytes + 2 * 65536 >= this.#slot.limitBytes;
+  }
+
+  /** True when the heap is at QuickJS's allocation limit or the slot's memory is at its bound. */
+  #memoryExhausted(): boolean {
+    if (this.#nearMemoryBound()) return true;
+    const used = this.memoryUsage();
+    return used === undefined || used >= this.#heapLimit - 1024 * 1024;
   }
 
   memoryUsage(): number | undefined {
