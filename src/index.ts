@@ -27,11 +27,17 @@ export { scriptedModel, ScriptedModel } from "./models/scripted-model.ts";
 export type { ScriptedTurn, ScriptedRequest, ScriptedModelOptions } from "./models/scripted-model.ts";
 export type { LanguageModel } from "./models/language-model.ts";
 
-/** The workspace: executors and the values a job view may hold. */
+/** The workspace: executors (`quickjs` is the sandbox; `trusted` is not), limits, and the values a job view may hold. */
 export { createQuickJsExecutor } from "./workspace/quickjs/quickjs-executor.ts";
-export type { Executor, Vm, VmLimits, HostChannel } from "./workspace/executor.ts";
-export type { WorkspaceLimits } from "./workspace/workspace.ts";
-export { DEFAULT_WORKSPACE_LIMITS } from "./workspace/workspace.ts";
+export type { QuickJsExecutorOptions } from "./workspace/quickjs/quickjs-executor.ts";
+export { createTrustedExecutor } from "./workspace/trusted/trusted-executor.ts";
+export type { TrustedExecutorOptions } from "./workspace/trusted/trusted-executor.ts";
+export type { ExecutorChoice } from "./workspace/resolve-executor.ts";
+export type { Executor, Vm, VmLimits, HostChannel, CreateVmOptions, RunCellOptions, CellOutcome, CellLimit } from "./workspace/executor.ts";
+export type { WorkspaceLimits } from "./workspace/limits.ts";
+export { DEFAULT_WORKSPACE_LIMITS } from "./workspace/limits.ts";
+export type { ExposeOptions } from "./workspace/membrane/exposed-classes.ts";
+export type { Crossing, CrossingOp } from "./workspace/membrane/crossing-journal.ts";
 export { StoredDefinition, Tombstone } from "./workspace/stored-values.ts";
 
 /** Stores: the contract and the embedded SQLite store. */
@@ -51,3 +57,6 @@ export { CorruptRecordError } from "./errors/corrupt-record-error.ts";
 export { ScriptExhaustedError } from "./errors/script-exhausted-error.ts";
 export { InvalidToolArgumentsError } from "./errors/invalid-tool-arguments-error.ts";
 export { UnsupportedModelVersionError } from "./errors/unsupported-model-version-error.ts";
+export { ToolNotExposedError } from "./errors/tool-not-exposed-error.ts";
+export { ResourceLimitError } from "./errors/resource-limit-error.ts";
+export { InvalidWorkspaceLimitError } from "./errors/invalid-workspace-limit-error.ts";

@@ -33,7 +33,7 @@ export interface RunCellOptions {
 }
 
 /** Which limit ended a cell. */
-export type CellLimit = "time" | "memory" | "cancelled" | "engine";
+export type CellLimit = "time" | "memory" | "stack" | "cancelled" | "engine";
 
 /** How a cell ended: normally, or with the error agent code sees as `<name>: <message>`. */
 export interface CellOutcome {

@@ -20,6 +20,13 @@ export interface QuickJsExecutorOptions {
 /** The smallest memory bound a QuickJS VM can have: the module's initial memory plus room for a heap. */
 export const QUICKJS_MIN_VM_MEMORY_BYTES = QUICKJS_MIN_MEMORY_BYTES + 8 * 1024 * 1024;
 
+/**
+ * The largest guest stack a QuickJS VM accepts. Beyond about 5 MiB the engine's own stack cannot hold it
+ * and the runtime fails to start; from 512 KiB on, the worker's native stack (which WebAssembly frames
+ * share) may run out first — contained, but the VM is discarded. The default, 256 KiB, avoids both.
+ */
+export const QUICKJS_MAX_STACK_BYTES = 4 * 1024 * 1024;
+
 /** Creates the default, isolating executor. The WebAssembly module is compiled once per process. */
 export function createQuickJsExecutor(options: QuickJsExecutorOptions = {}): Executor {
   const invokeTimeMs = options.invokeTimeMs ?? 5_000;
@@ -32,6 +39,13 @@ export function createQuickJsExecutor(options: QuickJsExecutorOptions = {}): Exe
           limit: "memoryBytes",
           value: limits.memoryBytes,
           expected: `at least ${formatBytes(QUICKJS_MIN_VM_MEMORY_BYTES)} for the quickjs executor`,
+        });
+      }
+      if (limits.stackBytes > QUICKJS_MAX_STACK_BYTES) {
+        throw new InvalidWorkspaceLimitError({
+          limit: "stackBytes",
+          value: limits.stackBytes,
+          expected: `at most ${formatBytes(QUICKJS_MAX_STACK_BYTES)} for the quickjs executor (its engine's own stack is not much larger)`,
         });
       }
       return (await takeVm(limits, invokeTimeMs)).connect(host);

@@ -217,6 +217,13 @@ export class QuickJsVm implements Vm {
     });
     if (state.fault !== undefined || this.#slot.broken) {
       if (this.#nearMemoryBound() || isOutOfMemory(state.fault)) return outOfMemory();
+      if (state.fault instanceof RangeError && /call stack/i.test(state.fault.message)) {
+        // The worker's own stack ran out inside the engine before the guest's stack limit was reached.
+        return {
+          error: { name: "RangeError", message: "Maximum call stack size exceeded (the host's stack ran out inside the engine); the VM was discarded" },
+          poisoned: true, limit: "stack", broken: true,
+        };
+      }
       const reason = state.fault instanceof Error ? `${state.fault.name}: ${state.fault.message}` : String(state.fault);
       return {
         error: { name: "InternalError", message: `the sandbox engine failed (${reason.split("\n")[0]}); the VM was discarded` },
