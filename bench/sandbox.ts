@@ -43,16 +43,21 @@ async function timeCell(workspace: Workspace, code: string): Promise<number> {
   return elapsed;
 }
 
-/** Median µs per crossing: a cell making `calls` crossings minus the same loop without them. */
-async function crossingMicros(workspace: Workspace, body: string, calls = 20_000, rounds = 9): Promise<number> {
-  const samples: number[] = [];
-  await timeCell(workspace, `for (let i = 0; i < 2000; i++) { ${body} }`);
+/**
+ * Median µs per crossing of each body: a cell making `calls` crossings minus the same loop without them.
+ * The bodies are measured in turn, round after round, so a noisy neighbour skews them alike.
+ */
+async function crossingMicros(workspace: Workspace, bodies: string[], calls = 20_000, rounds = 15): Promise<number[]> {
+  const samples = bodies.map(() => [] as number[]);
+  for (const body of bodies) await timeCell(workspace, `for (let i = 0; i < 2000; i++) { ${body} }`);
   for (let round = 0; round < rounds; round++) {
-    const empty = await timeCell(workspace, `for (let i = 0; i < ${calls}; i++) {}`);
-    const full = await timeCell(workspace, `for (let i = 0; i < ${calls}; i++) { ${body} }`);
-    samples.push(((full - empty) * 1000) / calls);
+    for (const [index, body] of bodies.entries()) {
+      const empty = await timeCell(workspace, `for (let i = 0; i < ${calls}; i++) {}`);
+      const full = await timeCell(workspace, `for (let i = 0; i < ${calls}; i++) { ${body} }`);
+      samples[index]!.push(((full - empty) * 1000) / calls);
+    }
   }
-  return median(samples);
+  return samples.map(median);
 }
 
 async function crossings(): Promise<void> {
@@ -60,12 +65,12 @@ async function crossings(): Promise<void> {
   const noop = tool({ name: "noop", description: "Does nothing.", run: () => undefined });
   const workspace = await Workspace.open(options({ target }, { tools: [noop] }), []);
   try {
-    const method = await crossingMicros(workspace, "target.noop()");
-    console.log(`  host-call crossing (no-op host method): ${method.toFixed(2)} µs median (target ≤ 3 µs)`);
-    console.log(`  method with two numbers and a result:   ${(await crossingMicros(workspace, "target.add(i, 1)")).toFixed(2)} µs`);
-    console.log(`  property read:                          ${(await crossingMicros(workspace, "target.value")).toFixed(2)} µs`);
-    console.log(`  Date.now() (host clock, recorded):      ${(await crossingMicros(workspace, "Date.now()")).toFixed(2)} µs`);
-    console.log(`  no-op tool call (validation, record):   ${(await crossingMicros(workspace, "noop()", 5_000)).toFixed(2)} µs`);
+    const [method, add, read, now, toolCall] = await crossingMicros(workspace, ["target.noop()", "target.add(i, 1)", "target.value", "Date.now()", "noop()"]);
+    console.log(`  host-call crossing (no-op host method): ${method!.toFixed(2)} µs median (target ≤ 3 µs)`);
+    console.log(`  method with two numbers and a result:   ${add!.toFixed(2)} µs`);
+    console.log(`  property read:                          ${read!.toFixed(2)} µs`);
+    console.log(`  Date.now() (host clock, recorded):      ${now!.toFixed(2)} µs`);
+    console.log(`  no-op tool call (validation, record):   ${toolCall!.toFixed(2)} µs`);
   } finally {
     workspace.dispose();
   }

@@ -28,6 +28,21 @@ export function createGuestHandles(link: GuestHandleLink): { make(ref: any): any
   const HAS = link.ops.has!;
   const KEYS = link.ops.keys!;
   const CALL = link.ops.call!;
+  const CALL_NUMBERS = link.ops.callNumbers!;
+  const plainNumber = (value: unknown) => typeof value === "number" && value - value === 0 && !(value === 0 && 1 / value < 0);
+  // One to three finite numbers (ids, counts, amounts) go as they are; anything else as an encoded list.
+  const call = (id: string, prop: string, args: unknown[]) => {
+    const count = args.length;
+    if (count === 0) return send(CALL, id, prop);
+    // Indexing, not destructuring: destructuring runs the iterator protocol, costly in the interpreter.
+    const a = args[0] as string;
+    const b = args[1] as string;
+    const c = args[2] as string;
+    if (count === 1 && plainNumber(a)) return send(CALL_NUMBERS, id, prop, a);
+    if (count === 2 && plainNumber(a) && plainNumber(b)) return send(CALL_NUMBERS, id, prop, a, b);
+    if (count === 3 && plainNumber(a) && plainNumber(b) && plainNumber(c)) return send(CALL_NUMBERS, id, prop, a, b, c);
+    return send(CALL, id, prop, encodeArgs(args));
+  };
   const handles = new Map<number, any>();
   const refs = new WeakMap<object, any>();
 
@@ -49,7 +64,7 @@ export function createGuestHandles(link: GuestHandleLink): { make(ref: any): any
         if (cached) return cached;
         const reply = send(GET, id, prop);
         if (reply === "m") {
-          const method = { [prop]: (...args: unknown[]) => answer(args.length ? send(CALL, id, prop, encodeArgs(args)) : send(CALL, id, prop)) }[prop]!;
+          const method = { [prop]: (...args: unknown[]) => answer(call(id, prop, args)) }[prop]!;
           methods.set(prop, method);
           return method;
         }
@@ -72,7 +87,7 @@ export function createGuestHandles(link: GuestHandleLink): { make(ref: any): any
         return { value: proxy[prop], writable: true, enumerable: true, configurable: true };
       },
       apply(_t, _this, args) {
-        return answer(send(CALL, id, "", encodeArgs(args)));
+        return answer(call(id, "", args));
       },
       construct: () => refuse("construct"),
       deleteProperty: () => refuse("delete a property of"),

@@ -18,14 +18,18 @@
  * | `p<id>` | a pending host promise, settled later with its own reply |
  * | `m` | (for `get`) the property is a method |
  *
+ * A transport may hand the guest the replies for `undefined`, numbers, booleans and `null` as those values
+ * themselves (the QuickJS executor does); the guest accepts either form.
+ *
  * Argument lists travel as one text: `""` for none, a JSON array when every argument is a string, finite
- * number, boolean or `null`, and a codec text otherwise.
+ * number, boolean or `null`, and a codec text otherwise. `callNumbers(id, member, ...numbers)` is `call` for
+ * up to three finite numbers, sent as they are (the engine turns them into text faster than guest code can).
  */
 
 import { parseUntrusted } from "../membrane/untrusted-json.ts";
 
 /** The operations a guest message can name; the guest sends the index. */
-export const GUEST_OPERATIONS = ["done", "get", "set", "has", "keys", "call", "print", "repr", "exit", "resolve", "now", "random"] as const;
+export const GUEST_OPERATIONS = ["done", "get", "set", "has", "keys", "call", "print", "repr", "exit", "resolve", "now", "random", "callNumbers"] as const;
 
 /** Operation index by name, as the guest runtime is given it. */
 export const GUEST_OPERATION_CODES: Readonly<Record<(typeof GUEST_OPERATIONS)[number], number>> = Object.freeze(

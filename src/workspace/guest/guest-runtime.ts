@@ -77,10 +77,10 @@ export function installGuestRuntime(
   };
 
   // The host's answer to one message, as a guest value (or a thrown error, or a pending promise).
-  const answer = (reply: string): unknown => {
-    // `undefined` is how the engine's transport says "undefined" without making a string.
-    if (reply === undefined || reply === "") return undefined;
-    if (typeof reply !== "string") throw makeError({ name: "InternalError", message: "the host did not answer" });
+  const answer = (reply: string | number | boolean | null | undefined): unknown => {
+    // A transport may deliver `undefined`, numbers, booleans and `null` as themselves (no string to read).
+    if (typeof reply !== "string") return reply;
+    if (reply === "") return undefined;
     switch (reply.charCodeAt(0)) {
       case 115 /* s */: return reply.slice(1);
       case 110 /* n */: return +reply.slice(1);

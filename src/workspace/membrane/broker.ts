@@ -101,6 +101,8 @@ export class Broker {
 
   #receive(op: string, args: string[]): string | Promise<string> {
     if (op === "resolve") return this.#resolve(args);
+    // Numbers sent as they are: the same call, with its argument list written here.
+    if (op === "callNumbers") return this.#receive("call", [args[0] ?? "", args[1] ?? "", `[${args.slice(2).join(",")}]`]);
     if (op === "repr") return this.#guard(() => this.#reply(llmRepr(this.#options.codec.decode(args[0] ?? ""))));
     let record: Crossing | undefined;
     try {

@@ -91,8 +91,7 @@ export class QuickJsSlot {
         ffi.QTS_FreeCString(ctx as never, chars as never);
       }
       const reply = this.#receiver ? this.#receiver(op, args) : "";
-      // The empty reply (`undefined`) is the engine's own undefined: no string to make.
-      return reply === "" ? 0 : this.#newString(ctx, reply);
+      return this.#replyValue(ctx, reply);
     } catch {
       // Nothing may unwind through the engine's frames. The host's own stack or memory ran out: say so if
       // there is room for the words.
@@ -119,6 +118,24 @@ export class QuickJsSlot {
       return text;
     }
     return decoder.decode(heap.subarray(pointer, end));
+  }
+
+  /**
+   * The engine value for a reply. Replies that stand for `undefined`, a number, a boolean or `null` become
+   * that value itself (see `guest-protocol.ts`), so the guest needs no string to read them.
+   */
+  #replyValue(ctx: number, reply: string): number {
+    if (reply === "") return 0;
+    const ffi = this.#ffi;
+    switch (reply.charCodeAt(0)) {
+      case 110 /* n */:
+        return ffi.QTS_NewFloat64(ctx as never, Number(reply.slice(1))) as unknown as number;
+      case 98 /* b */:
+        return ffi.QTS_DupValuePointer(ctx as never, reply === "b1" ? ffi.QTS_GetTrue() : ffi.QTS_GetFalse()) as unknown as number;
+      case 122 /* z */:
+        return ffi.QTS_DupValuePointer(ctx as never, ffi.QTS_GetNull()) as unknown as number;
+    }
+    return this.#newString(ctx, reply);
   }
 
   /** A new engine string holding `text`; 0 when no memory is left for it (the guest sees no reply). */
