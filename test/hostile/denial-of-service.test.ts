@@ -51,7 +51,7 @@ hostileSuite("hostile code: denial of service", [
   },
   {
     name: "a flood of huge error messages",
-    code: "for (let i = 0; i < 1_000; i++) console.error('y'.repeat(100_000))",
+    code: "for (let i = 0; i < 100; i++) console.error('y'.repeat(1_000_000))",
     expect: "ResourceLimitError: the cell moved too much data across the sandbox boundary (limit maxTransferCharacters = 8,388,608)",
   },
   { name: "a promise flood", code: "for (let i = 0; i < 1e8; i++) new Promise(() => {})", expect: MEMORY_OR_TIME },
