@@ -36,6 +36,8 @@ export class QuickJsVm implements Vm {
   readonly #heapLimit: number;
   #deadline = Infinity;
   #stop = false;
+  /** The slot's memory when the current cell started (growth past the heap limit means the heap hit it). */
+  #reservedAtStart = 0;
   #disposed = false;
   #onDispose: (slot: QuickJsSlot) => void;
 
@@ -182,6 +184,7 @@ export class QuickJsVm implements Vm {
       }
     };
     link.startCell();
+    this.#reservedAtStart = this.#slot.reservedBytes;
     try {
       this.invoke("begin");
       let running = slice(() => take(context.evalCode(script, "cell.js")));
@@ -249,9 +252,15 @@ export class QuickJsVm implements Vm {
     return this.#slot.reservedBytes + 2 * 65536 >= this.#slot.limitBytes;
   }
 
-  /** True when the heap is at QuickJS's allocation limit or the slot's memory is at its bound. */
+  /**
+   * True when the heap is at QuickJS's allocation limit or the slot's memory is at its bound — or the cell
+   * grew the slot's memory past the heap limit: work that ran out of memory inside promise jobs is dropped
+   * by the engine without an exception, and the memory is free again by the time the cell ends.
+   */
   #memoryExhausted(): boolean {
     if (this.#nearMemoryBound()) return true;
+    const reserved = this.#slot.reservedBytes;
+    if (reserved > this.#reservedAtStart && reserved >= this.#heapLimit) return true;
     const used = this.memoryUsage();
     return used === undefined || used >= this.#heapLimit - 1024 * 1024;
   }
