@@ -197,8 +197,9 @@ async function runCase(test: HostileCase): Promise<void> {
       statek.submitJob(ordinary).then(({ id }) => statek.runJob(id)),
     ]);
     const matches = (entry: string) => (typeof test.expect === "string" ? entry === test.expect : test.expect.test(entry));
-    assert.ok(bad.console.some(matches), `expected a console entry matching ${String(test.expect)}; the console was:\n${bad.console.join("\n").slice(0, 4000)}`);
-    assert.ok(bad.console.includes("still alive object 42"), `the hostile job's next cell did not run in a working workspace:\n${bad.console.join("\n").slice(0, 4000)}`);
+    const shown = bad.console.map((entry) => (entry.length > 300 ? `${entry.slice(0, 300)}… (${entry.length} characters)` : entry)).join("\n");
+    assert.ok(bad.console.some(matches), `expected a console entry matching ${String(test.expect)}; the console was:\n${shown}`);
+    assert.ok(bad.console.includes("still alive object 42"), `the hostile job's next cell did not run in a working workspace:\n${shown}`);
     assert.equal(bad.status, "DONE", bad.error ?? "");
     assert.equal(bad.exitStatus, "survived");
     test.check?.(bad, calendar);
