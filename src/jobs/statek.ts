@@ -109,12 +109,18 @@ export class Statek {
   }
 
   /**
-   * Lets objects of an application class persist in workspaces by id: a variable holding one is stored as a
-   * reference and re-loaded with `load(id)` on resume.
+   * Registers an application class with the workspace. With `id` and `load`, objects of the class persist by
+   * id: a variable holding one is stored as a reference and re-loaded with `load(id)` on resume. With
+   * `allow`, `deny` and `readOnly`, the broker narrows what agent code may do with them (see docs/security.md).
    *
    * @example
    * ```ts
-   * statek.expose(Meeting, { id: (meeting) => meeting.id, load: (id) => calendar.meeting(id) });
+   * statek.expose(Meeting, {
+   *   id: (meeting) => meeting.id,
+   *   load: (id) => calendar.meeting(id),
+   *   deny: ["delete*"],
+   *   readOnly: ["id", "organizer"],
+   * });
    * ```
    */
   expose<T>(cls: abstract new (...args: any[]) => T, options: ExposeOptions<T>): void {
