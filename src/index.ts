@@ -30,6 +30,9 @@ export type { LanguageModel } from "./models/language-model.ts";
 /** The workspace: executors (`quickjs` is the sandbox; `trusted` is not), limits, and the values a job view may hold. */
 export { createQuickJsExecutor } from "./workspace/quickjs/quickjs-executor.ts";
 export type { QuickJsExecutorOptions } from "./workspace/quickjs/quickjs-executor.ts";
+export { configureSlotPool } from "./workspace/quickjs/quickjs-slot-pool.ts";
+export type { SlotPoolOptions } from "./workspace/quickjs/quickjs-slot-pool.ts";
+export { configureReadyVms } from "./workspace/quickjs/quickjs-ready-vms.ts";
 export { createTrustedExecutor } from "./workspace/trusted/trusted-executor.ts";
 export type { TrustedExecutorOptions } from "./workspace/trusted/trusted-executor.ts";
 export type { ExecutorChoice } from "./workspace/resolve-executor.ts";

@@ -195,7 +195,17 @@ export class QuickJsVm implements Vm {
         const settled = link.takeSettled();
         if (settled.length) {
           running = slice(() => {
-            for (const [id, reply] of settled) this.invoke("settle", String(id), reply);
+            for (const [id, reply] of settled) {
+              try {
+                this.invoke("settle", String(id), reply);
+              } catch (error) {
+                // The guest failed to take the reply (stopped at its time limit, out of memory): a guest error.
+                const guest = (error as { guest?: GuestError }).guest;
+                if (!guest) throw error;
+                failure ??= guest;
+                break;
+              }
+            }
           });
           continue;
         }
