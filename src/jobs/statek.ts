@@ -88,7 +88,6 @@ export class Statek {
     this.#ownsStore = ownsStore;
     this.#bindings = new Map(Object.entries(options.bindings ?? {}));
     this.#executor = resolveExecutor(options.executor);
-    resolveLimits(options.limits);
     this.#limits = { ...options.limits };
     this.#maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
     this.#sessions = new JobSessions(options.warmJobs ?? 100);
@@ -97,9 +96,12 @@ export class Statek {
 
   /** Opens (and migrates) the store and registers the agents. */
   static async open(options: StatekOptions = {}): Promise<Statek> {
+    // Bad settings are refused before the store is opened, so nothing is left open.
+    const executor = resolveExecutor(options.executor);
+    executor.checkLimits?.(resolveLimits(options.limits));
     const spec = options.store ?? DEFAULT_STORE_PATH;
     const store = await openStore(spec);
-    return new Statek(store, typeof spec === "string", options);
+    return new Statek(store, typeof spec === "string", { ...options, executor });
   }
 
   /** Registers an agent so this process can run its jobs; a later agent with the same role replaces it. */

@@ -72,6 +72,8 @@ export interface Executor {
   /** True when the VM is an isolation boundary for untrusted code. */
   readonly isolated: boolean;
   createVm(options: CreateVmOptions): Promise<Vm>;
+  /** Throws `InvalidWorkspaceLimitError` for limits this executor cannot honour (checked when a `Statek` opens). */
+  checkLimits?(limits: VmLimits): void;
 }
 
 /** Default {@link VmLimits}. */

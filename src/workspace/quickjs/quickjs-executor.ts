@@ -6,7 +6,7 @@
  * {@link HostChannel}.
  */
 import { InvalidWorkspaceLimitError } from "../../errors/invalid-workspace-limit-error.ts";
-import type { Executor } from "../executor.ts";
+import type { Executor, VmLimits } from "../executor.ts";
 import { formatBytes } from "../limits.ts";
 import { takeVm } from "./quickjs-ready-vms.ts";
 import { QUICKJS_MIN_MEMORY_BYTES } from "./quickjs-wasm.ts";
@@ -33,22 +33,28 @@ export function createQuickJsExecutor(options: QuickJsExecutorOptions = {}): Exe
   return {
     name: "quickjs",
     isolated: true,
+    checkLimits,
     async createVm({ limits, host }) {
-      if (limits.memoryBytes < QUICKJS_MIN_VM_MEMORY_BYTES) {
-        throw new InvalidWorkspaceLimitError({
-          limit: "memoryBytes",
-          value: limits.memoryBytes,
-          expected: `at least ${formatBytes(QUICKJS_MIN_VM_MEMORY_BYTES)} for the quickjs executor`,
-        });
-      }
-      if (limits.stackBytes > QUICKJS_MAX_STACK_BYTES) {
-        throw new InvalidWorkspaceLimitError({
-          limit: "stackBytes",
-          value: limits.stackBytes,
-          expected: `at most ${formatBytes(QUICKJS_MAX_STACK_BYTES)} for the quickjs executor (its engine's own stack is not much larger)`,
-        });
-      }
+      checkLimits(limits);
       return (await takeVm(limits, invokeTimeMs)).connect(host);
     },
   };
+}
+
+/** Refuses bounds a QuickJS VM cannot honour, naming the limit. */
+function checkLimits(limits: VmLimits): void {
+  if (limits.memoryBytes < QUICKJS_MIN_VM_MEMORY_BYTES) {
+    throw new InvalidWorkspaceLimitError({
+      limit: "memoryBytes",
+      value: limits.memoryBytes,
+      expected: `at least ${formatBytes(QUICKJS_MIN_VM_MEMORY_BYTES)} for the quickjs executor`,
+    });
+  }
+  if (limits.stackBytes > QUICKJS_MAX_STACK_BYTES) {
+    throw new InvalidWorkspaceLimitError({
+      limit: "stackBytes",
+      value: limits.stackBytes,
+      expected: `at most ${formatBytes(QUICKJS_MAX_STACK_BYTES)} for the quickjs executor (its engine's own stack is not much larger)`,
+    });
+  }
 }
