@@ -34,8 +34,11 @@ export async function executeResponse(
   return exitStatus;
 }
 
-/** Opens the job's workspace with its variables restored. */
-export async function openWorkspace(env: StepEnvironment, agent: Agent, row: JobRow): Promise<Workspace> {
+/**
+ * Opens the job's workspace with its variables restored. `allowHidden` lets its code call hidden tools (warmup
+ * code marked hidden); such a workspace must not be kept for model-written code.
+ */
+export async function openWorkspace(env: StepEnvironment, agent: Agent, row: JobRow, options: { allowHidden?: boolean } = {}): Promise<Workspace> {
   const bindings = new Map(env.bindings);
   for (const [name, value] of Object.entries(agent.context)) bindings.set(name, value);
   try {
@@ -47,6 +50,7 @@ export async function openWorkspace(env: StepEnvironment, agent: Agent, row: Job
         // The broker checks every call against these; hidden tools stay out of model-written code.
         tools: agent.tools,
         ...allowedToolsOf(agent, row),
+        ...(options.allowHidden ? { allowHidden: true } : {}),
         globals: agent.context,
         bindings,
         exposed: env.exposed,
