@@ -4,6 +4,7 @@
  */
 const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   "step-overhead": () => import("./step-overhead.ts"),
+  sandbox: () => import("./sandbox.ts"),
 };
 
 const wanted = process.argv.slice(2);

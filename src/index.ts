@@ -79,11 +79,20 @@ export type { ModelPrice, PricingTable } from "./models/pricing.ts";
 export { loadPricingFile } from "./models/load-pricing.ts";
 export { formatCost } from "./models/format-cost.ts";
 
-/** The workspace: executors and the values a job view may hold. */
+/** The workspace: executors (`quickjs` is the sandbox; `trusted` is not), limits, and the values a job view may hold. */
 export { createQuickJsExecutor } from "./workspace/quickjs/quickjs-executor.ts";
-export type { Executor, Vm, VmLimits, HostChannel } from "./workspace/executor.ts";
-export type { WorkspaceLimits } from "./workspace/workspace.ts";
-export { DEFAULT_WORKSPACE_LIMITS } from "./workspace/workspace.ts";
+export type { QuickJsExecutorOptions } from "./workspace/quickjs/quickjs-executor.ts";
+export { configureSlotPool } from "./workspace/quickjs/quickjs-slot-pool.ts";
+export type { SlotPoolOptions } from "./workspace/quickjs/quickjs-slot-pool.ts";
+export { configureReadyVms } from "./workspace/quickjs/quickjs-ready-vms.ts";
+export { createTrustedExecutor } from "./workspace/trusted/trusted-executor.ts";
+export type { TrustedExecutorOptions } from "./workspace/trusted/trusted-executor.ts";
+export type { ExecutorChoice } from "./workspace/resolve-executor.ts";
+export type { Executor, Vm, VmLimits, HostChannel, CreateVmOptions, RunCellOptions, CellOutcome, CellLimit } from "./workspace/executor.ts";
+export type { WorkspaceLimits } from "./workspace/limits.ts";
+export { DEFAULT_WORKSPACE_LIMITS } from "./workspace/limits.ts";
+export type { ExposeOptions } from "./workspace/membrane/exposed-classes.ts";
+export type { Crossing, CrossingOp } from "./workspace/membrane/crossing-journal.ts";
 export { StoredDefinition, Tombstone } from "./workspace/stored-values.ts";
 
 /** Stores: the contract and the embedded SQLite store. */
@@ -115,3 +124,5 @@ export { ModelCallError } from "./errors/model-call-error.ts";
 export { InvalidPromptFileError } from "./errors/invalid-prompt-file-error.ts";
 export { InvalidPricingError } from "./errors/invalid-pricing-error.ts";
 export { JobFinishedError } from "./errors/job-finished-error.ts";
+export { ResourceLimitError } from "./errors/resource-limit-error.ts";
+export { InvalidWorkspaceLimitError } from "./errors/invalid-workspace-limit-error.ts";

@@ -32,10 +32,15 @@ export interface AgentOptions {
   role: string;
   /** The system prompt; may contain placeholders such as `{brief_tools}` and `{shared_var_names}`. */
   systemPrompt?: string;
-  /** Tools agent code may call; the visible ones are listed by the prompt's tool placeholders. */
+  /** The agent's tools (hidden ones included); the visible ones are listed by the prompt's tool placeholders. */
   tools?: readonly Tool[];
   /** Framework tools every job of this agent has besides its own. @default `brief` and `docstr` */
   systemTools?: readonly Tool[];
+  /**
+   * Names of the tools agent code may call, checked by the broker on every call (prompt visibility is not
+   * authorization); a job may replace it (`submitJob({ allowedTools })`). @default every tool
+   */
+  allowedTools?: readonly string[];
   /** Values and functions in scope by name in every job of this agent; they persist by name, not by value. */
   context?: Readonly<Record<string, unknown>>;
   /**
@@ -65,7 +70,9 @@ export type PromptFileAgentOptions = Omit<AgentOptions, "role" | "systemPrompt" 
 function defaultSystemPrompt(style: ChatStyle): string {
   return "You are an agent working in a durable TypeScript workspace. " + chatStyleRules(style).instructions +
     " Variables you declare at the top level persist between steps. " +
-    (chatStyleRules(style).dialog ? "Call exit(result) to end the job for good.\n\n" : "Call exit(result) when the task is done.\n\n") +
+    (chatStyleRules(style).dialog ? "Call exit(result) to end the job for good.\n" : "Call exit(result) when the task is done.\n") +
+    // `{workspace_isolation}` is filled from the executor in use (sandbox or not), never from the agent.
+    "{workspace_isolation}\n\n" +
     "Available variables: {shared_var_names}\nAvailable tools:\n{brief_tools}";
 }
 
@@ -91,6 +98,8 @@ export class Agent {
    * those do not take. The workspace installs all of them; hidden ones are refused to agent code.
    */
   readonly registry: ToolRegistry;
+  /** Names of the tools agent code may call, or `undefined` for every non-hidden tool. */
+  readonly allowedTools: readonly string[] | undefined;
   readonly context: Readonly<Record<string, unknown>>;
   readonly metadata: Readonly<Record<string, JsonValue>>;
   readonly model: LanguageModel | undefined;
@@ -145,6 +154,7 @@ export class Agent {
     this.systemPrompt = options.systemPrompt ?? defaultSystemPrompt(style);
     this.tools = Object.freeze([...tools]);
     this.registry = new ToolRegistry({ tools: [...tools, ...contextTools], systemTools });
+    this.allowedTools = options.allowedTools === undefined ? undefined : Object.freeze(checkAllowedTools(this, options.allowedTools, label));
     this.context = Object.freeze({ ...options.context });
     this.metadata = metadata;
     this.model = options.model;
@@ -185,4 +195,16 @@ export class Agent {
       limits: { ...definition.limits, ...options.limits },
     });
   }
+}
+
+/** Checks that `names` are tools of `agent` (a `TypeError` names the first that is not); returns a copy. */
+export function checkAllowedTools(agent: { registry: ToolRegistry }, names: readonly string[], label: string): string[] {
+  if (!Array.isArray(names)) throw new TypeError(`${label}: allowedTools must be an array of tool names`);
+  const known = new Set(agent.registry.all.map((tool) => tool.name));
+  for (const name of names) {
+    if (typeof name !== "string" || !known.has(name)) {
+      throw new TypeError(`${label}: allowedTools names '${String(name)}', which is not one of the agent's tools (${[...known].join(", ") || "none"})`);
+    }
+  }
+  return [...names];
 }

@@ -12,6 +12,7 @@ import type { LanguageModel } from "../models/language-model.ts";
 import type { JobRow } from "../store/store.ts";
 import { formatError } from "../tools/call-tool.ts";
 import { selectTools } from "../tools/tool-registry.ts";
+import { isolationNotice } from "../workspace/resolve-executor.ts";
 import type { Agent } from "./agent.ts";
 import { buildMessages } from "./build-messages.ts";
 import { chatStyleOf } from "./chat-styles/chat-style.ts";
@@ -48,7 +49,8 @@ export async function askModel(
   const system = renderPrompt(agent.systemPrompt, {
     tools: selectTools(agent.registry.own, "ALL", { chatStyle: style.name }),
     sharedVars: submitted?.vars ?? [],
-    params: row.params,
+    // The isolation the prompt describes comes from the executor in use, whatever the job's parameters say.
+    params: { ...row.params, workspace_isolation: isolationNotice(env.executor) },
   });
   const box = typeof row.metadata.XML_BOX_CONSOLE === "string" && row.metadata.XML_BOX_CONSOLE ? row.metadata.XML_BOX_CONSOLE : env.xmlBoxConsole;
   const messages = buildMessages(history, { style, provider: model.provider, ...(box ? { xmlBox: box } : {}) });

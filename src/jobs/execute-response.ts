@@ -50,8 +50,11 @@ export async function executeResponse(
   return { ...(report.exitStatus !== undefined ? { exitStatus: report.exitStatus } : {}), exceptions };
 }
 
-/** Opens the job's workspace with its variables restored. */
-export async function openWorkspace(env: StepEnvironment, agent: Agent, row: JobRow): Promise<Workspace> {
+/**
+ * Opens the job's workspace with its variables restored. `allowHidden` lets its code call hidden tools (warmup
+ * code marked hidden); such a workspace must not be kept for model-written code.
+ */
+export async function openWorkspace(env: StepEnvironment, agent: Agent, row: JobRow, options: { allowHidden?: boolean } = {}): Promise<Workspace> {
   const bindings = new Map(env.bindings);
   for (const [name, value] of Object.entries(agent.context)) bindings.set(name, value);
   try {
@@ -61,9 +64,11 @@ export async function openWorkspace(env: StepEnvironment, agent: Agent, row: Job
         limits: env.limits,
         job: { id: row.id, role: row.role, metadata: row.metadata },
         agent,
-        // Every tool of the agent's registry, hidden ones too: the workspace refuses those to agent code
-        // with `NameError: tool 'x' is not exposed to this job`.
+        // Every tool of the agent's registry, hidden ones too: the broker refuses hidden and not-allowed ones
+        // to agent code with `NameError: tool 'x' is not exposed to this job`.
         tools: agent.registry.all,
+        ...allowedToolsOf(agent, row),
+        ...(options.allowHidden ? { allowHidden: true } : {}),
         globals: agent.context,
         bindings,
         exposed: env.exposed,
@@ -74,4 +79,11 @@ export async function openWorkspace(env: StepEnvironment, agent: Agent, row: Job
   } catch (error) {
     throw new CorruptRecordError({ jobId: row.id, location: "workspace variables", cause: error });
   }
+}
+
+/** The job's allowed tool set: its own (`submitJob({ allowedTools })`), else its agent's. */
+function allowedToolsOf(agent: Agent, row: JobRow): { allowedTools?: readonly string[] } {
+  const own = row.state.allowedTools;
+  if (Array.isArray(own)) return { allowedTools: own.filter((name): name is string => typeof name === "string") };
+  return agent.allowedTools ? { allowedTools: agent.allowedTools } : {};
 }

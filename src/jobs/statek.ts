@@ -8,13 +8,13 @@ import { NoSuchAgentError } from "../errors/no-such-agent-error.ts";
 import { NoSuchJobError } from "../errors/no-such-job-error.ts";
 import { DEFAULT_STORE_PATH, openStore } from "../store/open-store.ts";
 import type { JobFilter, JobRow, JsonValue, Store, VariableRow } from "../store/store.ts";
-import { createQuickJsExecutor } from "../workspace/quickjs/quickjs-executor.ts";
 import type { Executor } from "../workspace/executor.ts";
-import type { WorkspaceLimits } from "../workspace/workspace.ts";
+import { resolveLimits, type WorkspaceLimits } from "../workspace/limits.ts";
+import { resolveExecutor, type ExecutorChoice } from "../workspace/resolve-executor.ts";
 import { loadReferences } from "../workspace/decode-variables.ts";
 import { ExposedClasses, type ExposeOptions } from "../workspace/membrane/host-references.ts";
 import type { ErrorHandler } from "../tools/error-handler.ts";
-import { Agent } from "./agent.ts";
+import { Agent, checkAllowedTools } from "./agent.ts";
 import { ErrorHandlers } from "./error-handlers.ts";
 import { toJobSummary, toJobView, type JobSummary, type JobView } from "./job-view.ts";
 import { DEFAULT_MAX_TURNS, runStep, type StepEnvironment } from "./run-step.ts";
@@ -34,9 +34,12 @@ export interface StatekOptions {
   agents?: readonly Agent[];
   /** Application objects that persist by name: a job variable holding one is re-attached on resume. */
   bindings?: Readonly<Record<string, unknown>>;
-  /** Where agent code runs. @default the QuickJS sandbox */
-  executor?: Executor;
-  /** Workspace limits (CPU time per cell, memory, console size, …). */
+  /**
+   * Where agent code runs: `"quickjs"` (the sandbox), `"trusted"` (`node:vm` in this process — **not a
+   * sandbox**, for trusted code only), or an `Executor`. @default "quickjs"
+   */
+  executor?: ExecutorChoice;
+  /** Workspace limits (CPU time per cell, memory, console size, …); a bad value throws here. See docs/security.md. */
   limits?: Partial<WorkspaceLimits>;
   /** Model turns a job may take unless its agent says otherwise (same as `harness.maxTurns`). @default 50 */
   maxTurns?: number;
@@ -65,6 +68,8 @@ export interface SubmitJobOptions {
   message?: string;
   /** Warmup code for this job, run before its agent's warmup and before the model is first asked. */
   warmup?: WarmupSource;
+  /** Tools this job's code may call, replacing the agent's `allowedTools`; names must be the agent's tools. */
+  allowedTools?: readonly string[];
 }
 
 /** Options of {@link Statek.runJob}. */
@@ -114,7 +119,7 @@ export class Statek {
     this.store = store;
     this.#ownsStore = ownsStore;
     this.#bindings = new Map(Object.entries(options.bindings ?? {}));
-    this.#executor = options.executor ?? createQuickJsExecutor();
+    this.#executor = resolveExecutor(options.executor);
     this.#limits = { ...options.limits };
     this.#harness = checkHarnessLimits({ maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, ...options.harness }, "Statek.open");
     this.#models = createModelSettings(options.models);
@@ -126,9 +131,12 @@ export class Statek {
 
   /** Opens (and migrates) the store and registers the agents. */
   static async open(options: StatekOptions = {}): Promise<Statek> {
+    // Bad settings are refused before the store is opened, so nothing is left open.
+    const executor = resolveExecutor(options.executor);
+    executor.checkLimits?.(resolveLimits(options.limits));
     const spec = options.store ?? DEFAULT_STORE_PATH;
     const store = await openStore(spec);
-    return new Statek(store, typeof spec === "string", options);
+    return new Statek(store, typeof spec === "string", { ...options, executor });
   }
 
   /** Registers an agent so this process can run its jobs; a later agent with the same role replaces it. */
@@ -147,12 +155,18 @@ export class Statek {
   }
 
   /**
-   * Lets objects of an application class persist in workspaces by id: a variable holding one is stored as a
-   * reference and re-loaded with `load(id)` on resume.
+   * Registers an application class with the workspace. With `id` and `load`, objects of the class persist by
+   * id: a variable holding one is stored as a reference and re-loaded with `load(id)` on resume. With
+   * `allow`, `deny` and `readOnly`, the broker narrows what agent code may do with them (see docs/security.md).
    *
    * @example
    * ```ts
-   * statek.expose(Meeting, { id: (meeting) => meeting.id, load: (id) => calendar.meeting(id) });
+   * statek.expose(Meeting, {
+   *   id: (meeting) => meeting.id,
+   *   load: (id) => calendar.meeting(id),
+   *   deny: ["delete*"],
+   *   readOnly: ["id", "organizer"],
+   * });
    * ```
    */
   expose<T>(cls: abstract new (...args: any[]) => T, options: ExposeOptions<T>): void {
@@ -182,6 +196,8 @@ export class Statek {
     const scope = this.#scope(agent);
     const { rows, types } = encodeInitialVariables(options.vars ?? {}, scope);
     const params = toJsonParams(options.params ?? {});
+    const state: Record<string, JsonValue> = {};
+    if (options.allowedTools !== undefined) state.allowedTools = checkAllowedTools(agent, options.allowedTools, "submitJob");
     const now = Date.now();
     const job: JobRow = {
       id: randomUUID(),
@@ -199,7 +215,7 @@ export class Statek {
       exitStatus: null,
       error: null,
       usage: {},
-      state: {},
+      state,
     };
     const warmup = [...parseWarmup(options.warmup, "submitJob: warmup"), ...agent.warmup];
     const submitted: SubmittedRecord = { vars: types, params, ...(warmup.length ? { warmup: warmup.map((block) => ({ ...block })) } : {}) };

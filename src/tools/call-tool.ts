@@ -4,7 +4,6 @@
  * the tool's error handler with the result, and reports what happened — arguments, result or error, timing —
  * so every call lands in the job history, from either route (agent code or a formal call from the model).
  */
-import { NameError } from "../errors/name-error.ts";
 import { DEFER_ERROR_HANDLER, defersRegistration, type ErrorHandler } from "./error-handler.ts";
 import { prepareCall, runPreparedCall } from "./invoke-tool.ts";
 import { llmRepr } from "./llm-repr.ts";
@@ -48,8 +47,6 @@ export interface CallToolOptions {
   ctx: ToolContext;
   /** Receives the record when the call has ended. */
   record(record: ToolCallRecord): void;
-  /** Hidden tools may be called (warmup code marked hidden). @default false */
-  allowHidden?: boolean;
   /** Registers the tool's error handler on the job, with the call's result as its context. */
   registerErrorHandler?(handler: ErrorHandler, context: unknown): void;
   /** For formal calls: what the tool printed so far, which becomes the start of its result. */
@@ -57,8 +54,8 @@ export interface CallToolOptions {
 }
 
 /**
- * Calls `tool` with positional or named arguments; rethrows its error after recording it. A hidden tool is
- * refused with `NameError: tool 'x' is not exposed to this job` unless `allowHidden`.
+ * Calls `tool` with positional or named arguments; rethrows its error after recording it. Whether the job
+ * may call it at all (hidden, allowed set) is the broker's tool access, checked before this.
  */
 export function callTool(tool: Tool, args: readonly unknown[] | Record<string, unknown>, options: CallToolOptions): unknown {
   const started = performance.now();
@@ -87,7 +84,6 @@ export function callTool(tool: Tool, args: readonly unknown[] | Record<string, u
   };
   let result: unknown;
   try {
-    if (tool.hidden && !options.allowHidden) throw new NameError({ identifier: tool.name, problem: "tool-not-exposed" });
     const call = prepareCall(tool, args, { variable: (name) => options.ctx.variable(name), formal: options.origin === "formal" });
     shown = call.args;
     result = runPreparedCall(call, options.ctx);

@@ -44,6 +44,16 @@ const SILENT_CALLEES = new Set(["print", "exit"]);
 
 /** Compiles one cell; never throws for bad agent code (syntax errors are a result). */
 export function compileCell(source: string, limits: CellSizeLimits = {}): CompiledCell {
+  try {
+    return compile(source, limits);
+  } catch (error) {
+    // The parser and the tree walks recurse: a cell nested deeply enough exhausts the host's stack.
+    if (error instanceof RangeError) return { kind: "error", error: { name: "RangeError", message: "the cell is nested too deeply to compile" } };
+    throw error;
+  }
+}
+
+function compile(source: string, limits: CellSizeLimits): CompiledCell {
   const maxBytes = limits.maxSourceBytes ?? 200_000;
   const maxNodes = limits.maxSyntaxNodes ?? 20_000;
   const bytes = Buffer.byteLength(source, "utf8");
@@ -54,6 +64,7 @@ export function compileCell(source: string, limits: CellSizeLimits = {}): Compil
   try {
     program = parse(stripped, { ecmaVersion: "latest", sourceType: "script", allowAwaitOutsideFunction: true }) as AnyNode;
   } catch (error) {
+    if (error instanceof RangeError && !(error instanceof SyntaxError)) throw error;
     return syntaxError(error);
   }
   if (program.body.length === 0) return { kind: "empty" };
@@ -84,6 +95,7 @@ function stripTypes(source: string): string | CompiledCell {
   try {
     return amaro.transformSync(source, { mode: "strip-only" }).code;
   } catch (error) {
+    if (error instanceof RangeError) throw error;
     const info = error as { code?: string; message?: string; startLine?: number; startColumn?: number };
     if (info.code === "UnsupportedSyntax") {
       try {

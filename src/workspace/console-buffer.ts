@@ -16,17 +16,23 @@ export interface ConsoleEntry {
 /** Collects console entries up to a character budget. */
 export class ConsoleBuffer {
   readonly entries: ConsoleEntry[] = [];
+  readonly #max: number;
   #remaining: number;
   #dropped = 0;
 
   constructor(maxCharacters: number) {
+    this.#max = maxCharacters;
     this.#remaining = maxCharacters;
   }
 
-  /** Appends an entry, or the part of it that fits. Errors and notices always fit: they matter most. */
+  /**
+   * Appends an entry, or the part of it that fits. Errors and notices always get in — they matter most — but
+   * each is cut to the budget's size, so not even an error message can flood a step.
+   */
   push(stream: ConsoleStream, text: string): void {
     if (stream === "error" || stream === "notice") {
-      this.entries.push({ stream, text });
+      const cut = text.length > this.#max ? `${text.slice(0, this.#max)}[… ${(text.length - this.#max).toLocaleString("en-US")} characters truncated]` : text;
+      this.entries.push({ stream, text: cut });
       return;
     }
     if (text.length <= this.#remaining) {

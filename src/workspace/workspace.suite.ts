@@ -9,6 +9,7 @@
 import { describe, it } from "node:test";
 import type { Executor } from "./executor.ts";
 import { Session, type SuiteContext } from "./suite/harness.ts";
+import { boundaryCases } from "./suite/boundary.suite.ts";
 import { cellCases } from "./suite/cells.suite.ts";
 import { codecCases } from "./suite/codec.suite.ts";
 import { membraneCases } from "./suite/membrane.suite.ts";
@@ -41,6 +42,7 @@ export function runWorkspaceSuite({ name, executor, skip = {} }: WorkspaceSuiteO
     codecCases(context);
     membraneCases(context);
     toolCases(context);
+    boundaryCases(context);
     it("skip names only existing cases", { skip: false }, () => {
       const unknown = Object.keys(skip).filter((caseName) => !names.has(caseName));
       if (unknown.length) throw new Error(`skip names cases that do not exist: ${unknown.join(", ")}`);

@@ -2,7 +2,9 @@
  * @module
  * A job's workspace for one step: a VM with the job's variables restored, its tools and context in scope,
  * and the broker between them. It runs cells and formal tool calls and reports what changed — console
- * entries, tool calls, the variables to write and delete, `exit` — for the job runner to commit.
+ * entries, tool calls, every crossing, the variables to write and delete, `exit` — for the job runner to
+ * commit. A VM that hits a limit is discarded at once (its memory goes back to the worker) and the next cell
+ * runs in a new VM rebuilt from the stored variables.
  */
 import { NameError } from "../errors/name-error.ts";
 import type { VariableRow } from "../store/store.ts";
@@ -11,34 +13,21 @@ import type { ErrorHandler } from "../tools/error-handler.ts";
 import { llmRepr } from "../tools/llm-repr.ts";
 import type { Tool, ToolAgent, ToolContext } from "../tools/tool.ts";
 import { compileCell } from "./cell-compiler.ts";
-import type { Codec, CodecProblem } from "./codec/codec.ts";
+import type { Codec } from "./codec/codec.ts";
 import { ConsoleBuffer, type ConsoleEntry, type ConsoleStream } from "./console-buffer.ts";
-import { DEFAULT_VM_LIMITS, type Executor, type Vm, type VmLimits } from "./executor.ts";
-import { createBroker, formatPrinted } from "./membrane/broker.ts";
+import type { CellLimit, CellOutcome, Executor, Vm } from "./executor.ts";
+import { formatBytes, resolveLimits, type WorkspaceLimits } from "./limits.ts";
+import { Broker, formatPrinted } from "./membrane/broker.ts";
+import { CrossingJournal, type Crossing } from "./membrane/crossing-journal.ts";
 import { HandleTable } from "./membrane/handle-table.ts";
 import { createHostCodec } from "./membrane/host-codec.ts";
 import { HostReferences, type ExposedClasses } from "./membrane/host-references.ts";
+import { ReferenceGuard } from "./membrane/reference-guard.ts";
+import { ToolAccess } from "./membrane/tool-access.ts";
+import { parseUntrusted } from "./membrane/untrusted-json.ts";
+import { StoredRows, tombstoneText, type Collected } from "./stored-rows.ts";
 
-/** All workspace limits (DESIGN.md §6.4). */
-export interface WorkspaceLimits extends VmLimits {
-  /** CPU time per cell. @default 10_000 */
-  cellTimeMs: number;
-  /** Console characters per step. @default 50_000 */
-  maxConsoleCharacters: number;
-  /** @default 200_000 */
-  maxSourceBytes: number;
-  /** @default 20_000 */
-  maxSyntaxNodes: number;
-}
-
-/** Default {@link WorkspaceLimits}. */
-export const DEFAULT_WORKSPACE_LIMITS: WorkspaceLimits = {
-  ...DEFAULT_VM_LIMITS,
-  cellTimeMs: 10_000,
-  maxConsoleCharacters: 50_000,
-  maxSourceBytes: 200_000,
-  maxSyntaxNodes: 20_000,
-};
+export { DEFAULT_WORKSPACE_LIMITS, type WorkspaceLimits } from "./limits.ts";
 
 /** What a workspace is built from. */
 export interface WorkspaceOptions {
@@ -48,14 +37,22 @@ export interface WorkspaceOptions {
   job: { id: string; role: string; metadata?: Readonly<Record<string, unknown>> };
   /** The agent, for `ctx.agent`. @default `{ role: job.role, metadata: job.metadata }` */
   agent?: ToolAgent;
-  /** Tools in scope by name. Hidden ones are installed too, but refused unless a cell allows them. */
+  /** The job's tools, hidden ones included; all are in scope by name, the permitted ones may be called. */
   tools: readonly Tool[];
+  /** Names of the tools agent code may call. @default every tool in `tools` */
+  allowedTools?: readonly string[];
+  /** Hidden tools may be called (warmup code marked hidden). @default false */
+  allowHidden?: boolean;
   /** Values in scope by name that are not workspace variables (the agent's context). */
   globals: Readonly<Record<string, unknown>>;
   /** Host objects that persist by name (`Statek.open({ bindings })` and the agent's context). */
   bindings: ReadonlyMap<string, unknown>;
-  /** Classes whose objects persist by id (`statek.expose`). */
+  /** Classes whose objects persist by id and whose members follow a policy (`statek.expose`). */
   exposed?: ExposedClasses;
+  /** The clock agent code reads. @default Date.now */
+  clock?: () => number;
+  /** The random source agent code reads. @default Math.random */
+  random?: () => number;
   signal?: AbortSignal;
 }
 
@@ -67,8 +64,8 @@ export interface RegisteredErrorHandler {
 }
 
 /** Options of {@link Workspace.runCell}. */
-export interface RunCellOptions {
-  /** The cell may call hidden tools (warmup code marked hidden). @default false */
+export interface WorkspaceCellOptions {
+  /** This cell may call hidden tools (warmup code marked hidden). @default false */
   allowHiddenTools?: boolean;
 }
 
@@ -76,8 +73,12 @@ export interface RunCellOptions {
 export interface WorkspaceReport {
   console: ConsoleEntry[];
   toolCalls: ToolCallRecord[];
+  /** Every crossing the cell made, in order, in the form the durable journal keeps. */
+  crossings: Crossing[];
   /** `<ErrorName>: <message>` when the cell failed. */
   error?: string;
+  /** The limit that ended the cell, when one did. */
+  limit?: CellLimit;
   /** Set when agent code called `exit`: the status, encoded for the store. */
   exitStatus?: string;
   /** Variables to write (changed or new). */
@@ -94,75 +95,101 @@ export class Workspace {
   readonly #limits: WorkspaceLimits;
   readonly #table = new HandleTable();
   readonly #codec: Codec;
-  readonly #tools: Map<string, Tool>;
   readonly #references: HostReferences;
-  readonly #stored = new Map<string, VariableRow>();
+  readonly #access: ToolAccess;
+  readonly #guard = new ReferenceGuard();
+  readonly #journal: CrossingJournal;
+  readonly #broker: Broker;
+  readonly #stored: StoredRows;
   #vm: Vm | undefined;
-  #reusable = true;
+  #closed = false;
+  #busy = false;
+  #admitted = 0;
   #console: ConsoleBuffer;
   #toolCalls: ToolCallRecord[] = [];
   #errorHandlers: RegisteredErrorHandler[] = [];
-  #allowHidden = false;
   #exit: unknown = undefined;
   #exited = false;
-  #nextPosition = 0;
   /** Notices from restoring (handles that could not be re-attached), shown with the next cell's output. */
   readonly restoreNotices: string[] = [];
 
-  private constructor(options: WorkspaceOptions) {
+  private constructor(options: WorkspaceOptions, variables: readonly VariableRow[]) {
     this.#options = options;
-    this.#limits = { ...DEFAULT_WORKSPACE_LIMITS, ...options.limits };
+    this.#limits = resolveLimits(options.limits);
     this.#console = new ConsoleBuffer(this.#limits.maxConsoleCharacters);
-    this.#tools = new Map(options.tools.map((tool) => [tool.name, tool]));
+    this.#access = new ToolAccess({ tools: options.tools, allowed: options.allowedTools, allowHidden: options.allowHidden });
     this.#references = new HostReferences({
       bindings: options.bindings,
       tools: options.tools,
       ...(options.exposed ? { exposed: options.exposed } : {}),
     });
-    this.#codec = createHostCodec({
+    this.#codec = createHostCodec({ table: this.#table, describeHandle: (value) => this.#references.describe(value) });
+    this.#journal = new CrossingJournal(this.#limits);
+    this.#stored = new StoredRows(variables);
+    this.#guard.admitStored(variables.map((row) => row.blob));
+    this.#broker = new Broker({
       table: this.#table,
-      describeHandle: (value) => this.#references.describe(value),
-      resolveKey: (key) => this.#references.resolve(key),
+      codec: this.#codec,
+      journal: this.#journal,
+      access: this.#access,
+      console: { push: (stream, text) => this.#console.push(stream, text) },
+      callTool: (tool, args) => this.#callTool(tool, args, "code"),
+      refused: (tool, args, error) => this.#recordRefusal(tool.name, args, error, "code"),
+      exit: (status) => {
+        this.#exited = true;
+        this.#exit = status;
+      },
+      resolveKey: (key, path) => {
+        // Restoring may run agent code (a class's static blocks): it must not name what the job was never given.
+        this.#admitIssued();
+        if (!this.#guard.holds(key)) return { why: `it refers to a host object this job was never given (${key})` };
+        // A handle issued in this session resolves to its object at once (it may not have been preloaded).
+        const issued = this.#table.withKey(key);
+        if (issued) return { value: issued.value };
+        const resolved = this.#references.resolve(key);
+        if ("why" in resolved) this.restoreNotices.push(`${path} could not be restored: ${resolved.why}`);
+        return resolved;
+      },
+      clock: options.clock ?? Date.now,
+      random: options.random ?? Math.random,
     });
   }
 
   /** Builds the VM, puts tools and context in scope, and restores `variables`. */
   static async open(options: WorkspaceOptions, variables: readonly VariableRow[]): Promise<Workspace> {
-    const workspace = new Workspace(options);
-    const limits = workspace.#limits;
-    const broker = createBroker({
-      table: workspace.#table,
-      codec: workspace.#codec,
-      console: { push: (stream, text) => workspace.#console.push(stream, text) },
-      callTool: (tool, args) => workspace.#callTool(tool, args, "code"),
-      exit: (status) => {
-        workspace.#exited = true;
-        workspace.#exit = status;
-      },
-      resolveKey: (key, path) => {
-        const resolved = workspace.#references.resolve(key);
-        if ("why" in resolved) workspace.restoreNotices.push(`${path} could not be restored: ${resolved.why}`);
-        return resolved;
-      },
-    });
-    workspace.#vm = await options.executor.createVm({
+    const workspace = new Workspace(options, variables);
+    await workspace.#references.preload(variables.map((row) => row.blob));
+    await workspace.#startVm();
+    return workspace;
+  }
+
+  /** A new VM with the stored variables restored (at open, and after a VM was discarded). */
+  async #startVm(): Promise<Vm> {
+    const limits = this.#limits;
+    const vm = await this.#options.executor.createVm({
       limits: { memoryBytes: limits.memoryBytes, stackBytes: limits.stackBytes },
-      host: broker,
+      host: this.#broker.channel,
     });
     try {
-      const provided: Record<string, unknown> = { ...options.globals };
-      for (const tool of options.tools) provided[tool.name] = tool;
-      workspace.#vm.invoke("provide", workspace.#codec.encode(provided));
-      const ordered = [...variables].sort((a, b) => a.position - b.position);
-      await workspace.#references.preload(ordered.map((row) => row.blob));
-      for (const row of ordered) workspace.#stored.set(row.name, row);
-      workspace.#nextPosition = ordered.length ? ordered[ordered.length - 1]!.position + 1 : 0;
-      workspace.#vm.invoke("restore", JSON.stringify(ordered.map((row) => [row.name, row.blob])));
+      const provided: Record<string, unknown> = { ...this.#options.globals };
+      for (const tool of this.#access.inScope()) provided[tool.name] = tool;
+      vm.invoke("provide", this.#codec.encode(provided));
+      this.#restore(vm);
     } catch (error) {
-      workspace.dispose();
+      vm.dispose();
       throw error;
     }
-    return workspace;
+    this.#vm = vm;
+    return vm;
+  }
+
+  #restore(vm: Vm): void {
+    this.#broker.restoring = true;
+    try {
+      vm.invoke("restore", this.#stored.restoreText());
+    } finally {
+      this.#broker.restoring = false;
+    }
   }
 
   // A formal call's prints go into its result (`printed`), not the console: the model reads them there.
@@ -180,6 +207,7 @@ export class Workspace {
     };
   }
 
+  // Tool access was checked by the broker (code) or callFormal (formal) before this runs.
   #callTool(tool: Tool, args: readonly unknown[] | Record<string, unknown>, origin: "code" | "formal", callId?: string): unknown {
     const printed = origin === "formal" ? [] : undefined;
     return callTool(tool, args, {
@@ -187,9 +215,15 @@ export class Workspace {
       ...(callId === undefined ? {} : { callId }),
       ctx: this.#toolContext(printed),
       record: (record) => this.#toolCalls.push(record),
-      allowHidden: this.#allowHidden,
       registerErrorHandler: (handler, context) => this.#registerErrorHandler(handler, context),
       ...(printed ? { printed: () => printed } : {}),
+    });
+  }
+
+  #recordRefusal(name: string, args: unknown, error: Error, origin: "code" | "formal", callId?: string): void {
+    this.#toolCalls.push({
+      name, origin, ...(callId === undefined ? {} : { callId }),
+      args: llmRepr(args, { maxDepth: 2, maxItems: 10 }), error: formatError(error), durationMs: 0,
     });
   }
 
@@ -206,9 +240,10 @@ export class Workspace {
    * objects as themselves; `undefined` when there is none. Tools reach it as `ctx.variable(name)`.
    */
   variable(name: string): { value: unknown } | undefined {
+    if (!this.#vm) return undefined;
     let text: string;
     try {
-      text = this.#requireVm().invoke("variable", name);
+      text = this.#vm.invoke("variable", name);
     } catch {
       return undefined;
     }
@@ -216,41 +251,62 @@ export class Workspace {
   }
 
   /** Runs one cell of agent code. */
-  async runCell(code: string, options: RunCellOptions = {}): Promise<WorkspaceReport> {
-    const vm = this.#requireVm();
-    this.#begin();
-    this.#allowHidden = options.allowHiddenTools === true;
-    const compiled = compileCell(code, this.#limits);
-    let error: string | undefined;
-    if (compiled.kind === "empty") error = "Error: no code submitted.";
-    else if (compiled.kind === "error") error = `${compiled.error.name}: ${compiled.error.message}`;
-    else {
-      const outcome = await vm.runCell(compiled.script, { timeLimitMs: this.#limits.cellTimeMs, signal: this.#options.signal });
-      if (outcome.error) error = `${outcome.error.name}: ${outcome.error.message}`;
-      if (outcome.poisoned) this.#reusable = false;
+  async runCell(code: string, options: WorkspaceCellOptions = {}): Promise<WorkspaceReport> {
+    this.#enter();
+    this.#access.cellAllowsHidden = options.allowHiddenTools === true;
+    try {
+      const vm = this.#vm ?? (await this.#startVm());
+      this.#begin();
+      const compiled = compileCell(code, this.#limits);
+      let error: string | undefined;
+      let outcome: CellOutcome = {};
+      if (compiled.kind === "empty") error = "Error: no code submitted.";
+      else if (compiled.kind === "error") error = `${compiled.error.name}: ${compiled.error.message}`;
+      else {
+        outcome = await vm.runCell(compiled.script, { timeLimitMs: this.#limits.cellTimeMs, ...(this.#options.signal ? { signal: this.#options.signal } : {}) });
+        if (outcome.error) error = `${outcome.error.name}: ${outcome.error.message}`;
+      }
+      if (error) this.#console.push("error", error);
+      if (outcome.abandoned) {
+        const calls = outcome.abandoned === 1 ? "1 host call was" : `${outcome.abandoned.toLocaleString("en-US")} host calls were`;
+        this.#console.push("notice", `${calls} still pending when the cell ended; await host calls inside the cell (their results were discarded)`);
+      }
+      const report = this.#end(error, outcome);
+      if (outcome.poisoned) this.#discardVm();
+      return report;
+    } finally {
+      this.#access.cellAllowsHidden = false;
+      this.#busy = false;
     }
-    this.#allowHidden = false;
-    if (error) this.#console.push("error", error);
-    return this.#end(error);
   }
 
-  /** Runs a formal tool call from the model through the same path as calls from code. */
+  /** Runs a formal tool call from the model through the same checks as calls from code. */
   async callFormal(name: string, args: Record<string, unknown>, callId: string): Promise<WorkspaceReport> {
-    this.#requireVm();
-    this.#begin();
-    const tool = this.#tools.get(name);
-    if (!tool) {
-      const error = formatError(new NameError({ identifier: name, problem: "tool-not-found" }));
-      this.#toolCalls.push({ name, origin: "formal", callId, args: llmRepr(args, { maxDepth: 2, maxItems: 10 }), error, durationMs: 0 });
-    } else {
-      try {
-        await this.#callTool(tool, args, "formal", callId);
-      } catch {
-        // Recorded by callTool; a formal call's error is its result.
+    this.#enter();
+    try {
+      this.#begin();
+      const tool = this.#access.named(name);
+      const refusal = !tool ? new NameError({ identifier: name, problem: "tool-not-found" }) : this.#access.refusal(tool);
+      if (refusal || !tool) {
+        this.#recordRefusal(name, args, refusal!, "formal", callId);
+      } else {
+        try {
+          await this.#callTool(tool, args, "formal", callId);
+        } catch {
+          // Recorded by callTool; a formal call's error is its result.
+        }
       }
+      // No agent code ran, so no variable changed.
+      return { console: this.#console.finish(), toolCalls: this.#toolCalls, crossings: [], put: [], deleted: [], errorHandlers: this.#errorHandlers };
+    } finally {
+      this.#busy = false;
     }
-    const report = this.#end(undefined);
-    return report;
+  }
+
+  #enter(): void {
+    if (this.#closed) throw new Error("the workspace is disposed");
+    if (this.#busy) throw new Error("the workspace is busy: it runs one cell or formal call at a time");
+    this.#busy = true;
   }
 
   #begin(): void {
@@ -258,74 +314,108 @@ export class Workspace {
     for (const notice of this.restoreNotices.splice(0)) this.#console.push("notice", notice);
     this.#toolCalls = [];
     this.#errorHandlers = [];
+    this.#journal.begin();
     this.#exited = false;
     this.#exit = undefined;
   }
 
-  #end(error: string | undefined): WorkspaceReport {
-    const changes = this.#collect();
+  #end(error: string | undefined, outcome: CellOutcome): WorkspaceReport {
+    const changes = outcome.broken ? this.#lostChanges() : this.#collect();
     const report: WorkspaceReport = {
       console: this.#console.finish(),
       toolCalls: this.#toolCalls,
+      crossings: this.#journal.records(),
       put: changes.put,
       deleted: changes.deleted,
       errorHandlers: this.#errorHandlers,
     };
     if (error !== undefined) report.error = error;
-    if (this.#exited) report.exitStatus = this.#codec.encodeAll([["exit", this.#exit]], "persist").texts.exit!;
+    if (outcome.limit) report.limit = outcome.limit;
+    if (this.#exited && !outcome.broken) report.exitStatus = this.#exitText();
     return report;
+  }
+
+  #lostChanges(): { put: VariableRow[]; deleted: string[] } {
+    this.#console.push("notice", "the variables this cell changed were not saved: the workspace continues from the variables saved before it");
+    return { put: [], deleted: [] };
+  }
+
+  #exitText(): string {
+    const text = this.#codec.encodeAll([["exit", this.#exit]], "persist").texts.exit!;
+    this.#admitIssued();
+    const unknown = this.#guard.unknownReferences(text);
+    return unknown.length ? tombstoneText(`the exit status refers to a host object this job was never given`, "exit") : text;
+  }
+
+  /** Lets the guard know the keys of every handle issued since it last looked. */
+  #admitIssued(): void {
+    if (this.#table.size === this.#admitted) return;
+    for (const entry of this.#table.entries()) if (entry.id > this.#admitted && entry.key) this.#guard.admit(entry.key);
+    this.#admitted = this.#table.size;
   }
 
   /** Encodes the variables and compares them with what is stored: only changes are reported. */
   #collect(): { put: VariableRow[]; deleted: string[] } {
-    let collected: { texts: Record<string, string>; problems: CodecProblem[]; order: string[] };
+    const vm = this.#vm!;
+    let collected: Collected;
     try {
-      collected = JSON.parse(this.#requireVm().invoke("collect"));
+      collected = parseUntrusted(vm.invoke("collect")) as Collected;
+      if (!collected || typeof collected.texts !== "object" || !Array.isArray(collected.order) || !Array.isArray(collected.problems)) {
+        throw new TypeError("the workspace reported its variables in an unreadable form");
+      }
     } catch (error) {
-      this.#reusable = false;
-      this.#console.push("notice", `the variables of this step could not be saved: ${formatError(error)}`);
+      this.#console.push("notice", `the variables of this step could not be saved: ${this.#collectFailure(error)}`);
+      this.#discardVm();
       return { put: [], deleted: [] };
     }
-    const put: VariableRow[] = [];
-    const changedNames = new Set<string>();
-    for (const name of collected.order) {
-      const blob = collected.texts[name]!;
-      const stored = this.#stored.get(name);
-      if (stored?.blob === blob) continue;
-      const row = { name, blob, position: stored?.position ?? this.#nextPosition++ };
-      this.#stored.set(name, row);
-      put.push(row);
-      changedNames.add(name);
-    }
-    const present = new Set(collected.order);
-    const deleted = [...this.#stored.keys()].filter((name) => !present.has(name));
-    for (const name of deleted) this.#stored.delete(name);
+    this.#admitIssued();
+    const changes = this.#stored.apply(collected, this.#guard);
+    for (const notice of changes.refused) this.#console.push("notice", notice);
     // A warm VM must hold what a cold restore would give: values that became tombstones are replaced now.
-    if (collected.problems.length && changedNames.size) {
-      const rows = [...this.#stored.values()].sort((a, b) => a.position - b.position);
-      this.#requireVm().invoke("restore", JSON.stringify(rows.map((row) => [row.name, row.blob])));
+    if ((collected.problems.length || changes.refused.length) && changes.changed.size) {
+      try {
+        this.#restore(vm);
+      } catch {
+        this.#discardVm();
+      }
     }
     for (const problem of collected.problems) {
-      const root = /^[^.[]+/.exec(problem.path)?.[0] ?? problem.path;
-      if (changedNames.has(root)) this.#console.push("notice", `${problem.path} was not persisted: ${problem.reason}`);
+      const path = String(problem?.path ?? "");
+      const root = /^[^.[]+/.exec(path)?.[0] ?? path;
+      if (changes.changed.has(root)) this.#console.push("notice", `${path} was not persisted: ${String(problem?.reason ?? "")}`);
     }
-    return { put, deleted };
+    return { put: changes.put, deleted: changes.deleted };
   }
 
-  #requireVm(): Vm {
-    if (!this.#vm) throw new Error("the workspace is disposed");
-    return this.#vm;
+  #collectFailure(error: unknown): string {
+    const guest = (error as { guest?: { name?: string; message?: string } }).guest;
+    if (guest && /out of memory/.test(String(guest.message))) {
+      return `the workspace ran out of memory while saving them (memoryBytes = ${formatBytes(this.#limits.memoryBytes)}); it continues from the variables saved before`;
+    }
+    if (guest?.name === "TimeoutError") return "saving them took longer than the runtime's time limit; the workspace continues from the variables saved before";
+    return formatError(error);
   }
 
-  /** False once the VM hit a limit or lost track of its variables: the next step must start a fresh one. */
+  /** Frees the VM now; the next cell rebuilds one from the stored variables. */
+  #discardVm(): void {
+    this.#vm?.dispose();
+    this.#vm = undefined;
+  }
+
+  /** False once the workspace is disposed. (A VM that hit a limit is replaced, so the workspace stays usable.) */
   get reusable(): boolean {
-    return this.#reusable && this.#vm !== undefined;
+    return !this.#closed;
+  }
+
+  /** The VM's memory: guest heap in use, bytes held from the worker, and the bound. */
+  memory(): { usedBytes: number | undefined; reservedBytes: number | undefined; limitBytes: number } {
+    return { usedBytes: this.#vm?.memoryUsage(), reservedBytes: this.#vm?.reservedMemory(), limitBytes: this.#limits.memoryBytes };
   }
 
   /** Frees the VM. */
   dispose(): void {
-    this.#vm?.dispose();
-    this.#vm = undefined;
+    this.#closed = true;
+    this.#discardVm();
   }
 }
 

@@ -49,6 +49,11 @@ export interface CodecHooks {
   tombstone?(reason: string, path: string): unknown;
   /** Turns a JSON text into data; the realm's own `JSON.parse`. */
   parse?(text: string): unknown;
+  /**
+   * Most digits a decoded `BigInt` may have. The host sets it: texts from the guest are untrusted, and
+   * parsing or printing a BigInt of millions of digits would stall the worker.
+   */
+  maxBigIntDigits?: number;
 }
 
 /** The codec's operations, bound to one realm's hooks. */
@@ -111,6 +116,11 @@ export function createCodec(hooks: CodecHooks): Codec {
     const isClass = /^class\b/.test(Function.prototype.toString.call(value));
     return (isClass ? "class" : "Function") + (value.name ? " " + value.name : "");
   }
+  // `__proto__` arrives as an own key of the data; assigning it would replace the object's prototype.
+  function put(target: any, key: string, value: unknown) {
+    if (key === "__proto__") Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+    else target[key] = value;
+  }
   function keyPath(path: string, key: string) {
     return /^[A-Za-z_$][\w$]*$/.test(key) ? path + "." + key : path + "[" + JSON.stringify(key) + "]";
   }
@@ -133,7 +143,8 @@ export function createCodec(hooks: CodecHooks): Codec {
           return value;
         }
         if (type === "undefined") return { $: "undef" };
-        if (type === "bigint") return { $: "big", v: value.toString() };
+        // Hexadecimal: the engine converts a BigInt to decimal in quadratic time (seconds for a large one).
+        if (type === "bigint") return { $: "big", x: value < 0 ? "-" + (-value).toString(16) : value.toString(16) };
         // A tombstone is written in place, the same way whether the value is new or a tombstone restored
         // earlier, so storing it again yields the same text (and no repeated notice).
         const lost = (why: string) => {
@@ -269,7 +280,15 @@ export function createCodec(hooks: CodecHooks): Codec {
       switch (value.$) {
         case "num": return value.v === "-0" ? -0 : Number(value.v);
         case "undef": return undefined;
-        case "big": return BigInt(value.v);
+        case "big": {
+          // `x` holds hexadecimal digits; `v` (decimal) is how earlier versions stored BigInts.
+          const digits = String(value.x !== undefined ? value.x : value.v);
+          if (H.maxBigIntDigits && digits.length > H.maxBigIntDigits) {
+            throw new RangeError("a BigInt of " + digits.length + " digits cannot cross the sandbox boundary (at most " + H.maxBigIntDigits + ")");
+          }
+          if (value.x === undefined) return BigInt(digits);
+          return digits.charAt(0) === "-" ? -BigInt("0x" + digits.slice(1)) : BigInt("0x" + digits);
+        }
         case "ref": return at(root, value.i);
         case "xref": return at(value.n, value.i);
         case "h": return H.fromHandle ? H.fromHandle(value, value.at || path) : tomb("a host object", value.at || path);
@@ -315,8 +334,13 @@ export function createCodec(hooks: CodecHooks): Codec {
           case "re": { const re = new RegExp(node.src, node.fl); re.lastIndex = node.li || 0; table.push(re); break; }
           case "map": table.push(new Map()); break;
           case "set": table.push(new Set()); break;
-          case "ta": { const bytes = fromHex(node.b); table.push(new G[node.k](bytes.buffer)); break; }
-          case "ab": table.push(fromHex(node.b).buffer); break;
+          case "ta": {
+            if (TYPED.indexOf(node.k) < 0 || typeof G[node.k] !== "function") throw new Error("unknown typed array " + JSON.stringify(node.k));
+            const bytes = fromHex(String(node.b));
+            table.push(new G[node.k](bytes.buffer));
+            break;
+          }
+          case "ab": table.push(fromHex(String(node.b)).buffer); break;
           case "err": {
             const Builtin = ERRORS.indexOf(node.name) >= 0 && typeof G[node.name] === "function" ? G[node.name] : Error;
             const error = new Builtin(node.msg);
@@ -361,7 +385,7 @@ export function createCodec(hooks: CodecHooks): Codec {
         switch (node.t) {
           case "obj":
           case "err":
-            for (const [key, v] of node.p || []) shell[key] = dec(v, name, keyPath(name, key));
+            for (const [key, v] of node.p || []) put(shell, key, dec(v, name, keyPath(name, key)));
             if (node.c !== undefined) {
               if (typeof node.c === "string") {
                 if (H.foreignPrototype) Object.setPrototypeOf(shell, H.foreignPrototype(node.c));
@@ -380,7 +404,7 @@ export function createCodec(hooks: CodecHooks): Codec {
           case "fn":
             for (const [key, v] of node.p || []) {
               try {
-                shell[key] = dec(v, name, keyPath(name, key));
+                put(shell, key, dec(v, name, keyPath(name, key)));
               } catch {
                 // The definition is a tombstone: its properties are gone with it.
               }

@@ -1,22 +1,41 @@
 /**
  * @module
  * The guest runtime: the code every workspace VM runs before the first cell. It gives agent code `console`,
- * `print` and `exit`, turns handle references into proxies whose every property read, write and call is a
- * message to the host broker, restores and collects workspace variables with the codec, and reports the end
- * of each cell.
+ * `print` and `exit`, turns handle references into proxies (`guest-handles.ts`), takes the clock and random
+ * numbers from the host (`guest-clock.ts`), restores and collects workspace variables with the codec, and
+ * reports the end of each cell.
  *
  * {@link installGuestRuntime} is evaluated *inside* the sandbox from its source text, so it must be
- * self-contained (no imports, no outer variables). Its only link to the host is the `send` function, which
- * takes an operation name and string arguments and returns a JSON reply text synchronously:
- * `{"v": value}` (a codec text inside), `{"e": {name, message}}` (throw), `{"p": id}` (a pending host promise,
- * settled later through `__statek.settle`), or `{"m": 1}` (the property is a method).
+ * self-contained (no imports, no outer variables). Its only link to the host is `send(op, ...strings)` (`op`
+ * an operation code from `ops`), which returns a reply in the format of `guest-protocol.ts`.
+ *
+ * Two surfaces come out of it. The global `__statek` holds the helpers compiled cells call (`run`, `echo`,
+ * `def`, `declare`, `checkExit`); agent code can reach them, so none of them is privileged, and `run` only
+ * starts a cell the host has armed. The *private entries* (`begin`, `provide`, `restore`, `collect`,
+ * `settle`) are returned to the executor and never stored where agent code can find them.
  */
 
-/** Installs the guest runtime on the guest's global object. Runs inside the sandbox; see the module comment. */
-export function installGuestRuntime(send: (op: string, ...args: string[]) => string, createCodec: Function): void {
+/** Installs the guest runtime; returns its private entries. Runs inside the sandbox; see the module comment. */
+export function installGuestRuntime(
+  send: (op: number, ...args: string[]) => string,
+  ops: Record<string, number>,
+  createCodec: Function,
+  createGuestHandles: Function,
+  installHostClock: Function,
+  randomBatch: number,
+): Record<string, Function> {
   const G: any = globalThis;
-  const handles = new Map<number, any>();
-  const handleRefs = new WeakMap<object, any>();
+  const DONE = ops.done!;
+  const PRINT = ops.print!;
+  const REPR = ops.repr!;
+  const EXIT_OP = ops.exit!;
+  const RESOLVE = ops.resolve!;
+  // Agent code may replace these globals; the runtime keeps the originals.
+  const parse = JSON.parse;
+  const stringify = JSON.stringify;
+  const defineProperty = Object.defineProperty;
+  const ownNames = Object.getOwnPropertyNames;
+  const MAX_MESSAGE = 10_000;
   const definitions = new WeakSet<Function>();
   // Classes with `#private` members: their instances cannot be rebuilt from data (the brand is lost), so they
   // persist as tombstones. The mark travels with the stored source as a leading comment.
@@ -31,20 +50,75 @@ export function installGuestRuntime(send: (op: string, ...args: string[]) => str
   };
   // What each tombstone stands for, so storing it again keeps its reason (or the handle key to retry).
   const tombstones = new WeakMap<object, { why: string; k?: string }>();
-  const pending = new Map<number, any>();
+  const pending = new Map<number, { resolve: Function; reject: Function }>();
   const EXIT = { exit: true };
   // Set by `exit()`: every `catch` of the cell re-throws (the compiler calls `checkExit` there).
   let exiting = false;
+  // Set by the host's `begin`: the next `__statek.run` starts the cell; any other call is refused.
+  let armed = false;
   const indirectEval = G.eval;
   let order: string[] = [];
-  let baseline: Map<string, unknown> = new Map();
+  const baseline: Map<string, unknown> = new Map();
   const provided = new Set<string>();
 
+  const OUT_OF_MEMORY = { name: "InternalError", message: "out of memory" };
+  const UNDESCRIBABLE = { name: "Error", message: "the cell threw a value that could not be described" };
+  // Made now, while there is memory: the end of a cell that ran out of it must not need any.
+  const OUT_OF_MEMORY_TEXT = stringify(OUT_OF_MEMORY);
+  const UNDESCRIBABLE_TEXT = stringify(UNDESCRIBABLE);
+  const clip = (text: string) => (text.length > MAX_MESSAGE ? text.slice(0, MAX_MESSAGE) + "…" : text);
+  // Host errors arrive as a name and a message; a built-in name gets its built-in class (`instanceof` holds).
+  const BUILTIN_ERRORS = ["TypeError", "RangeError", "ReferenceError", "SyntaxError", "EvalError", "URIError"];
   const makeError = (info: any) => {
-    const error = new Error(info && info.message !== undefined ? String(info.message) : String(info));
-    error.name = info && info.name ? String(info.name) : "Error";
+    const name = info && info.name ? String(info.name) : "Error";
+    const message = info && info.message !== undefined ? String(info.message) : String(info);
+    const error = BUILTIN_ERRORS.includes(name) ? new G[name](message) : new Error(message);
+    error.name = name;
     return error;
   };
+
+  // The host's answer to one message, as a guest value (or a thrown error, or a pending promise).
+  const answer = (reply: string | number | boolean | null | undefined): unknown => {
+    // A transport may deliver `undefined`, numbers, booleans and `null` as themselves (no string to read).
+    if (typeof reply !== "string") return reply;
+    if (reply === "") return undefined;
+    switch (reply.charCodeAt(0)) {
+      case 115 /* s */: return reply.slice(1);
+      case 110 /* n */: return +reply.slice(1);
+      case 98 /* b */: return reply.charCodeAt(1) === 49;
+      case 122 /* z */: return null;
+      case 118 /* v */: return codec.decode(reply.slice(1));
+      case 101 /* e */: throw makeError(parse(reply.slice(1)));
+      case 112 /* p */: {
+        const id = +reply.slice(1);
+        return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+      }
+    }
+    throw makeError({ name: "InternalError", message: "unreadable host reply" });
+  };
+  // Argument lists of strings, finite numbers, booleans and null (nearly every call) are written as a JSON
+  // array directly: cheaper for the interpreter than any general encoder.
+  const encodeArgs = (args: unknown[]) => {
+    const count = args.length;
+    if (count === 0) return "";
+    let text = "[";
+    for (let i = 0; i < count; i++) {
+      const value: any = args[i];
+      const type = typeof value;
+      let part;
+      if (type === "number") {
+        if (value - value !== 0 || (value === 0 && 1 / value < 0)) return codec.encode(args, "transfer");
+        part = "" + value;
+      } else if (type === "string") part = stringify(value);
+      else if (type === "boolean") part = value ? "true" : "false";
+      else if (value === null) part = "null";
+      else return codec.encode(args, "transfer");
+      text += i === 0 ? part : "," + part;
+    }
+    return text + "]";
+  };
+  const encode = (value: unknown) => codec.encode(value, "transfer");
+  const handles = createGuestHandles({ send, ops, answer, encodeArgs, encode });
 
   const tombstone = (why: string, path: string, key?: string) => {
     const fail = () => {
@@ -69,16 +143,20 @@ export function installGuestRuntime(send: (op: string, ...args: string[]) => str
         const own = Object.getPrototypeOf(value).constructor;
         return { why: "an instance of " + ((own && own.name) || branded.name) + ", whose #private members cannot be kept" };
       }
-      const ref = handleRefs.get(value);
+      const ref = handles.refOf(value);
       if (!ref) return undefined;
       if (mode === "transfer") return { id: ref.id };
       return ref.k ? { k: ref.k } : { why: ref.why || "a host object that cannot be restored" };
     },
     fromHandle(ref: any, path: string) {
-      if (ref.id !== undefined) return makeHandle(ref);
-      const reply = JSON.parse(send("resolve", ref.k, path));
-      if (reply.e) return tombstone(String(reply.e.message), path, ref.k);
-      return codec.decode(reply.v);
+      if (ref.id !== undefined) return handles.make(ref);
+      let value;
+      try {
+        value = answer(send(RESOLVE, String(ref.k), path));
+      } catch (error: any) {
+        return tombstone(String(error && error.message), path, ref.k);
+      }
+      return value;
     },
     definitionOf(fn: Function) {
       if (!definitions.has(fn)) return undefined;
@@ -88,7 +166,7 @@ export function installGuestRuntime(send: (op: string, ...args: string[]) => str
       const value = indirectEval("(" + source + "\n)");
       if (source.startsWith(PRIVATE_MARK)) privateClasses.add(value);
       // An arrow function re-evaluated alone loses the name it got from its declaration.
-      if (typeof value === "function" && name && value.name !== name) Object.defineProperty(value, "name", { value: name });
+      if (typeof value === "function" && name && value.name !== name) defineProperty(value, "name", { value: name });
       definitions.add(value);
       return value;
     },
@@ -98,87 +176,39 @@ export function installGuestRuntime(send: (op: string, ...args: string[]) => str
       return cls && definitions.has(cls) && cls.prototype === proto ? cls : undefined;
     },
     tombstone,
+    parse,
   });
 
-  // The host's answer to one message, as a guest value (or a thrown error, or a pending promise).
-  const answer = (replyText: string) => {
-    if (replyText === "{}") return undefined;
-    const reply = JSON.parse(replyText);
-    if (reply.e) throw makeError(reply.e);
-    if (reply.p !== undefined) return new Promise((resolve, reject) => pending.set(reply.p, { resolve, reject }));
-    return reply.v === undefined ? undefined : codec.decode(reply.v);
-  };
-  const encodeArgs = (args: unknown[]) => codec.encode(args, "transfer");
-
-  function makeHandle(ref: any): any {
-    const existing = handles.get(ref.id);
-    if (existing) return existing;
-    const id = String(ref.id);
-    const methods = new Map<string, Function>();
-    const refuse = (what: string) => {
-      throw new TypeError("cannot " + what + " a host object (" + (ref.c || "object") + ")");
-    };
-    const target = ref.f ? (() => {}) : {};
-    const proxy: any = new Proxy(target, {
-      get(_t, prop) {
-        if (typeof prop === "symbol" || prop === "then") return undefined;
-        const cached = methods.get(prop);
-        if (cached) return cached;
-        const reply = JSON.parse(send("get", id, prop));
-        if (reply.e) throw makeError(reply.e);
-        if (reply.m) {
-          const method = { [prop]: (...args: unknown[]) => answer(send("call", id, prop, encodeArgs(args))) }[prop];
-          methods.set(prop, method);
-          return method;
-        }
-        return reply.v === undefined ? undefined : codec.decode(reply.v);
-      },
-      set(_t, prop, value) {
-        if (typeof prop === "symbol") return refuse("set a symbol property on");
-        answer(send("set", id, prop, codec.encode(value, "transfer")));
-        return true;
-      },
-      has(_t, prop) {
-        if (typeof prop === "symbol") return false;
-        return answer(send("has", id, prop)) === true;
-      },
-      ownKeys() {
-        return answer(send("keys", id));
-      },
-      getOwnPropertyDescriptor(_t, prop) {
-        if (typeof prop === "symbol" || answer(send("has", id, prop)) !== true) return undefined;
-        return { value: proxy[prop], writable: true, enumerable: true, configurable: true };
-      },
-      apply(_t, _this, args) {
-        return answer(send("call", id, "", encodeArgs(args)));
-      },
-      construct: () => refuse("construct"),
-      deleteProperty: () => refuse("delete a property of"),
-      defineProperty: () => refuse("define a property on"),
-      getPrototypeOf: () => null,
-      setPrototypeOf: () => refuse("change the prototype of"),
-      preventExtensions: () => refuse("freeze"),
-    });
-    handles.set(ref.id, proxy);
-    handleRefs.set(proxy, ref);
-    return proxy;
-  }
-
-  // A thrown value that is not an error, as the model reads it: the host formats it like an echo.
-  const describeThrown = (value: unknown) => {
-    if (typeof value === "string") return JSON.stringify(value);
+  // What a thrown value says, read defensively: agent code may throw anything, including objects whose
+  // `name` or `message` getters throw or never end.
+  const describeThrown = (error: any): { name: string; message: string } => {
     try {
-      return String(answer(send("repr", codec.encode(value, "transfer"))));
+      if (error instanceof Error || (error && typeof error === "object" && "message" in error)) {
+        return { name: clip(String(error.name || "Error")), message: clip(String(error.message)) };
+      }
+      if (typeof error === "string") return { name: "Error", message: "uncaught " + clip(stringify(error)) };
+      return { name: "Error", message: "uncaught " + clip(String(answer(send(REPR, encode(error))))) };
     } catch {
-      return String(value);
+      // Out of memory, describing the error needs memory too: recognise it without allocating.
+      try {
+        if (error && error.message === "out of memory") return OUT_OF_MEMORY;
+      } catch {
+        // Fall through.
+      }
+      return UNDESCRIBABLE;
     }
   };
   const emit = (kind: string, args: unknown[]) => {
-    answer(send("print", kind, encodeArgs(args)));
+    answer(send(PRINT, kind, encodeArgs(args)));
   };
   const hidden = (name: string, value: unknown) =>
-    Object.defineProperty(G, name, { value, writable: true, configurable: true, enumerable: false });
+    defineProperty(G, name, { value, writable: true, configurable: true, enumerable: false });
 
+  installHostClock(G, send, answer, randomBatch, ops);
+  // The engine hands `Error.prepareStackTrace` call sites whose `getFunction()` returns the functions on the
+  // stack, the runtime's own among them. Nothing is secret there (the broker checks everything), but agent
+  // code has no business with the runtime's closures: the hook is fixed to "none".
+  if ("prepareStackTrace" in G.Error) defineProperty(G.Error, "prepareStackTrace", { value: undefined, writable: false, configurable: false });
   hidden("console", Object.freeze({
     log: (...args: unknown[]) => emit("out", args),
     info: (...args: unknown[]) => emit("out", args),
@@ -188,18 +218,17 @@ export function installGuestRuntime(send: (op: string, ...args: string[]) => str
   }));
   hidden("print", (...args: unknown[]) => emit("out", args));
   hidden("exit", (status?: unknown) => {
-    answer(send("exit", codec.encode(status, "transfer")));
+    answer(send(EXIT_OP, encode(status)));
     exiting = true;
     throw EXIT;
   });
 
   // Workspace variables are the globals the cells created, plus provided globals a cell replaced.
   const workspaceNames = () =>
-    Object.getOwnPropertyNames(G).filter(
-      (name) => !name.startsWith("__statek") && !(baseline.has(name) && Object.is(baseline.get(name), G[name])),
-    );
+    ownNames(G).filter((name) => name !== "__statek" && !(baseline.has(name) && Object.is(baseline.get(name), G[name])));
 
-  hidden("__statek", Object.freeze({
+  // Fixed in place: compiled cells depend on it, so agent code may neither replace nor delete it.
+  defineProperty(G, "__statek", { writable: false, configurable: false, enumerable: false, value: Object.freeze({
     /** Marks a top-level function or class so it persists as source (the compiler flags `#private` members). */
     def(fn: Function, hasPrivateMembers?: boolean) {
       if (typeof fn === "function") definitions.add(fn);
@@ -218,17 +247,20 @@ export function installGuestRuntime(send: (op: string, ...args: string[]) => str
     echo(value: unknown) {
       if (value !== undefined) emit("echo", [value]);
     },
-    /** Runs one compiled cell and reports its end to the host. */
+    /** Runs one compiled cell and reports its end to the host. Only the cell the host armed may call it. */
     run(body: () => Promise<unknown>) {
+      if (!armed) throw new TypeError("__statek.run is internal to the workspace");
+      armed = false;
       const finish = (error?: any) => {
-        if (exiting || error === EXIT || error === undefined) return send("done", "");
-        let info;
-        if (error instanceof Error || (error && typeof error === "object" && "message" in error)) {
-          info = { name: String(error.name || "Error"), message: String(error.message) };
-        } else {
-          info = { name: "Error", message: "uncaught " + describeThrown(error) };
+        if (exiting || error === EXIT || error === undefined) return send(DONE, "");
+        let text;
+        try {
+          const info = describeThrown(error);
+          text = info === OUT_OF_MEMORY ? OUT_OF_MEMORY_TEXT : info === UNDESCRIBABLE ? UNDESCRIBABLE_TEXT : stringify(info);
+        } catch {
+          text = UNDESCRIBABLE_TEXT;
         }
-        send("done", JSON.stringify(info));
+        send(DONE, text);
       };
       exiting = false;
       try {
@@ -237,17 +269,26 @@ export function installGuestRuntime(send: (op: string, ...args: string[]) => str
         finish(error);
       }
     },
+  }) });
+
+  return {
+    /** Arms `__statek.run` for the cell the host evaluates next. */
+    begin() {
+      armed = true;
+      return "";
+    },
     /** Settles a pending host promise. */
-    settle(idText: string, replyText: string) {
+    settle(idText: string, reply: string) {
       const id = Number(idText);
       const entry = pending.get(id);
-      if (!entry) return;
+      if (!entry) return "";
       pending.delete(id);
       try {
-        entry.resolve(answer(replyText));
+        entry.resolve(answer(reply));
       } catch (error) {
         entry.reject(error);
       }
+      return "";
     },
     /** Defines host-provided globals (tools, context); they are not workspace variables. */
     provide(text: string) {
@@ -256,15 +297,8 @@ export function installGuestRuntime(send: (op: string, ...args: string[]) => str
         hidden(name, values[name]);
         provided.add(name);
       }
-      for (const name of Object.getOwnPropertyNames(G)) baseline.set(name, G[name]);
-    },
-    /** Restores persisted variables, in definition order. */
-    restore(text: string) {
-      const entries = JSON.parse(text);
-      order = entries.map((entry: [string, string]) => entry[0]);
-      codec.decodeAll(entries, (name: string, value: unknown) => {
-        G[name] = value;
-      });
+      for (const name of ownNames(G)) baseline.set(name, G[name]);
+      return "";
     },
     /**
      * The transfer-encoded value of the workspace variable or provided global `name` (live-variable binding,
@@ -276,6 +310,15 @@ export function installGuestRuntime(send: (op: string, ...args: string[]) => str
       if (!provided.has(name) && baseline.has(name) && Object.is(baseline.get(name), value)) return "";
       return codec.encode(value, "transfer");
     },
+    /** Restores persisted variables, in definition order. */
+    restore(text: string) {
+      const entries = parse(text);
+      order = entries.map((entry: [string, string]) => entry[0]);
+      codec.decodeAll(entries, (name: string, value: unknown) => {
+        G[name] = value;
+      });
+      return "";
+    },
     /** Encodes the current workspace variables: `{ texts, problems, order }` as JSON. */
     collect() {
       const names = workspaceNames();
@@ -283,7 +326,7 @@ export function installGuestRuntime(send: (op: string, ...args: string[]) => str
       order = order.filter((name) => present.has(name));
       for (const name of names) if (!order.includes(name)) order.push(name);
       const encoded = codec.encodeAll(order.map((name) => [name, G[name]]), "persist");
-      return JSON.stringify({ texts: encoded.texts, problems: encoded.problems, order });
+      return stringify({ texts: encoded.texts, problems: encoded.problems, order });
     },
-  }));
+  };
 }

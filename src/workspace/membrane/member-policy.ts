@@ -3,8 +3,11 @@
  * Which members of a host object agent code may touch (DESIGN.md §6.3): public members the object or its
  * class defines. Private-by-convention members (`_x`, `#x`), the reflective members that lead out of the
  * object (`constructor`, `prototype`, `__proto__`, …) and the built-in members of `Object.prototype` and
- * `Function.prototype` are refused.
+ * `Function.prototype` are refused for every object; an exposed class's allow and deny lists and read-only
+ * fields (`statek.expose`) narrow that further. Symbol-keyed members never reach the host at all: the guest
+ * proxy answers them itself.
  */
+import type { ClassPolicy } from "./exposed-classes.ts";
 
 const REFLECTIVE = new Set([
   "constructor", "prototype", "__proto__", "__defineGetter__", "__defineSetter__", "__lookupGetter__",
@@ -12,10 +15,23 @@ const REFLECTIVE = new Set([
 ]);
 
 /** Why agent code may not use member `name` of `target`, or `undefined` when it may. */
-export function memberRefusal(target: object, name: string, className: string): string | undefined {
+export function memberRefusal(target: object, name: string, className: string, policy?: ClassPolicy): string | undefined {
   if (REFLECTIVE.has(name)) return `${className}.${name} is not accessible`;
   if (name.startsWith("_") || name.startsWith("#")) return `${className}.${name} is not accessible (private member)`;
   if (isBuiltinOnly(target, name)) return `${className}.${name} is not accessible (built-in member)`;
+  if (policy) {
+    if (policy.allow && !policy.allow.has(name)) return `${className}.${name} is not accessible (not in the allow list of statek.expose)`;
+    if (policy.deny.has(name) || policy.denyPrefixes.some((prefix) => name.startsWith(prefix))) {
+      return `${className}.${name} is not accessible (denied by statek.expose)`;
+    }
+  }
+  return undefined;
+}
+
+/** Why agent code may not assign member `name`, beyond {@link memberRefusal}, or `undefined`. */
+export function writeRefusal(name: string, className: string, policy?: ClassPolicy): string | undefined {
+  if (!policy) return undefined;
+  if (policy.readOnly === true || policy.readOnly.has(name)) return `cannot set ${className}.${name}: it is read-only`;
   return undefined;
 }
 
@@ -31,6 +47,6 @@ function isBuiltinOnly(target: object, name: string): boolean {
 }
 
 /** The public own and inherited (class-defined) enumerable data keys agent code may list. */
-export function publicKeys(target: object, className: string): string[] {
-  return Object.keys(target).filter((key) => memberRefusal(target, key, className) === undefined);
+export function publicKeys(target: object, className: string, policy?: ClassPolicy): string[] {
+  return Object.keys(target).filter((key) => memberRefusal(target, key, className, policy) === undefined);
 }

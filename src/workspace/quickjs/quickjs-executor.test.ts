@@ -17,7 +17,7 @@ function script(code: string): string {
 /** A host that answers every message with an empty reply and records it. */
 function recordingHost(): { host: HostChannel; messages: Array<[string, string[]]> } {
   const messages: Array<[string, string[]]> = [];
-  return { messages, host: (op, args) => (messages.push([op, args]), "{}") };
+  return { messages, host: (op, args) => (messages.push([op, args]), "") };
 }
 
 async function openWorkspace(globals: Record<string, unknown> = {}, limits = {}) {
@@ -93,13 +93,19 @@ describe("quickjs executor", () => {
     }
   });
 
-  it("stops a cell that allocates past the memory limit", async () => {
-    const workspace = await openWorkspace({}, { memoryBytes: 16 * 1024 * 1024 });
+  it("stops a cell that allocates past the memory limit, then rebuilds the VM from the stored variables", async () => {
+    const workspace = await openWorkspace({}, { memoryBytes: 32 * 1024 * 1024 });
+    const expected = "MemoryLimitError: the cell ran out of memory: the workspace VM is limited to 32 MiB (memoryBytes); the VM was discarded";
     try {
-      const strings = await workspace.runCell("const big = 'x'.repeat(64 * 1024 * 1024)");
-      assert.equal(strings.error, "InternalError: out of memory");
+      assert.equal((await workspace.runCell("const kept = 41")).error, undefined);
+      const strings = await workspace.runCell("const lost = 1\nconst big = 'x'.repeat(64 * 1024 * 1024)");
+      assert.equal(strings.error, expected);
+      assert.equal(strings.limit, "memory");
+      assert.deepEqual(strings.put, [], "the cell's changes are not saved");
       const typed = await workspace.runCell("const bytes = new Uint8Array(64 * 1024 * 1024)");
-      assert.equal(typed.error, "InternalError: out of memory");
+      assert.equal(typed.error, expected);
+      const after = await workspace.runCell("print(kept + 1, typeof lost)");
+      assert.deepEqual(after.console.map((entry) => entry.text), ["42 undefined"], "a new VM restored from the stored variables");
     } finally {
       workspace.dispose();
     }
@@ -146,5 +152,41 @@ describe("quickjs executor", () => {
     workspace.dispose();
     workspace.dispose();
     await assert.rejects(workspace.runCell("x"), /disposed/);
+  });
+});
+
+describe("quickjs executor: bounds", () => {
+  const MiB = 1024 * 1024;
+
+  it("holds a VM to its memory bound even where QuickJS's allocation limit is overrun", async () => {
+    const workspace = await openWorkspace({}, { memoryBytes: 32 * MiB, cellTimeMs: 10_000 });
+    try {
+      // A Map of short strings is the pattern that took the worker to ~900 MB under a shared module.
+      const result = await workspace.runCell("const m = new Map()\nfor (let i = 0; ; i++) m.set(i, 'x'.repeat(100) + i)");
+      assert.equal(result.limit, "memory");
+      assert.match(result.error ?? "", /^MemoryLimitError: /);
+      assert.equal(workspace.memory().limitBytes, 32 * MiB);
+    } finally {
+      workspace.dispose();
+    }
+  });
+
+  it("contains a stack that outgrows the worker's own inside the engine", async () => {
+    const workspace = await openWorkspace({}, { stackBytes: 2 * MiB });
+    try {
+      await workspace.runCell("const kept = 1");
+      const deep = await workspace.runCell("function down(n) { return down(n + 1) + 1 }\ndown(0)");
+      assert.match(deep.error ?? "", /^RangeError: Maximum call stack size exceeded/);
+      assert.deepEqual((await workspace.runCell("kept + 1")).console.map((entry) => entry.text), ["2"], "rebuilt from the stored variables");
+    } finally {
+      workspace.dispose();
+    }
+  });
+
+  it("refuses bounds it cannot honour, naming the limit", async () => {
+    await assert.rejects(openWorkspace({}, { memoryBytes: 8 * MiB }), /workspace limit memoryBytes: expected at least 24 MiB for the quickjs executor, got 8388608/);
+    await assert.rejects(openWorkspace({}, { stackBytes: 16 * MiB }), /workspace limit stackBytes: expected at most 4 MiB for the quickjs executor/);
+    await assert.rejects(openWorkspace({}, { cellTimeMs: -1 }), /workspace limit cellTimeMs: expected a positive integer, got -1/);
+    await assert.rejects(openWorkspace({}, { cpuSeconds: 1 } as never), /workspace limit cpuSeconds: expected one of the known limits/);
   });
 });

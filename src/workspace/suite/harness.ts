@@ -8,14 +8,20 @@
 import type { VariableRow } from "../../store/store.ts";
 import type { Tool } from "../../tools/tool.ts";
 import type { Executor } from "../executor.ts";
-import { Workspace, type WorkspaceLimits, type WorkspaceReport } from "../workspace.ts";
+import type { ExposedClasses } from "../membrane/exposed-classes.ts";
+import { Workspace, type WorkspaceLimits, type WorkspaceOptions, type WorkspaceReport } from "../workspace.ts";
 
 /** What a session's workspaces are opened with. */
 export interface SessionOptions {
   tools?: readonly Tool[];
+  allowedTools?: readonly string[];
+  allowHidden?: boolean;
   globals?: Record<string, unknown>;
   bindings?: Record<string, unknown>;
+  exposed?: ExposedClasses;
   limits?: Partial<WorkspaceLimits>;
+  clock?: () => number;
+  random?: () => number;
 }
 
 /** A cell's report, with the console in the forms tests read most. */
@@ -77,17 +83,20 @@ export class Session {
 
   async #withWorkspace(work: (workspace: Workspace) => Promise<WorkspaceReport>): Promise<CellResult> {
     const options = this.#options;
-    const workspace = await Workspace.open(
-      {
-        executor: this.#executor(),
-        limits: { cellTimeMs: 2_000, ...options.limits },
-        job: { id: "job-1", role: "tester" },
-        tools: options.tools ?? [],
-        globals: options.globals ?? {},
-        bindings: new Map(Object.entries(options.bindings ?? {})),
-      },
-      this.rows,
-    );
+    const open: WorkspaceOptions = {
+      executor: this.#executor(),
+      limits: { cellTimeMs: 2_000, ...options.limits },
+      job: { id: "job-1", role: "tester" },
+      tools: options.tools ?? [],
+      globals: options.globals ?? {},
+      bindings: new Map(Object.entries(options.bindings ?? {})),
+    };
+    if (options.allowedTools) open.allowedTools = options.allowedTools;
+    if (options.allowHidden !== undefined) open.allowHidden = options.allowHidden;
+    if (options.exposed) open.exposed = options.exposed;
+    if (options.clock) open.clock = options.clock;
+    if (options.random) open.random = options.random;
+    const workspace = await Workspace.open(open, this.rows);
     this.opened++;
     let report: WorkspaceReport;
     try {

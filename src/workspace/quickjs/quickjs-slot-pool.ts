@@ -1,0 +1,51 @@
+/**
+ * @module
+ * Idle slots kept for the next VM. Making a module instance costs a few milliseconds (instantiation, the
+ * Emscripten glue, a new memory); a runtime and context inside an idle instance cost a fraction of one. A
+ * slot goes back to the pool only when its VM freed everything cleanly and its memory stayed small, so a VM
+ * that grew large or broke the engine gives its memory back to the worker with the instance.
+ *
+ * The pool is process-wide and keyed by memory bound, so every executor with the same limits shares it.
+ */
+import { QuickJsSlot } from "./quickjs-slot.ts";
+import { QUICKJS_MIN_MEMORY_BYTES, loadQuickJsWasm } from "./quickjs-wasm.ts";
+
+/** How the process-wide pool behaves. */
+export interface SlotPoolOptions {
+  /** Idle slots kept per memory bound. 0 makes every VM a fresh module instance. @default 16 */
+  maxIdle: number;
+  /** A slot whose memory grew past this is not reused. @default 32 MiB */
+  maxReusedBytes: number;
+}
+
+const options: SlotPoolOptions = { maxIdle: 16, maxReusedBytes: 32 * 1024 * 1024 };
+const idle = new Map<number, QuickJsSlot[]>();
+
+/** Changes how the process-wide slot pool behaves; idle slots beyond the new bound are dropped. */
+export function configureSlotPool(settings: Partial<SlotPoolOptions>): void {
+  Object.assign(options, settings);
+  for (const slots of idle.values()) slots.splice(options.maxIdle);
+}
+
+/** A slot with memory bound `limitBytes`: an idle one, or a new instance. */
+export async function acquireSlot(limitBytes: number): Promise<QuickJsSlot> {
+  const slot = idle.get(limitBytes)?.pop();
+  if (slot) return slot;
+  return QuickJsSlot.create(await loadQuickJsWasm(), limitBytes, QUICKJS_MIN_MEMORY_BYTES);
+}
+
+/** Returns a slot whose VM is gone; it is kept only if it is healthy and small. */
+export function releaseSlot(slot: QuickJsSlot): void {
+  slot.attach(undefined);
+  if (slot.broken || slot.reservedBytes > options.maxReusedBytes) return;
+  let slots = idle.get(slot.limitBytes);
+  if (!slots) idle.set(slot.limitBytes, (slots = []));
+  if (slots.length < options.maxIdle) slots.push(slot);
+}
+
+/** Idle slots held now (all bounds), for measurements. */
+export function idleSlotCount(): number {
+  let count = 0;
+  for (const slots of idle.values()) count += slots.length;
+  return count;
+}

@@ -1,0 +1,157 @@
+/**
+ * @module
+ * A *slot*: one instance of the QuickJS-NG WebAssembly module with a memory of fixed maximum size. A VM
+ * runs in a slot and owns it while it lives, so the VM's whole footprint — heap, stack, engine data — is
+ * bounded by the slot's memory, whatever the guest allocates (QuickJS's own allocation limit alone can be
+ * overrun). When a VM is done its slot may serve the next VM (see `quickjs-slot-pool.ts`), unless the engine
+ * failed inside it.
+ *
+ * The slot also carries the fast path for host calls. quickjs-emscripten routes every call of a host
+ * function through a generator-based scope that wraps each argument in a lifetime object; that costs ~9 µs
+ * per call. A slot has exactly one host function (the guest's `send`), so it takes over the module's
+ * C → JS callback and reads the string arguments and writes the string reply through the FFI directly.
+ */
+import { QuickJSWASMModule, type QuickJSEmscriptenModule, type QuickJSFFI } from "quickjs-emscripten-core";
+import { errorReply, operationName } from "../guest/guest-protocol.ts";
+import type { QuickJsWasm } from "./quickjs-wasm.ts";
+import { wasmApi, type WasmImports, type WasmInstance, type WasmMemory } from "./wasm-api.ts";
+
+const PAGE = 65536;
+const SCRATCH_BYTES = 4096;
+
+/** Receives one host call: the operation's name and its string arguments; returns the reply text. */
+export type SlotReceiver = (op: string, args: string[]) => string;
+
+const decoder = new TextDecoder();
+const FAULT_REPLY = errorReply("InternalError", "the host failed to answer this call");
+
+/** One module instance with a bounded memory. */
+export class QuickJsSlot {
+  readonly memory: WasmMemory;
+  /** The most memory this slot can ever hold. */
+  readonly limitBytes: number;
+  readonly module: QuickJSWASMModule;
+  readonly #raw: QuickJSEmscriptenModule;
+  readonly #ffi: QuickJSFFI;
+  #receiver: SlotReceiver | undefined;
+  #scratch = 0;
+  /** Set when the engine may be in an unknown state (it aborted, or an exception unwound through it). */
+  broken = false;
+
+  private constructor(memory: WasmMemory, limitBytes: number, raw: QuickJSEmscriptenModule, ffi: QuickJSFFI) {
+    this.memory = memory;
+    this.limitBytes = limitBytes;
+    this.#raw = raw;
+    this.#ffi = ffi;
+    this.module = new QuickJSWASMModule(raw, ffi);
+    const callbacks = raw.callbacks as unknown as Record<string, unknown>;
+    callbacks.callFunction = (_asyncify: unknown, ctx: number, _this: number, argc: number, argv: number) => this.#call(ctx, argc, argv);
+  }
+
+  /** Instantiates the module with a memory of at most `limitBytes`. */
+  static async create(wasm: QuickJsWasm, limitBytes: number, initialBytes: number): Promise<QuickJsSlot> {
+    const memory = new wasmApi.Memory({ initial: initialBytes / PAGE, maximum: Math.floor(limitBytes / PAGE) });
+    const raw = await wasm.load({
+      wasmMemory: memory,
+      instantiateWasm(imports: WasmImports, done: (instance: WasmInstance) => void) {
+        wasmApi.instantiate(wasm.module, imports).then(done);
+        return {};
+      },
+      // The glue prints engine aborts itself; the slot reports them as errors instead.
+      printErr() {},
+      print() {},
+    });
+    raw.type = "sync";
+    return new QuickJsSlot(memory, Math.floor(limitBytes / PAGE) * PAGE, raw, new wasm.Ffi(raw));
+  }
+
+  /** Routes calls of the slot's host function to `receiver` (the VM that owns the slot now). */
+  attach(receiver: SlotReceiver | undefined): void {
+    this.#receiver = receiver;
+  }
+
+  /** Bytes of memory the slot holds from the worker now. */
+  get reservedBytes(): number {
+    return this.memory.buffer.byteLength;
+  }
+
+  #call(ctx: number, argc: number, argv: number): number {
+    const ffi = this.#ffi;
+    try {
+      // The first argument is the operation's code, a number: it needs no text decoding.
+      const op = operationName(ffi.QTS_GetFloat64(ctx as never, ffi.QTS_ArgvGetJSValueConstPointer(argv as never, 0)));
+      const args = new Array<string>(Math.max(argc - 1, 0));
+      for (let i = 1; i < argc; i++) {
+        const chars = ffi.QTS_GetString(ctx as never, ffi.QTS_ArgvGetJSValueConstPointer(argv as never, i)) as unknown as number;
+        if (chars === 0) {
+          args[i - 1] = "";
+          continue;
+        }
+        args[i - 1] = this.#readString(chars);
+        ffi.QTS_FreeCString(ctx as never, chars as never);
+      }
+      const reply = this.#receiver ? this.#receiver(op, args) : "";
+      return this.#replyValue(ctx, reply);
+    } catch {
+      // Nothing may unwind through the engine's frames. The host's own stack or memory ran out: say so if
+      // there is room for the words.
+      try {
+        return this.#newString(ctx, FAULT_REPLY);
+      } catch {
+        return 0;
+      }
+    }
+  }
+
+  /** The NUL-terminated UTF-8 string at `pointer`. Short ASCII strings (ids, member names) skip TextDecoder. */
+  #readString(pointer: number): string {
+    const heap = this.#raw.HEAPU8;
+    let end = pointer;
+    let ascii = true;
+    while (heap[end] !== 0) {
+      if (heap[end]! >= 0x80) ascii = false;
+      end++;
+    }
+    if (ascii && end - pointer <= 32) {
+      let text = "";
+      for (let i = pointer; i < end; i++) text += String.fromCharCode(heap[i]!);
+      return text;
+    }
+    return decoder.decode(heap.subarray(pointer, end));
+  }
+
+  /**
+   * The engine value for a reply. Replies that stand for `undefined`, a number, a boolean or `null` become
+   * that value itself (see `guest-protocol.ts`), so the guest needs no string to read them.
+   */
+  #replyValue(ctx: number, reply: string): number {
+    if (reply === "") return 0;
+    const ffi = this.#ffi;
+    switch (reply.charCodeAt(0)) {
+      case 110 /* n */:
+        return ffi.QTS_NewFloat64(ctx as never, Number(reply.slice(1))) as unknown as number;
+      case 98 /* b */:
+        return ffi.QTS_DupValuePointer(ctx as never, reply === "b1" ? ffi.QTS_GetTrue() : ffi.QTS_GetFalse()) as unknown as number;
+      case 122 /* z */:
+        return ffi.QTS_DupValuePointer(ctx as never, ffi.QTS_GetNull()) as unknown as number;
+    }
+    return this.#newString(ctx, reply);
+  }
+
+  /** A new engine string holding `text`; 0 when no memory is left for it (the guest sees no reply). */
+  #newString(ctx: number, text: string): number {
+    const raw = this.#raw;
+    if (this.#scratch === 0) this.#scratch = raw._malloc(SCRATCH_BYTES);
+    let buffer = this.#scratch;
+    let size = SCRATCH_BYTES;
+    if (text.length * 3 + 1 > SCRATCH_BYTES) {
+      size = raw.lengthBytesUTF8(text) + 1;
+      if (size > SCRATCH_BYTES) buffer = raw._malloc(size);
+    }
+    if (buffer === 0) return 0;
+    raw.stringToUTF8(text, buffer as never, size);
+    const value = this.#ffi.QTS_NewString(ctx as never, buffer as never) as unknown as number;
+    if (buffer !== this.#scratch) raw._free(buffer);
+    return value;
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * @module
+ * The parts of QuickJS-NG that are loaded once per process: the compiled WebAssembly module, the
+ * Emscripten loader and the FFI class. Instances (see `quickjs-slot.ts`) are made from them, each with its
+ * own fixed-size memory.
+ */
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import type { EmscriptenModuleLoaderOptions, QuickJSEmscriptenModule, QuickJSFFI, QuickJSSyncVariant } from "quickjs-emscripten-core";
+import variantExport from "@jitl/quickjs-ng-wasmfile-release-sync";
+import { wasmApi, type WasmModule } from "./wasm-api.ts";
+
+// The package's one declaration file is typed as CommonJS; the ESM entry Node loads has the variant as default.
+const variant = variantExport as unknown as QuickJSSyncVariant;
+
+/** Bytes of memory the module declares as its initial size; no instance can have less. */
+export const QUICKJS_MIN_MEMORY_BYTES = 16 * 1024 * 1024;
+
+/** What instances are made from. */
+export interface QuickJsWasm {
+  readonly module: WasmModule;
+  /** Runs the Emscripten glue for one instance. */
+  readonly load: (options: EmscriptenModuleLoaderOptions & Record<string, unknown>) => Promise<QuickJSEmscriptenModule>;
+  readonly Ffi: new (module: QuickJSEmscriptenModule) => QuickJSFFI;
+}
+
+let loading: Promise<QuickJsWasm> | undefined;
+
+/** The process-wide compiled module (compiled on first use). */
+export function loadQuickJsWasm(): Promise<QuickJsWasm> {
+  loading ??= (async () => {
+    const path = createRequire(import.meta.url).resolve("@jitl/quickjs-ng-wasmfile-release-sync/wasm");
+    const [module, loaderImport, Ffi] = await Promise.all([
+      readFile(path).then((bytes) => wasmApi.compile(bytes)),
+      variant.importModuleLoader(),
+      variant.importFFI(),
+    ]);
+    const load = unwrapDefault(loaderImport) as QuickJsWasm["load"];
+    return { module, load, Ffi };
+  })();
+  return loading;
+}
+
+function unwrapDefault(value: unknown): unknown {
+  let current = value as { default?: unknown };
+  while (current && typeof current !== "function" && current.default) current = current.default as { default?: unknown };
+  return current;
+}

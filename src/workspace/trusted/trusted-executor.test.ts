@@ -1,0 +1,35 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { Workspace } from "../workspace.ts";
+import { runWorkspaceSuite } from "../workspace.suite.ts";
+import { createTrustedExecutor } from "./trusted-executor.ts";
+
+runWorkspaceSuite({
+  name: "trusted",
+  executor: createTrustedExecutor,
+  skip: {
+    "boundary: stack traces show no host frames": "node:vm shares the worker's isolate, so a guest stack trace runs through the host's own frames",
+  },
+});
+
+describe("trusted executor", () => {
+  it("says it is not an isolation boundary", () => {
+    const executor = createTrustedExecutor();
+    assert.equal(executor.name, "trusted");
+    assert.equal(executor.isolated, false);
+  });
+
+  it("stops an endless synchronous loop at the CPU limit", async () => {
+    const workspace = await Workspace.open(
+      { executor: createTrustedExecutor(), limits: { cellTimeMs: 100 }, job: { id: "j", role: "r" }, tools: [], globals: {}, bindings: new Map() },
+      [],
+    );
+    try {
+      const result = await workspace.runCell("let spins = 0\nwhile (true) spins++");
+      assert.equal(result.error, "TimeoutError: the cell used more than its 100 ms CPU time limit and was stopped");
+      assert.deepEqual((await workspace.runCell("1 + 1")).console.map((entry) => entry.text), ["2"]);
+    } finally {
+      workspace.dispose();
+    }
+  });
+});

@@ -1,0 +1,34 @@
+/**
+ * @module
+ * The `trusted` executor: agent code runs in a `node:vm` context inside the worker process. **It is not a
+ * sandbox.** Code in it can reach the host realm, and nothing bounds its memory; its name, its `isolated`
+ * flag and the system prompt of every job that uses it say so. Use it only for code you trust (your own
+ * cells in development, debugging with V8's tools); use the default `quickjs` executor for model-written code.
+ */
+import type { Executor } from "../executor.ts";
+import { TrustedVm } from "./trusted-vm.ts";
+
+/** Options of {@link createTrustedExecutor}. */
+export interface TrustedExecutorOptions {
+  /** Wall-clock budget of the runtime's own entry points (restore, collect, …) per call. @default 5_000 */
+  invokeTimeMs?: number;
+}
+
+/**
+ * Creates the `trusted` executor (`node:vm`, same process). Not an isolation boundary: for trusted code only.
+ *
+ * @example
+ * ```ts
+ * const statek = await Statek.open({ executor: "trusted", agents: [agent] }); // trusted code only
+ * ```
+ */
+export function createTrustedExecutor(options: TrustedExecutorOptions = {}): Executor {
+  const invokeTimeMs = options.invokeTimeMs ?? 5_000;
+  return {
+    name: "trusted",
+    isolated: false,
+    async createVm({ host }) {
+      return new TrustedVm(host, invokeTimeMs);
+    },
+  };
+}
