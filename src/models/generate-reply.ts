@@ -69,21 +69,11 @@ export async function generateReply(model: LanguageModel, request: ModelRequest)
   switch (model.specificationVersion) {
     case "v4": {
       const result = await model.doGenerate({ ...options, prompt });
-      const usage = result.usage;
-      return normaliseReply(result.content, {
-        inputTokens: usage.inputTokens.total ?? 0,
-        cachedInputTokens: usage.inputTokens.cacheRead ?? 0,
-        outputTokens: usage.outputTokens.total ?? 0,
-      }, unifiedFinishReason(result.finishReason), modelName);
+      return normaliseReply(result.content, nestedUsage(result.usage), unifiedFinishReason(result.finishReason), modelName);
     }
     case "v3": {
       const result = await model.doGenerate({ ...options, prompt: toV3Prompt(prompt) });
-      const usage = result.usage;
-      return normaliseReply(result.content, {
-        inputTokens: usage.inputTokens.total ?? 0,
-        cachedInputTokens: usage.inputTokens.cacheRead ?? 0,
-        outputTokens: usage.outputTokens.total ?? 0,
-      }, unifiedFinishReason(result.finishReason), modelName);
+      return normaliseReply(result.content, nestedUsage(result.usage), unifiedFinishReason(result.finishReason), modelName);
     }
     case "v2": {
       const result = await model.doGenerate({ ...options, prompt: toV2Prompt(toV3Prompt(prompt)) });
@@ -95,6 +85,18 @@ export async function generateReply(model: LanguageModel, request: ModelRequest)
       }, result.finishReason, modelName);
     }
   }
+}
+
+/** Token counts of v3 and v4 results, which nest them the same way. */
+function nestedUsage(usage: {
+  inputTokens: { total?: number | undefined; cacheRead?: number | undefined };
+  outputTokens: { total?: number | undefined };
+}): ModelReply["usage"] {
+  return {
+    inputTokens: usage.inputTokens.total ?? 0,
+    cachedInputTokens: usage.inputTokens.cacheRead ?? 0,
+    outputTokens: usage.outputTokens.total ?? 0,
+  };
 }
 
 /** Throws {@link UnsupportedModelVersionError} unless `model` is a language model of a version we can call. */
