@@ -123,8 +123,8 @@ export interface StoreCallOptions {
  * A stored value that cannot be read back (bad JSON, an unknown status) must not break reads of anything
  * else: `getJob`, `listJobs` and `getHistory` return every row, and only reading the damaged field throws
  * `CorruptRecordError` naming the job and field — so the runner can fail that one job, and a commit that
- * replaces the field repairs it. Every implementation behaves this way (the conformance suite and the SQLite
- * tests pin it down).
+ * replaces the field repairs it. Every implementation behaves this way (the SQLite tests pin it down; damaging
+ * a row is engine-specific, so the shared suite cannot).
  */
 export interface Store {
   /** The engine's name, e.g. `sqlite`. */
