@@ -17,6 +17,7 @@ import { readPromptFile } from "./prompt-file.ts";
 import { parseWarmup, type WarmupBlock, type WarmupSource } from "./warmup.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
 import { SYSTEM_TOOLS } from "./system-tools.ts";
+import { isIdentifier } from "../tools/is-identifier.ts";
 
 export type { HarnessLimits } from "./harness.ts";
 
@@ -123,7 +124,7 @@ export class Agent {
     }
     const contextTools: Tool[] = [];
     for (const [name, value] of Object.entries(options.context ?? {})) {
-      if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new TypeError(`${label}: context name '${name}' is not an identifier`);
+      if (!isIdentifier(name)) throw new TypeError(`${label}: context name '${name}' is not an identifier`);
       if (names.has(name)) throw new TypeError(`${label}: '${name}' is both a tool and a context entry`);
       if (isTool(value)) {
         if (value.name !== name) throw new TypeError(`${label}: context entry '${name}' holds tool '${value.name}'; use the tool's own name`);

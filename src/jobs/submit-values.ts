@@ -9,6 +9,7 @@ import { isTool, type Tool } from "../tools/tool.ts";
 import { HandleTable, classNameOf } from "../workspace/membrane/handle-table.ts";
 import { createHostCodec } from "../workspace/membrane/host-codec.ts";
 import { HostReferences, type ExposedClasses } from "../workspace/membrane/host-references.ts";
+import { isIdentifier } from "../tools/is-identifier.ts";
 
 /** What initial variables may refer to. */
 export interface SubmitScope {
@@ -41,7 +42,7 @@ export function encodeInitialVariables(
     resolveKey: (key) => references.resolve(key),
   });
   for (const name of Object.keys(vars)) {
-    if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw new TypeError(`submitJob: variable name '${name}' is not an identifier`);
+    if (!isIdentifier(name)) throw new TypeError(`submitJob: variable name '${name}' is not an identifier`);
   }
   const entries = Object.entries(vars);
   const { texts, problems } = codec.encodeAll(entries, "persist");

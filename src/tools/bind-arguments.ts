@@ -7,12 +7,7 @@
 import type { z } from "zod";
 import type { Tool } from "./tool.ts";
 import { ValidationError } from "../errors/validation-error.ts";
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
+import { isPlainObject } from "./is-plain-object.ts";
 
 /** The arguments object for a call `tool(...args)`. */
 export function bindArguments(tool: Tool, args: readonly unknown[]): Record<string, unknown> {

@@ -11,6 +11,7 @@
  * them through a handle, so they are not shown either. Plain records show every key.
  */
 import { isTool } from "./tool.ts";
+import { isIdentifier } from "./is-identifier.ts";
 
 const LLM_REPR: unique symbol = Symbol.for("statek.llmRepr") as never;
 
@@ -41,7 +42,6 @@ export class OpaqueValue {
   }
 }
 
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 function formatDate(date: Date): string {
   const time = date.getTime();
@@ -50,7 +50,7 @@ function formatDate(date: Date): string {
 }
 
 function formatKey(key: string): string {
-  return IDENTIFIER.test(key) ? key : JSON.stringify(key);
+  return isIdentifier(key) ? key : JSON.stringify(key);
 }
 
 function className(value: object): string | undefined {

@@ -20,6 +20,7 @@ import { InvalidToolsScopeError } from "../errors/invalid-tools-scope-error.ts";
 import { matchesChatStyle, type ChatStyleName } from "./chat-style.ts";
 import type { Tool } from "./tool.ts";
 import { TOOL_SCOPES, selectTools, type ToolScope } from "./tool-registry.ts";
+import { isIdentifier } from "./is-identifier.ts";
 
 /** A parsed `LLM_TOOLS_SCOPE`. A part that was not written is `undefined` (not an empty list). */
 export interface LlmToolsScope {
@@ -32,7 +33,6 @@ export interface LlmToolsScope {
   remove: string[] | undefined;
 }
 
-const NAME = /^[A-Za-z_$][\w$]*$/;
 
 /** Parses an `LLM_TOOLS_SCOPE` value; throws `InvalidToolsScopeError` for bad syntax. */
 export function parseLlmToolsScope(text: string | null | undefined): LlmToolsScope {
@@ -55,7 +55,7 @@ export function parseLlmToolsScope(text: string | null | undefined): LlmToolsSco
   for (const match of rest.matchAll(/([+-])([^+-]*)/g)) {
     const [whole, marker, body] = match;
     const names = body!.split(",").map((name) => name.trim());
-    const bad = names.find((name) => !NAME.test(name));
+    const bad = names.find((name) => !isIdentifier(name));
     if (bad !== undefined) {
       throw fail(bad === "" ? `the list '${whole!.trim()}' has an empty tool name` : `the list '${whole!.trim()}' names '${bad}', which is not a tool name`);
     }

@@ -21,6 +21,7 @@ import { enumMember } from "./enum-members.ts";
 import { parseIsoDate } from "./iso-date.ts";
 import { accepts, alternativesOf, schemaDef, schemaType } from "./schema-shape.ts";
 import type { Tool } from "./tool.ts";
+import { isPlainObject } from "./is-plain-object.ts";
 
 /** What preparation may consult. */
 export interface PrepareOptions {
@@ -75,12 +76,6 @@ function prepareString(schema: z.ZodType, value: string, variable: PrepareOption
   const bound = variable?.(value);
   if (bound && accepts(schema, bound.value)) return bound.value;
   return value;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null) return false;
-  const proto = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
 }
 
 // Enum names and ISO dates inside objects and arrays; `null` → left out for formal calls. Copy on write.

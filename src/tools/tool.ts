@@ -12,6 +12,7 @@ import { z } from "zod";
 import { CHAT_STYLE_NAMES, isChatStyleName, type ChatStyleName } from "./chat-style.ts";
 import { isErrorHandler, type ErrorHandler } from "./error-handler.ts";
 import { descriptionOf } from "./schema-shape.ts";
+import { isIdentifier } from "./is-identifier.ts";
 
 /** The agent a job runs, as tools see it. */
 export interface ToolAgent {
@@ -89,7 +90,6 @@ export interface Tool<Params extends ToolParams = ToolParams, Result = unknown> 
   readonly errorHandler: ErrorHandler | undefined;
 }
 
-const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
 
 /** Parameter names a tool may not use: `ctx` is `run`'s second argument; `__proto__` cannot be a key. */
 export const RESERVED_PARAMETER_NAMES: readonly string[] = Object.freeze(["ctx", "__proto__"]);
@@ -129,7 +129,7 @@ export function tool<Params extends ToolParams = z.ZodObject<{}>, Result = unkno
   const name = definition.name ?? (derived === "run" ? "" : derived);
   const label = name ? `tool '${name}'` : "tool()";
   if (typeof definition.run !== "function") throw new TypeError(`${label}: run must be a function`);
-  if (!name || !IDENTIFIER.test(name)) {
+  if (!name || !isIdentifier(name)) {
     throw new TypeError(`${label}: name must be an identifier (pass name, or give run a name) (got ${JSON.stringify(name ?? "")})`);
   }
   if (typeof definition.description !== "string" || !definition.description.trim()) {
@@ -138,7 +138,7 @@ export function tool<Params extends ToolParams = z.ZodObject<{}>, Result = unkno
   const params = (definition.params ?? z.object({})) as Params;
   if (!(params instanceof z.ZodObject)) throw new TypeError(`${label}: params must be a Zod object schema (z.object({...}))`);
   for (const [key, schema] of Object.entries(params.shape)) {
-    if (!IDENTIFIER.test(key)) throw new TypeError(`${label}: parameter name '${key}' is not an identifier`);
+    if (!isIdentifier(key)) throw new TypeError(`${label}: parameter name '${key}' is not an identifier`);
     if (RESERVED_PARAMETER_NAMES.includes(key)) {
       throw new TypeError(`${label}: parameter name '${key}' is reserved (the framework context is run's second argument, ctx)`);
     }
