@@ -10,8 +10,8 @@
 import type { VariableRow } from "../src/store/store.ts";
 import { tool } from "../src/tools/tool.ts";
 import { createQuickJsExecutor } from "../src/workspace/quickjs/quickjs-executor.ts";
-import { configureReadyVms } from "../src/workspace/quickjs/quickjs-ready-vms.ts";
-import { configureSlotPool } from "../src/workspace/quickjs/quickjs-slot-pool.ts";
+import { configureReadyVms, configureSlotPool } from "../src/workspace/sandbox/sandbox-pool.ts";
+import type { VmHost } from "../src/workspace/executor.ts";
 import { Workspace, type WorkspaceOptions } from "../src/workspace/workspace.ts";
 
 const executor = createQuickJsExecutor();
@@ -77,7 +77,7 @@ async function crossings(): Promise<void> {
 }
 
 async function vmLifecycle(): Promise<void> {
-  const host = () => "";
+  const host: VmHost = { receive: () => "", idle: async () => ({ end: "finished" }) };
   const limits = { memoryBytes: 64 * 1024 * 1024, stackBytes: 256 * 1024 };
   const measure = async (rounds: number, idle: boolean) => {
     const create: number[] = [];

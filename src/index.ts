@@ -82,13 +82,12 @@ export { formatCost } from "./models/format-cost.ts";
 /** The workspace: executors (`quickjs` is the sandbox; `trusted` is not), limits, and the values a job view may hold. */
 export { createQuickJsExecutor } from "./workspace/quickjs/quickjs-executor.ts";
 export type { QuickJsExecutorOptions } from "./workspace/quickjs/quickjs-executor.ts";
-export { configureSlotPool } from "./workspace/quickjs/quickjs-slot-pool.ts";
+export { configureSlotPool, configureReadyVms, configureSandboxPool, type SandboxPoolOptions } from "./workspace/sandbox/sandbox-pool.ts";
 export type { SlotPoolOptions } from "./workspace/quickjs/quickjs-slot-pool.ts";
-export { configureReadyVms } from "./workspace/quickjs/quickjs-ready-vms.ts";
 export { createTrustedExecutor } from "./workspace/trusted/trusted-executor.ts";
 export type { TrustedExecutorOptions } from "./workspace/trusted/trusted-executor.ts";
 export type { ExecutorChoice } from "./workspace/resolve-executor.ts";
-export type { Executor, Vm, VmLimits, HostChannel, CreateVmOptions, RunCellOptions, CellOutcome, CellLimit } from "./workspace/executor.ts";
+export type { Executor, Vm, VmLimits, VmHost, IdleAnswer, Delivery, EntryCall, GuestError, CreateVmOptions, RunCellOptions, CellOutcome, CellLimit } from "./workspace/executor.ts";
 export type { WorkspaceLimits } from "./workspace/limits.ts";
 export { DEFAULT_WORKSPACE_LIMITS } from "./workspace/limits.ts";
 export type { ExposeOptions } from "./workspace/membrane/exposed-classes.ts";

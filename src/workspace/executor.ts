@@ -2,12 +2,46 @@
  * @module
  * The executor contract (DESIGN.md §6.5). An {@link Executor} creates {@link Vm}s; a VM runs the guest
  * runtime and the cells of one job. The contract is message-shaped: code goes in as text, the guest's host
- * calls come out as `(op, args)` messages answered with text, and asynchronous host work is answered later —
- * so a pool of worker threads can host VMs without changing callers.
+ * calls come out as `(op, args)` messages answered with text.
+ *
+ * Two rules make it the base of durable execution (§7):
+ * - **A synchronous crossing may wait for the host.** {@link VmHost.receive} may answer with a promise; the
+ *   guest stays blocked on its call until it settles, and that time is not charged to the cell. So the host
+ *   can make a journal entry durable before a side-effecting call returns.
+ * - **The host orders asynchronous results.** A host call whose result the guest gets as a promise is
+ *   answered with a pending reply (`p<id>`, see `guest/guest-protocol.ts`); the VM never settles it by
+ *   itself. Whenever the guest runs out of work, the VM asks {@link VmHost.idle}, which hands it the results
+ *   to deliver next, in the host's order, or says how the cell stops waiting. A replay delivers the journaled
+ *   order; a live run the order results arrived in.
  */
 
-/** Answers one message from the guest: a reply text now, or a promise of one for asynchronous host work. */
-export type HostChannel = (op: string, args: string[]) => string | Promise<string>;
+/** The host side of one VM: it answers the guest's messages and decides what the guest is handed next. */
+export interface VmHost {
+  /**
+   * Answers one guest message. A string answers at once. A promise keeps the guest blocked on its call until
+   * the promise settles (a rejection answers like a thrown error); the wait is not charged to the cell.
+   */
+  receive(op: string, args: readonly string[]): string | Promise<string>;
+  /**
+   * The guest has nothing left to run inside the current cell (its job queue is empty). Resolves to the
+   * pending results to hand it next — each is settled, and the guest's jobs run, before the next — or to how
+   * the cell stops. `ended` says the cell's code has finished (its top-level promise settled without error).
+   */
+  idle(state: { ended: boolean }): Promise<IdleAnswer>;
+}
+
+/** A pending host result handed to the guest: the id of its pending reply and the reply itself. */
+export interface Delivery {
+  id: number;
+  reply: string;
+}
+
+/** What {@link VmHost.idle} decides. */
+export type IdleAnswer =
+  /** Hand these results to the guest, in order. */
+  | { deliver: readonly Delivery[] }
+  /** The cell is over: it finished, or it waits for something that can never come (`stalled`). */
+  | { end: "finished" | "stalled" };
 
 /** Resource limits one VM enforces itself (DESIGN.md §6.4); the workspace enforces the others. */
 export interface VmLimits {
@@ -21,43 +55,70 @@ export interface VmLimits {
 export interface CreateVmOptions {
   limits: VmLimits;
   /** Receives every message the guest sends. */
-  host: HostChannel;
+  host: VmHost;
+}
+
+/** A call of one of the guest runtime's private entries (`provide`, `restore`, `collect`, …). */
+export interface EntryCall {
+  entry: string;
+  args: readonly string[];
 }
 
 /** Options for one {@link Vm.runCell}. */
 export interface RunCellOptions {
-  /** CPU time the cell may spend executing guest code (time spent waiting for the host is not counted). */
+  /** CPU time the cell may spend executing guest code (time the host takes to answer is not counted). */
   timeLimitMs: number;
   /** Abandons the cell as soon as possible. */
   signal?: AbortSignal;
+  /**
+   * Entry calls made first, charged to the cell's time and under its limits: restoring variables into a new
+   * VM runs agent code (class static blocks, getters), and that code belongs to the cell.
+   */
+  before?: readonly EntryCall[];
+  /**
+   * An entry call made once the cell is over, unless the VM broke (collecting the variables). Its reply is
+   * {@link CellOutcome.after}; it has its own time limit (the executor's entry limit).
+   */
+  after?: EntryCall;
 }
 
 /** Which limit ended a cell. */
 export type CellLimit = "time" | "memory" | "stack" | "cancelled" | "engine";
 
+/** A guest error as `<name>: <message>`. */
+export interface GuestError {
+  name: string;
+  message: string;
+}
+
 /** How a cell ended: normally, or with the error agent code sees as `<name>: <message>`. */
 export interface CellOutcome {
-  error?: { name: string; message: string };
+  error?: GuestError;
   /** True when the VM hit a limit and must not be reused. */
   poisoned?: boolean;
   /** The limit that ended the cell, when one did. */
   limit?: CellLimit;
-  /** True when the VM cannot even report its variables any more (memory exhausted, engine failure). */
+  /** True when the VM cannot even report its variables any more (memory exhausted, engine failure, thread lost). */
   broken?: boolean;
-  /** Host calls the cell started and did not await: their results were discarded when it ended. */
-  abandoned?: number;
+  /** The reply of {@link RunCellOptions.after}, or the guest error it threw; absent when it was not made. */
+  after?: { text: string } | { error: GuestError };
+  /** CPU time the cell's guest code used, in milliseconds. */
+  cpuMs?: number;
 }
 
 /** One sandboxed realm running the guest runtime. */
 export interface Vm {
   /**
-   * Calls one of the guest runtime's private entry points (`restore`, `provide`, `collect`, …) with text
-   * arguments. Agent code cannot reach these entries; only the host can.
+   * Calls one of the guest runtime's private entries with text arguments; agent code cannot reach them.
+   * Rejects with an error carrying `guest: { name, message }` when the guest threw, or hit the entry's time
+   * limit (`timeLimitMs`, default the executor's entry limit).
    */
-  invoke(entry: string, ...args: string[]): string;
-  /** Runs a compiled cell to its end, pumping host promises and guest jobs in between. */
+  invoke(entry: string, args?: readonly string[], options?: { timeLimitMs?: number }): Promise<string>;
+  /** Runs a compiled cell to its end, handing it host results whenever it is idle (see {@link VmHost.idle}). */
   runCell(script: string, options: RunCellOptions): Promise<CellOutcome>;
-  /** Bytes of guest heap in use, when the executor can tell. */
+  /** False once the VM is disposed or lost (its sandbox thread was stopped); a workspace then builds a new one. */
+  readonly usable: boolean;
+  /** Bytes of guest heap in use (as of the VM's last report), when the executor can tell. */
   memoryUsage(): number | undefined;
   /** Bytes the VM holds from the worker (never above `limits.memoryBytes`), when the executor bounds it. */
   reservedMemory(): number | undefined;

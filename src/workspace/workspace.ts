@@ -15,7 +15,8 @@ import type { Tool, ToolAgent, ToolContext } from "../tools/tool.ts";
 import { compileCell } from "./cell-compiler.ts";
 import type { Codec } from "./codec/codec.ts";
 import { ConsoleBuffer, type ConsoleEntry, type ConsoleStream } from "./console-buffer.ts";
-import type { CellLimit, CellOutcome, Executor, Vm } from "./executor.ts";
+import { CellHost, type TimerSource } from "./cell-host.ts";
+import type { CellLimit, CellOutcome, EntryCall, Executor, Vm } from "./executor.ts";
 import { formatBytes, resolveLimits, type WorkspaceLimits } from "./limits.ts";
 import { Broker, formatPrinted } from "./membrane/broker.ts";
 import { CrossingJournal, type Crossing } from "./membrane/crossing-journal.ts";
@@ -25,6 +26,7 @@ import { HostReferences, type ExposedClasses } from "./membrane/host-references.
 import { ReferenceGuard } from "./membrane/reference-guard.ts";
 import { ToolAccess } from "./membrane/tool-access.ts";
 import { parseUntrusted } from "./membrane/untrusted-json.ts";
+import type { ThreadVm } from "./sandbox/thread-vm.ts";
 import { StoredRows, tombstoneText, type Collected } from "./stored-rows.ts";
 
 export { DEFAULT_WORKSPACE_LIMITS, type WorkspaceLimits } from "./limits.ts";
@@ -53,6 +55,8 @@ export interface WorkspaceOptions {
   clock?: () => number;
   /** The random source agent code reads. @default Math.random */
   random?: () => number;
+  /** The timer source behind agent code's `setTimeout`/`setInterval`. @default the host's timers */
+  timers?: TimerSource;
   signal?: AbortSignal;
 }
 
@@ -100,8 +104,12 @@ export class Workspace {
   readonly #guard = new ReferenceGuard();
   readonly #journal: CrossingJournal;
   readonly #broker: Broker;
+  readonly #host: CellHost;
   readonly #stored: StoredRows;
   #vm: Vm | undefined;
+  /** The entries the next cell must run first: a new VM gets its globals and variables; a warm one may need its variables again. */
+  #pendingSetup: EntryCall[] = [];
+  #storedCodec: Codec | undefined;
   #closed = false;
   #busy = false;
   #admitted = 0;
@@ -110,8 +118,6 @@ export class Workspace {
   #errorHandlers: RegisteredErrorHandler[] = [];
   #exit: unknown = undefined;
   #exited = false;
-  /** Notices from restoring (handles that could not be re-attached), shown with the next cell's output. */
-  readonly restoreNotices: string[] = [];
 
   private constructor(options: WorkspaceOptions, variables: readonly VariableRow[]) {
     this.#options = options;
@@ -147,15 +153,20 @@ export class Workspace {
         const issued = this.#table.withKey(key);
         if (issued) return { value: issued.value };
         const resolved = this.#references.resolve(key);
-        if ("why" in resolved) this.restoreNotices.push(`${path} could not be restored: ${resolved.why}`);
+        if ("why" in resolved) this.#console.push("notice", `${path} could not be restored: ${resolved.why}`);
         return resolved;
       },
       clock: options.clock ?? Date.now,
       random: options.random ?? Math.random,
     });
+    this.#host = new CellHost(this.#broker.channel, { timers: options.timers, maxTimers: this.#limits.maxPendingHostCalls });
   }
 
-  /** Builds the VM, puts tools and context in scope, and restores `variables`. */
+  /**
+   * Loads the host objects `variables` refer to and builds the VM. The tools, the context and the variables
+   * are put into it by the first cell, under that cell's limits: restoring runs agent code (class static
+   * blocks, getters), and what it does belongs to a cell.
+   */
   static async open(options: WorkspaceOptions, variables: readonly VariableRow[]): Promise<Workspace> {
     const workspace = new Workspace(options, variables);
     await workspace.#references.preload(variables.map((row) => row.blob));
@@ -163,33 +174,27 @@ export class Workspace {
     return workspace;
   }
 
-  /** A new VM with the stored variables restored (at open, and after a VM was discarded). */
+  /** A new VM; the next cell provides its globals and restores the stored variables first. */
   async #startVm(): Promise<Vm> {
     const limits = this.#limits;
     const vm = await this.#options.executor.createVm({
       limits: { memoryBytes: limits.memoryBytes, stackBytes: limits.stackBytes },
-      host: this.#broker.channel,
+      host: this.#host,
     });
-    try {
-      const provided: Record<string, unknown> = { ...this.#options.globals };
-      for (const tool of this.#access.inScope()) provided[tool.name] = tool;
-      vm.invoke("provide", this.#codec.encode(provided));
-      this.#restore(vm);
-    } catch (error) {
-      vm.dispose();
-      throw error;
-    }
+    this.#pendingSetup = [{ entry: "provide", args: [this.#codec.encode(this.#provided())] }, this.#restoreCall()];
     this.#vm = vm;
     return vm;
   }
 
-  #restore(vm: Vm): void {
-    this.#broker.restoring = true;
-    try {
-      vm.invoke("restore", this.#stored.restoreText());
-    } finally {
-      this.#broker.restoring = false;
-    }
+  /** The values in scope by name that are not workspace variables: the context, then the tools. */
+  #provided(): Record<string, unknown> {
+    const provided: Record<string, unknown> = { ...this.#options.globals };
+    for (const tool of this.#access.inScope()) provided[tool.name] = tool;
+    return provided;
+  }
+
+  #restoreCall(): EntryCall {
+    return { entry: "restore", args: [this.#stored.restoreText()] };
   }
 
   // A formal call's prints go into its result (`printed`), not the console: the model reads them there.
@@ -236,18 +241,33 @@ export class Workspace {
   }
 
   /**
-   * The job's variable (or provided context value) `name`, read live from the VM: plain data as a copy, host
-   * objects as themselves; `undefined` when there is none. Tools reach it as `ctx.variable(name)`.
+   * The job's variable (or provided context value) `name`: plain data as a copy, host objects as themselves;
+   * `undefined` when there is none. Tools reach it as `ctx.variable(name)`. While the guest waits for a host
+   * call (a tool's argument binding, the synchronous part of a tool's `run`) it is read live from the VM;
+   * otherwise it is the value saved at the end of the last cell — the same, since no agent code ran since.
    */
   variable(name: string): { value: unknown } | undefined {
-    if (!this.#vm) return undefined;
-    let text: string;
+    const vm = this.#vm as (Vm & { invokeDuringCall?: ThreadVm["invokeDuringCall"] }) | undefined;
+    const live = this.#busy && this.#pendingSetup.length === 0 ? vm?.invokeDuringCall?.("variable", [name]) : undefined;
+    if (live) {
+      if ("error" in live || live.text === "") return undefined;
+      try {
+        return { value: this.#codec.decode(live.text) };
+      } catch {
+        return undefined;
+      }
+    }
+    const row = this.#stored.ordered().find((stored) => stored.name === name);
+    if (!row) {
+      const provided = this.#provided();
+      return Object.hasOwn(provided, name) ? { value: provided[name] } : undefined;
+    }
     try {
-      text = this.#vm.invoke("variable", name);
+      this.#storedCodec ??= createHostCodec({ table: new HandleTable(), describeHandle: () => ({ key: null }), resolveKey: (key) => this.#references.resolve(key) });
+      return { value: this.#storedCodec.decodeAll([[name, row.blob]])[name] };
     } catch {
       return undefined;
     }
-    return text === "" ? undefined : { value: this.#codec.decode(text) };
   }
 
   /** Runs one cell of agent code. */
@@ -255,7 +275,7 @@ export class Workspace {
     this.#enter();
     this.#access.cellAllowsHidden = options.allowHiddenTools === true;
     try {
-      const vm = this.#vm ?? (await this.#startVm());
+      const vm = this.#vm?.usable ? this.#vm : await this.#startVm();
       this.#begin();
       const compiled = compileCell(code, this.#limits);
       let error: string | undefined;
@@ -263,21 +283,38 @@ export class Workspace {
       if (compiled.kind === "empty") error = "Error: no code submitted.";
       else if (compiled.kind === "error") error = `${compiled.error.name}: ${compiled.error.message}`;
       else {
-        outcome = await vm.runCell(compiled.script, { timeLimitMs: this.#limits.cellTimeMs, ...(this.#options.signal ? { signal: this.#options.signal } : {}) });
+        const before = this.#pendingSetup;
+        this.#pendingSetup = [];
+        this.#broker.restoring = before.length > 0;
+        this.#host.startCell();
+        try {
+          outcome = await vm.runCell(compiled.script, {
+            timeLimitMs: this.#limits.cellTimeMs,
+            ...(this.#options.signal ? { signal: this.#options.signal } : {}),
+            before,
+            after: { entry: "collect", args: [] },
+          });
+        } finally {
+          this.#broker.restoring = false;
+        }
+        outcome = this.#withAbandoned(outcome, this.#host.endCell());
         if (outcome.error) error = `${outcome.error.name}: ${outcome.error.message}`;
       }
       if (error) this.#console.push("error", error);
-      if (outcome.abandoned) {
-        const calls = outcome.abandoned === 1 ? "1 host call was" : `${outcome.abandoned.toLocaleString("en-US")} host calls were`;
-        this.#console.push("notice", `${calls} still pending when the cell ended; await host calls inside the cell (their results were discarded)`);
-      }
-      const report = this.#end(error, outcome);
-      if (outcome.poisoned) this.#discardVm();
+      const report = this.#end(error, outcome, compiled.kind === "script");
+      if (outcome.poisoned || !vm.usable) this.#discardVm();
       return report;
     } finally {
       this.#access.cellAllowsHidden = false;
       this.#busy = false;
     }
+  }
+
+  #withAbandoned(outcome: CellOutcome, abandoned: number): CellOutcome {
+    if (!abandoned) return outcome;
+    const calls = abandoned === 1 ? "1 host call was" : `${abandoned.toLocaleString("en-US")} host calls were`;
+    this.#console.push("notice", `${calls} still pending when the cell ended; await host calls inside the cell (their results were discarded)`);
+    return outcome;
   }
 
   /** Runs a formal tool call from the model through the same checks as calls from code. */
@@ -311,7 +348,6 @@ export class Workspace {
 
   #begin(): void {
     this.#console = new ConsoleBuffer(this.#limits.maxConsoleCharacters);
-    for (const notice of this.restoreNotices.splice(0)) this.#console.push("notice", notice);
     this.#toolCalls = [];
     this.#errorHandlers = [];
     this.#journal.begin();
@@ -319,8 +355,8 @@ export class Workspace {
     this.#exit = undefined;
   }
 
-  #end(error: string | undefined, outcome: CellOutcome): WorkspaceReport {
-    const changes = outcome.broken ? this.#lostChanges() : this.#collect();
+  #end(error: string | undefined, outcome: CellOutcome, ran: boolean): WorkspaceReport {
+    const changes = !ran ? { put: [], deleted: [] } : outcome.broken ? this.#lostChanges() : this.#collect(outcome.after);
     const report: WorkspaceReport = {
       console: this.#console.finish(),
       toolCalls: this.#toolCalls,
@@ -354,12 +390,13 @@ export class Workspace {
     this.#admitted = this.#table.size;
   }
 
-  /** Encodes the variables and compares them with what is stored: only changes are reported. */
-  #collect(): { put: VariableRow[]; deleted: string[] } {
-    const vm = this.#vm!;
+  /** Reads the variables the cell's `collect` reported and compares them with what is stored: only changes are reported. */
+  #collect(after: CellOutcome["after"]): { put: VariableRow[]; deleted: string[] } {
     let collected: Collected;
     try {
-      collected = parseUntrusted(vm.invoke("collect")) as Collected;
+      if (!after) throw new TypeError("the workspace did not report its variables");
+      if ("error" in after) throw Object.assign(new Error(`${after.error.name}: ${after.error.message}`), { guest: after.error });
+      collected = parseUntrusted(after.text) as Collected;
       if (!collected || typeof collected.texts !== "object" || !Array.isArray(collected.order) || !Array.isArray(collected.problems)) {
         throw new TypeError("the workspace reported its variables in an unreadable form");
       }
@@ -371,14 +408,9 @@ export class Workspace {
     this.#admitIssued();
     const changes = this.#stored.apply(collected, this.#guard);
     for (const notice of changes.refused) this.#console.push("notice", notice);
-    // A warm VM must hold what a cold restore would give: values that became tombstones are replaced now.
-    if ((collected.problems.length || changes.refused.length) && changes.changed.size) {
-      try {
-        this.#restore(vm);
-      } catch {
-        this.#discardVm();
-      }
-    }
+    // A warm VM must hold what a cold restore would give: values that became tombstones are restored again
+    // before the next cell.
+    if ((collected.problems.length || changes.refused.length) && changes.changed.size) this.#pendingSetup = [this.#restoreCall()];
     for (const problem of collected.problems) {
       const path = String(problem?.path ?? "");
       const root = /^[^.[]+/.exec(path)?.[0] ?? path;
@@ -400,6 +432,7 @@ export class Workspace {
   #discardVm(): void {
     this.#vm?.dispose();
     this.#vm = undefined;
+    this.#pendingSetup = [];
   }
 
   /** False once the workspace is disposed. (A VM that hit a limit is replaced, so the workspace stays usable.) */

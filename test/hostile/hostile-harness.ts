@@ -42,6 +42,10 @@ export class Calendar {
   later(ms: number): Promise<number> {
     return new Promise((resolve) => setTimeout(() => resolve(ms), Math.min(Number(ms) || 0, 20)));
   }
+  /** Settles after a second: long enough that a cell's un-awaited calls pile up. */
+  slow(): Promise<number> {
+    return new Promise((resolve) => setTimeout(() => resolve(1), 1_000).unref());
+  }
   keep(value: unknown): number {
     this.received.push(value);
     return this.received.length;
@@ -125,9 +129,12 @@ function trackingExecutor(inner: Executor): { executor: Executor; peaks: number[
       live++;
       maxLive = Math.max(maxLive, live);
       const tracked: Vm = {
-        invoke: (entry, ...args) => {
+        get usable() {
+          return vm.usable;
+        },
+        invoke: async (entry, args, invokeOptions) => {
           try {
-            return vm.invoke(entry, ...args);
+            return await vm.invoke(entry, args, invokeOptions);
           } finally {
             note();
           }

@@ -9,6 +9,7 @@ import { RANDOM_BATCH, installHostClock } from "./guest-clock.ts";
 import { GUEST_OPERATION_CODES } from "./guest-protocol.ts";
 import { createGuestHandles } from "./guest-handles.ts";
 import { installGuestRuntime } from "./guest-runtime.ts";
+import { installGuestTimers } from "./guest-timers.ts";
 
 let cached: Map<string, string> | undefined;
 
@@ -24,7 +25,7 @@ export function guestBootstrapSource(sendName: string): string {
     source = `(function () {
   const send = globalThis[${JSON.stringify(sendName)}];
   delete globalThis[${JSON.stringify(sendName)}];
-  return (${installGuestRuntime.toString()})(send, ${JSON.stringify(GUEST_OPERATION_CODES)}, ${createCodec.toString()}, ${createGuestHandles.toString()}, ${installHostClock.toString()}, ${RANDOM_BATCH});
+  return (${installGuestRuntime.toString()})(send, ${JSON.stringify(GUEST_OPERATION_CODES)}, ${createCodec.toString()}, ${createGuestHandles.toString()}, ${installHostClock.toString()}, ${RANDOM_BATCH}, ${installGuestTimers.toString()});
 })()`;
     cached.set(sendName, source);
   }

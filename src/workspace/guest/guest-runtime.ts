@@ -23,6 +23,7 @@ export function installGuestRuntime(
   createGuestHandles: Function,
   installHostClock: Function,
   randomBatch: number,
+  installGuestTimers: Function,
 ): Record<string, Function> {
   const G: any = globalThis;
   const DONE = ops.done!;
@@ -204,7 +205,24 @@ export function installGuestRuntime(
   const hidden = (name: string, value: unknown) =>
     defineProperty(G, name, { value, writable: true, configurable: true, enumerable: false });
 
+  // Reports the end of the cell's code — or of a timer callback that threw — to the host.
+  const reportEnd = (error?: any) => {
+    if (exiting || error === EXIT || error === undefined) {
+      send(DONE, "");
+      return;
+    }
+    let text;
+    try {
+      const info = describeThrown(error);
+      text = info === OUT_OF_MEMORY ? OUT_OF_MEMORY_TEXT : info === UNDESCRIBABLE ? UNDESCRIBABLE_TEXT : stringify(info);
+    } catch {
+      text = UNDESCRIBABLE_TEXT;
+    }
+    send(DONE, text);
+  };
+
   installHostClock(G, send, answer, randomBatch, ops);
+  installGuestTimers(G, send, answer, ops, reportEnd);
   // The engine hands `Error.prepareStackTrace` call sites whose `getFunction()` returns the functions on the
   // stack, the runtime's own among them. Nothing is secret there (the broker checks everything), but agent
   // code has no business with the runtime's closures: the hook is fixed to "none".
@@ -251,17 +269,7 @@ export function installGuestRuntime(
     run(body: () => Promise<unknown>) {
       if (!armed) throw new TypeError("__statek.run is internal to the workspace");
       armed = false;
-      const finish = (error?: any) => {
-        if (exiting || error === EXIT || error === undefined) return send(DONE, "");
-        let text;
-        try {
-          const info = describeThrown(error);
-          text = info === OUT_OF_MEMORY ? OUT_OF_MEMORY_TEXT : info === UNDESCRIBABLE ? UNDESCRIBABLE_TEXT : stringify(info);
-        } catch {
-          text = UNDESCRIBABLE_TEXT;
-        }
-        send(DONE, text);
-      };
+      const finish = reportEnd;
       exiting = false;
       try {
         body().then(() => finish(), finish);

@@ -9,7 +9,6 @@
  */
 import type { Codec } from "../codec/codec.ts";
 import type { ConsoleStream } from "../console-buffer.ts";
-import type { HostChannel } from "../executor.ts";
 import { METHOD_REPLY, UNDEFINED_REPLY, decodeArguments, errorReply, thrownReply, valueReply } from "../guest/guest-protocol.ts";
 import { isTool, type Tool } from "../../tools/tool.ts";
 import { llmRepr } from "../../tools/llm-repr.ts";
@@ -53,8 +52,8 @@ export class Broker {
   readonly #options: BrokerOptions;
   /** True while the host restores variables: only then may the guest ask to resolve a stored reference. */
   restoring = false;
-  /** Receives every message of the workspace's guest. */
-  readonly channel: HostChannel;
+  /** Receives every message of the workspace's guest; a promise is a result the guest gets later. */
+  readonly channel: (op: string, args: readonly string[]) => string | Promise<string>;
 
   constructor(options: BrokerOptions) {
     this.#options = options;
@@ -101,7 +100,7 @@ export class Broker {
     return reply;
   }
 
-  #receive(op: string, args: string[]): string | Promise<string> {
+  #receive(op: string, args: readonly string[]): string | Promise<string> {
     if (op === "resolve") return this.#resolve(args);
     // Numbers sent as they are: the same call, with its argument list written here.
     if (op === "callNumbers") return this.#receive("call", [args[0] ?? "", args[1] ?? "", `[${args.slice(2).join(",")}]`]);
@@ -236,7 +235,7 @@ export class Broker {
     return method.apply(entry.value, args);
   }
 
-  #resolve([key, path]: string[]): string {
+  #resolve([key, path]: readonly string[]): string {
     if (!this.restoring) return errorReply("TypeError", "stored references can only be resolved while the workspace restores its variables");
     const resolved = this.#options.resolveKey(key ?? "", path ?? key ?? "");
     if ("why" in resolved) return errorReply("ReferenceError", resolved.why);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { compileCell } from "../cell-compiler.ts";
-import { DEFAULT_VM_LIMITS, type HostChannel } from "../executor.ts";
+import { DEFAULT_VM_LIMITS, type VmHost } from "../executor.ts";
 import { Workspace } from "../workspace.ts";
 import { runWorkspaceSuite } from "../workspace.suite.ts";
 import { createQuickJsExecutor } from "./quickjs-executor.ts";
@@ -15,9 +15,12 @@ function script(code: string): string {
 }
 
 /** A host that answers every message with an empty reply and records it. */
-function recordingHost(): { host: HostChannel; messages: Array<[string, string[]]> } {
-  const messages: Array<[string, string[]]> = [];
-  return { messages, host: (op, args) => (messages.push([op, args]), "") };
+function recordingHost(): { host: VmHost; messages: Array<[string, readonly string[]]> } {
+  const messages: Array<[string, readonly string[]]> = [];
+  return {
+    messages,
+    host: { receive: (op, args) => (messages.push([op, args]), ""), idle: async ({ ended }) => ({ end: ended ? "finished" : "stalled" }) },
+  };
 }
 
 async function openWorkspace(globals: Record<string, unknown> = {}, limits = {}) {
@@ -40,8 +43,9 @@ describe("quickjs executor", () => {
       const before = vm.memoryUsage();
       assert.equal(typeof before, "number");
       assert.ok(before! > 0);
-      const outcome = await vm.runCell(script("globalThis.big = Array.from({ length: 100_000 }, (_, i) => ({ i }))"), { timeLimitMs: 2_000 });
+      const { cpuMs, ...outcome } = await vm.runCell(script("globalThis.big = Array.from({ length: 100_000 }, (_, i) => ({ i }))"), { timeLimitMs: 2_000 });
       assert.deepEqual(outcome, {});
+      assert.ok(cpuMs! > 0, "reports the CPU time the cell used");
       assert.ok(vm.memoryUsage()! > before! + 1_000_000, "grows with the guest's allocations");
     } finally {
       vm.dispose();
@@ -52,9 +56,11 @@ describe("quickjs executor", () => {
     const { host, messages } = recordingHost();
     const vm = await createQuickJsExecutor().createVm({ limits: DEFAULT_VM_LIMITS, host });
     try {
-      assert.deepEqual(await vm.runCell(script("print('hi')"), { timeLimitMs: 1_000 }), {});
+      const { cpuMs: _printed, ...printed } = await vm.runCell(script("print('hi')"), { timeLimitMs: 1_000 });
+      assert.deepEqual(printed, {});
       assert.deepEqual(messages.map(([op]) => op), ["print"]);
-      assert.deepEqual(await vm.runCell(script("throw new TypeError('x')"), { timeLimitMs: 1_000 }), { error: { name: "TypeError", message: "x" } });
+      const { cpuMs: _thrown, ...thrown } = await vm.runCell(script("throw new TypeError('x')"), { timeLimitMs: 1_000 });
+      assert.deepEqual(thrown, { error: { name: "TypeError", message: "x" } });
     } finally {
       vm.dispose();
     }

@@ -2,13 +2,13 @@
  * @module
  * The `quickjs` executor (the default, and the isolation boundary): each VM is a QuickJS-NG runtime and
  * context compiled to WebAssembly, in a module instance of its own whose memory cannot grow past the VM's
- * memory bound. Agent code sees only the guest runtime; its one host function carries text messages to the
- * {@link HostChannel}.
+ * memory bound, on a sandbox thread (`sandbox/`) so that no guest code ever runs on the scheduling thread.
+ * Agent code sees only the guest runtime; its one host function carries text messages to the {@link VmHost}.
  */
 import { InvalidWorkspaceLimitError } from "../../errors/invalid-workspace-limit-error.ts";
 import type { Executor, VmLimits } from "../executor.ts";
 import { formatBytes } from "../limits.ts";
-import { takeVm } from "./quickjs-ready-vms.ts";
+import { createThreadVm } from "../sandbox/thread-vm.ts";
 import { QUICKJS_MIN_MEMORY_BYTES } from "./quickjs-wasm.ts";
 
 /** Options of {@link createQuickJsExecutor}. */
@@ -36,7 +36,7 @@ export function createQuickJsExecutor(options: QuickJsExecutorOptions = {}): Exe
     checkLimits,
     async createVm({ limits, host }) {
       checkLimits(limits);
-      return (await takeVm(limits, invokeTimeMs)).connect(host);
+      return createThreadVm("quickjs", { limits, host }, invokeTimeMs);
     },
   };
 }

@@ -1,52 +1,57 @@
 /**
  * @module
- * One QuickJS-NG VM: a runtime and context inside a slot (`quickjs-slot.ts`) that it owns while it lives,
- * with the guest runtime installed. It enforces the limits the engine can: CPU time through the interrupt
- * handler, stack depth, and memory twice over — QuickJS's allocation limit gives agent code a catchable
- * `out of memory` error, and the slot's fixed-size memory is the bound that holds when the allocation limit
- * is overrun. Anything thrown *through* the engine (an abort, the host's own stack overflowing inside
- * WebAssembly) marks the slot broken: the VM reports the cell as failed and is never reused.
+ * One QuickJS-NG VM on a sandbox thread: a runtime and context inside a slot (`quickjs-slot.ts`) that it
+ * owns while it lives, with the guest runtime installed. It enforces the limits the engine can: CPU time
+ * through the interrupt handler (time the guest spends waiting for the host is not counted), stack depth,
+ * and memory twice over — QuickJS's allocation limit gives agent code a catchable `out of memory` error, and
+ * the slot's fixed-size memory is the bound that holds when the allocation limit is overrun. Anything thrown
+ * *through* the engine (an abort, the thread's own stack overflowing inside WebAssembly) marks the slot
+ * broken: the cell is reported as failed and the VM is never reused. What the interrupt handler never sees
+ * (a native loop inside a built-in) is the watchdog's job: it stops the whole thread.
  */
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
-import type { CellOutcome, HostChannel, RunCellOptions, Vm, VmLimits } from "../executor.ts";
+import type { CellOutcome, Delivery, EntryCall, GuestError, VmLimits } from "../executor.ts";
 import { guestBootstrapSource } from "../guest/guest-bootstrap.ts";
 import { errorReply } from "../guest/guest-protocol.ts";
-import { HostLink } from "../host-link.ts";
 import { formatBytes } from "../limits.ts";
+import { CellClock } from "../sandbox/cell-clock.ts";
+import { CellProgress } from "../sandbox/cell-progress.ts";
+import { EntryError, type CellEnd, type EngineVm, type GuestLink, type Slice, type VmMemory } from "../sandbox/engine-vm.ts";
 import type { QuickJsSlot } from "./quickjs-slot.ts";
 
 const SEND = "__statekSend";
 /** Memory kept outside QuickJS's allocation limit: the engine's static data, its stack, host replies. */
 const ENGINE_RESERVE_BYTES = 4 * 1024 * 1024;
 
-type GuestError = { name: string; message: string };
-
-const unconnected: HostChannel = () => errorReply("InternalError", "the VM is not connected to a workspace");
+const unconnected: GuestLink = () => errorReply("InternalError", "the VM is not connected to a workspace");
 
 /** A VM in a slot. Create with {@link QuickJsVm.create}. */
-export class QuickJsVm implements Vm {
+export class QuickJsVm implements EngineVm {
   readonly #slot: QuickJsSlot;
   readonly #limits: VmLimits;
   readonly #invokeTimeMs: number;
-  readonly #link: HostLink;
+  readonly #clock: CellClock;
+  readonly #progress = new CellProgress();
+  #link: GuestLink = unconnected;
   #runtime: QuickJSRuntime | undefined;
   #context: QuickJSContext | undefined;
   #entries: QuickJSHandle | undefined;
   /** QuickJS's own allocation limit, below the slot's bound. */
   readonly #heapLimit: number;
-  #deadline = Infinity;
-  #stop = false;
   /** The slot's memory when the current cell started (growth past the heap limit means the heap hit it). */
   #reservedAtStart = 0;
+  #fault: unknown;
+  /** Host calls the guest is blocked in (entries called meanwhile are nested). */
+  #hostDepth = 0;
   #disposed = false;
-  #onDispose: (slot: QuickJsSlot) => void;
+  readonly #onDispose: (slot: QuickJsSlot) => void;
 
   private constructor(slot: QuickJsSlot, limits: VmLimits, invokeTimeMs: number, onDispose: (slot: QuickJsSlot) => void) {
     this.#slot = slot;
     this.#limits = limits;
     this.#invokeTimeMs = invokeTimeMs;
     this.#heapLimit = Math.max(slot.limitBytes - ENGINE_RESERVE_BYTES, 1024 * 1024);
-    this.#link = new HostLink(unconnected);
+    this.#clock = new CellClock();
     this.#onDispose = onDispose;
   }
 
@@ -70,15 +75,15 @@ export class QuickJsVm implements Vm {
     this.#runtime = runtime;
     runtime.setMemoryLimit(this.#heapLimit);
     runtime.setMaxStackSize(this.#limits.stackBytes);
-    runtime.setInterruptHandler(() => this.#stop || performance.now() > this.#deadline);
+    runtime.setInterruptHandler(() => this.#clock.expired());
     const context = runtime.newContext();
     this.#context = context;
-    this.#slot.attach((op, args) => this.#link.receive(op, args));
+    this.#slot.attach((op, args) => this.#receive(op, args));
     // The function's body never runs: the slot answers its calls directly (see quickjs-slot.ts).
     const send = context.newFunction(SEND, () => undefined);
     context.setProp(context.global, SEND, send);
     send.dispose();
-    this.#deadline = performance.now() + this.#invokeTimeMs;
+    this.#clock.enter(this.#invokeTimeMs);
     try {
       const result = context.evalCode(guestBootstrapSource(SEND), "statek-runtime.js");
       if (result.error) {
@@ -88,13 +93,18 @@ export class QuickJsVm implements Vm {
       }
       this.#entries = result.value;
     } finally {
-      this.#deadline = Infinity;
+      this.#clock.leave();
     }
   }
 
-  /** Sends the guest's messages to `host`. */
-  connect(host: HostChannel): this {
-    this.#link.connect(host);
+  /**
+   * Sends the guest's messages to `link`; `interrupted` tells the interrupt handler the host wants it
+   * stopped; `publish` is told the deadline of running guest code (see `CellClock`).
+   */
+  connect(link: GuestLink, interrupted: () => boolean, publish: (absoluteDeadlineMs: number) => void): this {
+    this.#link = link;
+    this.#clock.interrupted = interrupted;
+    this.#clock.publish = publish;
     return this;
   }
 
@@ -103,16 +113,49 @@ export class QuickJsVm implements Vm {
     return this.#limits;
   }
 
+  // The guest's messages: the end of a cell is the VM's own business; everything else goes to the host,
+  // and the time the guest waits for the answer is not charged to it.
+  #receive(op: string, args: string[]): string {
+    if (op === "done") {
+      this.#progress.guestEnded(args[0] ? parseEnd(args[0]) : undefined);
+      return "";
+    }
+    this.#clock.pause();
+    this.#hostDepth++;
+    try {
+      const reply = this.#link(op, args);
+      this.#progress.replied(reply);
+      return reply;
+    } finally {
+      this.#hostDepth--;
+      this.#clock.resume();
+    }
+  }
+
   #live(): QuickJSContext {
     if (this.#disposed || !this.#context) throw new Error("the VM is disposed");
     if (this.#slot.broken) throw new Error("the VM's engine failed and cannot be used");
     return this.#context;
   }
 
-  invoke(entry: string, ...args: string[]): string {
+  invoke(entry: string, args: readonly string[], timeLimitMs: number = this.#invokeTimeMs): string {
+    this.#live();
+    // Inside a host call of a running cell (a nested call, e.g. reading a variable for argument binding) the
+    // entry runs on the cell's clock; otherwise on a budget of its own.
+    const nested = this.#hostDepth > 0;
+    if (nested) this.#clock.resume();
+    else this.#clock.enter(timeLimitMs);
+    try {
+      return this.#callEntry(entry, args);
+    } finally {
+      if (nested) this.#clock.pause();
+      else this.#clock.leave();
+    }
+  }
+
+  /** Calls a runtime entry on whatever clock is running; throws an {@link EntryError} for a guest error. */
+  #callEntry(entry: string, args: readonly string[]): string {
     const context = this.#live();
-    const previous = this.#deadline;
-    if (previous === Infinity) this.#deadline = performance.now() + this.#invokeTimeMs;
     const fn = context.getProp(this.#entries!, entry);
     const handles = args.map((arg) => context.newString(arg));
     try {
@@ -120,13 +163,12 @@ export class QuickJsVm implements Vm {
       if (result.error) {
         const error = describeGuestError(context.dump(result.error));
         result.error.dispose();
-        throw Object.assign(new Error(`${error.name}: ${error.message}`), { guest: error });
+        throw new EntryError(error);
       }
       const value = context.typeof(result.value) === "string" ? context.getString(result.value) : "";
       result.value.dispose();
       return value;
     } finally {
-      this.#deadline = previous;
       if (!this.#slot.broken) {
         fn.dispose();
         for (const handle of handles) handle.dispose();
@@ -144,118 +186,142 @@ export class QuickJsVm implements Vm {
     }
   }
 
-  async runCell(script: string, { timeLimitMs, signal }: RunCellOptions): Promise<CellOutcome> {
-    const context = this.#live();
+  /** Runs engine work on the cell's clock, then the guest's jobs; false when the cell must stop. */
+  #slice(work: () => void): boolean {
+    const context = this.#context!;
     const runtime = this.#runtime!;
-    const link = this.#link;
-    let budget = timeLimitMs;
-    let failure: GuestError | undefined;
-    let fault: unknown;
-    let wakeOnAbort: () => void = () => {};
-    const aborted = new Promise<void>((resolve) => {
-      wakeOnAbort = resolve;
-    });
-    const abort = () => {
-      this.#stop = true;
-      wakeOnAbort();
-    };
-    if (signal?.aborted) abort();
-    signal?.addEventListener("abort", abort);
-    // Runs engine work against the cell's remaining CPU budget; false when the budget ran out or the engine failed.
-    const slice = (work: () => void): boolean => {
-      const start = performance.now();
-      this.#deadline = start + budget;
-      try {
-        this.#guard(work);
-      } catch (error) {
-        fault = error;
-      } finally {
-        this.#deadline = Infinity;
-        budget -= performance.now() - start;
-      }
-      return fault === undefined && budget > 0 && !this.#stop;
-    };
     const take = (result: { error?: QuickJSHandle; value?: unknown }) => {
       if (result.error) {
-        failure ??= describeGuestError(context.dump(result.error));
+        this.#progress.guestFailed(describeGuestError(context.dump(result.error)));
         result.error.dispose();
       } else {
         (result.value as QuickJSHandle | undefined)?.dispose?.();
       }
     };
-    link.startCell();
-    this.#reservedAtStart = this.#slot.reservedBytes;
+    this.#clock.resume();
     try {
-      this.invoke("begin");
-      let running = slice(() => take(context.evalCode(script, "cell.js")));
-      while (running) {
-        if (failure && !link.ended) break;
-        running = slice(() => take(runtime.executePendingJobs()));
-        if (!running || link.ended) break;
-        const settled = link.takeSettled();
-        if (settled.length) {
-          running = slice(() => {
-            for (const [id, reply] of settled) {
-              try {
-                this.invoke("settle", String(id), reply);
-              } catch (error) {
-                // The guest failed to take the reply (stopped at its time limit, out of memory): a guest error.
-                const guest = (error as { guest?: GuestError }).guest;
-                if (!guest) throw error;
-                failure ??= guest;
-                break;
-              }
-            }
-          });
-          continue;
-        }
-        if (!link.waiting) break;
-        await Promise.race([link.whenSettled(), aborted]);
-      }
-      const outcome = this.#outcome({ failure, fault, budget, timeLimitMs, aborted: this.#stop });
-      const abandoned = link.endCell();
-      return abandoned ? { ...outcome, abandoned } : outcome;
+      this.#guard(work);
+      if (!this.#clock.expired()) this.#guard(() => take(runtime.executePendingJobs()));
+    } catch (error) {
+      this.#fault = error;
     } finally {
-      link.endCell(); // (again, when the cell threw: a no-op otherwise)
-      this.#stop = false;
-      signal?.removeEventListener("abort", abort);
+      this.#clock.pause();
     }
+    return this.#fault === undefined && !this.#clock.expired();
   }
 
-  #outcome(state: { failure: GuestError | undefined; fault: unknown; budget: number; timeLimitMs: number; aborted: boolean }): CellOutcome {
-    const memory = formatBytes(this.#limits.memoryBytes);
-    const outOfMemory = () => ({
-      error: { name: "MemoryLimitError", message: `the cell ran out of memory: the workspace VM is limited to ${memory} (memoryBytes); the VM was discarded` },
-      poisoned: true, limit: "memory" as const, broken: true,
-    });
-    if (state.fault !== undefined || this.#slot.broken) {
-      if (this.#nearMemoryBound() || isOutOfMemory(state.fault)) return outOfMemory();
-      if (state.fault instanceof RangeError && /call stack/i.test(state.fault.message)) {
-        // The worker's own stack ran out inside the engine before the guest's stack limit was reached.
-        return {
-          error: { name: "RangeError", message: "Maximum call stack size exceeded (the host's stack ran out inside the engine); the VM was discarded" },
-          poisoned: true, limit: "stack", broken: true,
-        };
+  start(script: string, timeLimitMs: number, before: readonly EntryCall[], after: EntryCall | undefined): Slice {
+    const context = this.#live();
+    this.#fault = undefined;
+    this.#progress.start(timeLimitMs, after);
+    this.#clock.startCell(timeLimitMs);
+    this.#reservedAtStart = this.#slot.reservedBytes;
+    // Restoring runs agent code (static blocks, getters): on the cell's clock, before the cell's own code.
+    for (const call of before) {
+      const going = this.#slice(() => {
+        try {
+          this.#callEntry(call.entry, call.args);
+        } catch (error) {
+          if (!(error instanceof EntryError)) throw error;
+          this.#progress.guestFailed(error.guest);
+        }
+      });
+      if (!going || this.#progress.mustStop()) return this.#afterSlice();
+    }
+    this.#callEntry("begin", []);
+    this.#slice(() => {
+      const result = context.evalCode(script, "cell.js");
+      if (result.error) {
+        this.#progress.guestFailed(describeGuestError(context.dump(result.error)));
+        result.error.dispose();
+      } else {
+        result.value.dispose();
       }
-      const reason = state.fault instanceof Error ? `${state.fault.name}: ${state.fault.message}` : String(state.fault);
-      return {
-        error: { name: "InternalError", message: `the sandbox engine failed (${reason.split("\n")[0]}); the VM was discarded` },
-        poisoned: true, limit: "engine", broken: true,
-      };
+    });
+    return this.#afterSlice();
+  }
+
+  deliver(deliveries: readonly Delivery[]): Slice {
+    this.#live();
+    for (const { id, reply } of deliveries) {
+      this.#progress.delivered();
+      const going = this.#slice(() => {
+        try {
+          this.#callEntry("settle", [String(id), reply]);
+        } catch (error) {
+          // The guest failed to take the reply (stopped at its time limit, out of memory): a guest error.
+          if (!(error instanceof EntryError)) throw error;
+          this.#progress.guestFailed(error.guest);
+        }
+      });
+      if (!going || this.#progress.mustStop()) break;
     }
-    if (state.aborted) return { error: { name: "AbortError", message: "the cell was cancelled" }, poisoned: true, limit: "cancelled" };
-    const ended = this.#link.ended;
-    if (state.budget <= 0 && !(ended && !ended.error)) {
-      const seconds = state.timeLimitMs >= 1000 ? `${state.timeLimitMs / 1000} s` : `${state.timeLimitMs} ms`;
-      return {
-        error: { name: "TimeoutError", message: `the cell used more than its ${seconds} CPU time limit and was stopped` },
-        poisoned: true, limit: "time",
-      };
-    }
-    const error = ended ? ended.error : state.failure ?? { name: "Error", message: "the cell awaits a promise that can never settle" };
+    return this.#afterSlice();
+  }
+
+  finish(end: CellEnd): Slice {
+    return this.#over(this.#progress.outcomeWhenIdle(end));
+  }
+
+  cancel(): Slice {
+    return this.#over(this.#progress.cancelled());
+  }
+
+  // Either the guest is idle and the host decides what comes next, or the cell is over.
+  #afterSlice(): Slice {
+    if (this.#fault !== undefined || this.#slot.broken) return this.#over(this.#faultOutcome());
+    if (this.#clock.interrupted()) return this.#over(this.#progress.cancelled());
+    const stop = this.#progress.stopOutcome(this.#clock.left());
+    if (stop) return this.#over(stop);
+    if (this.#progress.finishedWithNothingPending()) return this.#over(this.#progress.outcomeWhenIdle("finished"));
+    return { state: "idle", ended: this.#progress.ended, cpuMs: this.#clock.usedMs(), memory: this.memory() };
+  }
+
+  #over(outcome: CellOutcome): Slice {
+    let final = outcome;
     // Out of memory, the engine cannot always even say so: an error with the heap at its bound is one.
-    if (error && (isOutOfMemoryError(error) || this.#memoryExhausted())) return outOfMemory();
-    return error ? { error } : {};
+    if (!final.broken && final.error && (isOutOfMemoryError(final.error) || this.#memoryExhausted())) final = this.#outOfMemory();
+    final = { ...final, cpuMs: this.#clock.usedMs() };
+    const after = this.#progress.after;
+    if (after && !final.broken && !this.#slot.broken) {
+      try {
+        final.after = { text: this.invoke(after.entry, after.args) };
+      } catch (error) {
+        if (!(error instanceof EntryError)) {
+          this.#slot.broken = true;
+          final = { ...final, poisoned: true, broken: true };
+        } else {
+          final.after = { error: error.guest };
+        }
+      }
+    }
+    this.#progress.over();
+    return { state: "over", ended: this.#progress.ended, outcome: final, cpuMs: final.cpuMs ?? 0, memory: this.memory() };
+  }
+
+  #outOfMemory(): CellOutcome {
+    const memory = formatBytes(this.#limits.memoryBytes);
+    return {
+      error: { name: "MemoryLimitError", message: `the cell ran out of memory: the workspace VM is limited to ${memory} (memoryBytes); the VM was discarded` },
+      poisoned: true, limit: "memory", broken: true,
+    };
+  }
+
+  #faultOutcome(): CellOutcome {
+    const fault = this.#fault;
+    if (this.#nearMemoryBound() || isOutOfMemory(fault)) return this.#outOfMemory();
+    if (fault instanceof RangeError && /call stack/i.test(fault.message)) {
+      // The thread's own stack ran out inside the engine before the guest's stack limit was reached.
+      return {
+        error: { name: "RangeError", message: "Maximum call stack size exceeded (the host's stack ran out inside the engine); the VM was discarded" },
+        poisoned: true, limit: "stack", broken: true,
+      };
+    }
+    const reason = fault instanceof Error ? `${fault.name}: ${fault.message}` : String(fault);
+    return {
+      error: { name: "InternalError", message: `the sandbox engine failed (${reason.split("\n")[0]}); the VM was discarded` },
+      poisoned: true, limit: "engine", broken: true,
+    };
   }
 
   #nearMemoryBound(): boolean {
@@ -271,11 +337,11 @@ export class QuickJsVm implements Vm {
     if (this.#nearMemoryBound()) return true;
     const reserved = this.#slot.reservedBytes;
     if (reserved > this.#reservedAtStart && reserved >= this.#heapLimit) return true;
-    const used = this.memoryUsage();
+    const used = this.#memoryUsed();
     return used === undefined || used >= this.#heapLimit - 1024 * 1024;
   }
 
-  memoryUsage(): number | undefined {
+  #memoryUsed(): number | undefined {
     if (this.#disposed || this.#slot.broken || !this.#runtime) return undefined;
     try {
       const handle = this.#runtime.computeMemoryUsage();
@@ -287,8 +353,9 @@ export class QuickJsVm implements Vm {
     }
   }
 
-  reservedMemory(): number {
-    return this.#slot.reservedBytes;
+  memory(): VmMemory {
+    const used = this.#memoryUsed();
+    return used === undefined ? { reserved: this.#slot.reservedBytes } : { used, reserved: this.#slot.reservedBytes };
   }
 
   dispose(): void {
@@ -315,6 +382,16 @@ function isOutOfMemory(error: unknown): boolean {
 
 function isOutOfMemoryError(error: GuestError): boolean {
   return error.message === "out of memory" || (error.name === "InternalError" && /out of memory/.test(error.message));
+}
+
+/** How the guest described the end of a cell (`done`'s argument). */
+export function parseEnd(text: string): GuestError {
+  try {
+    const info = JSON.parse(text) as { name?: unknown; message?: unknown };
+    return { name: String(info.name ?? "Error"), message: String(info.message ?? "") };
+  } catch {
+    return { name: "Error", message: "the cell ended with an error that could not be read" };
+  }
 }
 
 /** The guest error a dumped exception describes. */

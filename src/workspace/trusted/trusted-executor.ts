@@ -1,12 +1,13 @@
 /**
  * @module
- * The `trusted` executor: agent code runs in a `node:vm` context inside the worker process. **It is not a
+ * The `trusted` executor: agent code runs in a `node:vm` context on a sandbox thread of the worker process
+ * (the same threads the `quickjs` executor uses, so the scheduling thread never runs guest code). **It is not a
  * sandbox.** Code in it can reach the host realm, and nothing bounds its memory; its name, its `isolated`
  * flag and the system prompt of every job that uses it say so. Use it only for code you trust (your own
  * cells in development, debugging with V8's tools); use the default `quickjs` executor for model-written code.
  */
 import type { Executor } from "../executor.ts";
-import { TrustedVm } from "./trusted-vm.ts";
+import { createThreadVm } from "../sandbox/thread-vm.ts";
 
 /** Options of {@link createTrustedExecutor}. */
 export interface TrustedExecutorOptions {
@@ -15,7 +16,8 @@ export interface TrustedExecutorOptions {
 }
 
 /**
- * Creates the `trusted` executor (`node:vm`, same process). Not an isolation boundary: for trusted code only.
+ * Creates the `trusted` executor (`node:vm`, same process, on a sandbox thread). Not an isolation boundary: for
+ * trusted code only.
  *
  * @example
  * ```ts
@@ -27,8 +29,8 @@ export function createTrustedExecutor(options: TrustedExecutorOptions = {}): Exe
   return {
     name: "trusted",
     isolated: false,
-    async createVm({ host }) {
-      return new TrustedVm(host, invokeTimeMs);
+    async createVm({ limits, host }) {
+      return createThreadVm("trusted", { limits, host }, invokeTimeMs);
     },
   };
 }

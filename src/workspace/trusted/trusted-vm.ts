@@ -1,132 +1,164 @@
 /**
  * @module
- * One `trusted` VM: a `node:vm` context in the worker's own V8 isolate, running the same guest runtime as
- * the QuickJS executor. It is **not an isolation boundary** — the context shares the process's heap, and
- * host objects that reach it (the message function, the argument arrays) lead back to the host realm — so
- * it is only for code you trust, where its speed and V8 debugging help. Limits: CPU time through `node:vm`
- * timeouts, for synchronous code only; no memory bound; V8's own stack.
+ * One `trusted` VM on a sandbox thread: a `node:vm` context in the thread's V8 isolate, running the same
+ * guest runtime as the QuickJS executor. It is **not an isolation boundary** — the context shares the
+ * thread's heap, and host objects that reach it (the message function, the argument arrays) lead back to the
+ * thread's realm — so it is only for code you trust, where its speed and V8 debugging help.
  *
- * The context shares the worker's microtask queue. A context with its own queue (`microtaskMode:
- * "afterEvaluate"`) would let timeouts cover promise jobs too, but a timeout that fires inside one of them
- * aborts the whole Node process when async hooks are on (nodejs/node#38503; the test runner and
- * AsyncLocalStorage turn them on), so an endless chain of promise jobs is not stopped in this executor.
+ * The context has its own microtask queue (`microtaskMode: "afterEvaluate"`), drained at the end of every
+ * evaluation under the same timeout, so promise jobs are covered by the CPU limit and the engine runs
+ * synchronously like QuickJS. Limits: CPU time through `node:vm` timeouts (wall-clock: for this executor the
+ * time the guest waits for the host counts too) and the watchdog; no memory bound; V8's own stack.
  */
 import { Script, createContext, type Context } from "node:vm";
-import type { CellOutcome, HostChannel, RunCellOptions, Vm } from "../executor.ts";
+import type { CellOutcome, Delivery, EntryCall, GuestError } from "../executor.ts";
 import { guestBootstrapSource } from "../guest/guest-bootstrap.ts";
 import { operationName } from "../guest/guest-protocol.ts";
-import { HostLink } from "../host-link.ts";
+import { parseEnd } from "../quickjs/quickjs-vm.ts";
+import { CellClock } from "../sandbox/cell-clock.ts";
+import { CellProgress } from "../sandbox/cell-progress.ts";
+import { EntryError, type CellEnd, type EngineVm, type GuestLink, type Slice, type VmMemory } from "../sandbox/engine-vm.ts";
 
 const SEND = "__statekSend";
 const ENTRIES = "__statekEntries";
 const CALL = "__statekCall";
 const invokeScript = new Script(`${ENTRIES}[${CALL}.entry].apply(undefined, ${CALL}.args)`, { filename: "statek-runtime.js" });
-/** Lets the promise jobs the guest queued run (they share the worker's microtask queue). */
-const guestJobs = () => new Promise<void>((resolve) => setImmediate(resolve));
-
-type GuestError = { name: string; message: string };
 
 /** A `node:vm` context running the guest runtime. */
-export class TrustedVm implements Vm {
+export class TrustedVm implements EngineVm {
   readonly #context: Context;
-  readonly #link: HostLink;
   readonly #invokeTimeMs: number;
+  readonly #clock = new CellClock();
+  readonly #progress = new CellProgress();
   readonly #call = { entry: "", args: [] as string[] };
+  #link: GuestLink;
+  #timedOut = false;
   #disposed = false;
 
-  constructor(host: HostChannel, invokeTimeMs: number) {
-    this.#link = new HostLink(host);
+  constructor(link: GuestLink, invokeTimeMs: number, interrupted: () => boolean, publish: (absoluteDeadlineMs: number) => void) {
+    this.#link = link;
     this.#invokeTimeMs = invokeTimeMs;
-    this.#context = createContext({}, { name: "statek trusted workspace", codeGeneration: { strings: true, wasm: false } });
+    this.#clock.interrupted = interrupted;
+    this.#clock.publish = publish;
+    this.#context = createContext({}, {
+      name: "statek trusted workspace",
+      codeGeneration: { strings: true, wasm: false },
+      microtaskMode: "afterEvaluate",
+    });
     const hidden = (name: string, value: unknown) => Object.defineProperty(this.#context, name, { value, writable: true, configurable: true, enumerable: false });
-    hidden(SEND, (code: number, ...args: unknown[]) => this.#link.receive(operationName(code), args.map((arg) => (arg === undefined ? "" : String(arg)))));
+    hidden(SEND, (code: number, ...args: unknown[]) => this.#receive(operationName(code), args.map((arg) => (arg === undefined ? "" : String(arg)))));
     const entries = new Script(guestBootstrapSource(SEND), { filename: "statek-runtime.js" }).runInContext(this.#context, { timeout: invokeTimeMs });
     hidden(ENTRIES, entries);
     hidden(CALL, this.#call);
   }
 
-  #invoke(entry: string, args: string[], timeoutMs: number): string {
+  #receive(op: string, args: string[]): string {
+    if (op === "done") {
+      this.#progress.guestEnded(args[0] ? parseEnd(args[0]) : undefined);
+      return "";
+    }
+    this.#clock.pause();
+    try {
+      const reply = this.#link(op, args);
+      this.#progress.replied(reply);
+      return reply;
+    } finally {
+      this.#clock.resume();
+    }
+  }
+
+  /** Runs `work` with the remaining budget as its timeout; a timeout or a thrown error is recorded. */
+  #run(work: (timeoutMs: number) => unknown): unknown {
+    try {
+      return work(Math.max(1, Math.ceil(this.#clock.left())));
+    } catch (error) {
+      if ((error as { code?: string }).code === "ERR_SCRIPT_EXECUTION_TIMEOUT") this.#timedOut = true;
+      throw error;
+    }
+  }
+
+  #entry(entry: string, args: readonly string[], timeoutMs: number): string {
     this.#call.entry = entry;
-    this.#call.args = args;
+    this.#call.args = [...args];
     const result = invokeScript.runInContext(this.#context, { timeout: Math.max(1, Math.ceil(timeoutMs)) });
     return typeof result === "string" ? result : "";
   }
 
-  invoke(entry: string, ...args: string[]): string {
+  invoke(entry: string, args: readonly string[], timeLimitMs: number = this.#invokeTimeMs): string {
     if (this.#disposed) throw new Error("the VM is disposed");
     try {
-      return this.#invoke(entry, args, this.#invokeTimeMs);
+      return this.#entry(entry, args, timeLimitMs);
     } catch (error) {
-      const info = describe(error);
-      throw Object.assign(new Error(`${info.name}: ${info.message}`), { guest: info });
+      throw new EntryError(describe(error));
     }
   }
 
-  async runCell(script: string, options: RunCellOptions): Promise<CellOutcome> {
-    const outcome = await this.#runCell(script, options);
-    const abandoned = this.#link.endCell();
-    return abandoned ? { ...outcome, abandoned } : outcome;
-  }
-
-  async #runCell(script: string, { timeLimitMs, signal }: RunCellOptions): Promise<CellOutcome> {
-    if (this.#disposed) throw new Error("the VM is disposed");
-    const link = this.#link;
-    let budget = timeLimitMs;
-    let failure: GuestError | undefined;
-    let timedOut = false;
-    let wake: () => void = () => {};
-    const aborted = new Promise<void>((resolve) => {
-      wake = resolve;
-    });
-    signal?.addEventListener("abort", wake, { once: true });
-    const slice = (work: (timeoutMs: number) => void): boolean => {
-      const start = performance.now();
-      try {
-        work(Math.max(1, Math.ceil(budget)));
-      } catch (error) {
-        if ((error as { code?: string }).code === "ERR_SCRIPT_EXECUTION_TIMEOUT") timedOut = true;
-        else failure ??= describe(error);
-      } finally {
-        budget -= performance.now() - start;
-      }
-      return !timedOut && budget > 0 && !signal?.aborted;
-    };
-    link.startCell();
+  /** Runs guest work on the cell's clock; false when the cell must stop. */
+  #slice(work: (timeoutMs: number) => void): boolean {
+    this.#clock.resume();
     try {
-      this.#invoke("begin", [], this.#invokeTimeMs);
-      let running = slice((timeout) => new Script(script, { filename: "cell.js" }).runInContext(this.#context, { timeout }));
-      while (running && !failure) {
-        await guestJobs();
-        if (link.ended || signal?.aborted) break;
-        const settled = link.takeSettled();
-        if (settled.length) {
-          running = slice((timeout) => {
-            for (const [id, reply] of settled) this.#invoke("settle", [String(id), reply], timeout);
-          });
-          continue;
-        }
-        if (!link.waiting) break;
-        await Promise.race([link.whenSettled(), aborted]);
-      }
-      if (signal?.aborted) return { error: { name: "AbortError", message: "the cell was cancelled" }, poisoned: true, limit: "cancelled" };
-      const ended = link.ended;
-      if (ended) return ended.error ? { error: ended.error } : {};
-      if (timedOut || budget <= 0) {
-        const seconds = timeLimitMs >= 1000 ? `${timeLimitMs / 1000} s` : `${timeLimitMs} ms`;
-        return { error: { name: "TimeoutError", message: `the cell used more than its ${seconds} CPU time limit and was stopped` }, poisoned: true, limit: "time" };
-      }
-      return { error: failure ?? { name: "Error", message: "the cell awaits a promise that can never settle" } };
+      this.#run(work);
+    } catch (error) {
+      if (!this.#timedOut) this.#progress.guestFailed(describe(error));
     } finally {
-      signal?.removeEventListener("abort", wake);
+      this.#clock.pause();
     }
+    return !this.#timedOut && !this.#clock.expired();
   }
 
-  memoryUsage(): undefined {
-    return undefined;
+  start(script: string, timeLimitMs: number, before: readonly EntryCall[], after: EntryCall | undefined): Slice {
+    if (this.#disposed) throw new Error("the VM is disposed");
+    this.#timedOut = false;
+    this.#progress.start(timeLimitMs, after);
+    this.#clock.startCell(timeLimitMs);
+    for (const call of before) {
+      if (!this.#slice((timeout) => this.#entry(call.entry, call.args, timeout)) || this.#progress.mustStop()) return this.#afterSlice();
+    }
+    this.#entry("begin", [], this.#invokeTimeMs);
+    this.#slice((timeout) => new Script(script, { filename: "cell.js" }).runInContext(this.#context, { timeout }));
+    return this.#afterSlice();
   }
 
-  reservedMemory(): undefined {
-    return undefined;
+  deliver(deliveries: readonly Delivery[]): Slice {
+    for (const { id, reply } of deliveries) {
+      this.#progress.delivered();
+      if (!this.#slice((timeout) => this.#entry("settle", [String(id), reply], timeout)) || this.#progress.mustStop()) break;
+    }
+    return this.#afterSlice();
+  }
+
+  finish(end: CellEnd): Slice {
+    return this.#over(this.#progress.outcomeWhenIdle(end));
+  }
+
+  cancel(): Slice {
+    return this.#over(this.#progress.cancelled());
+  }
+
+  #afterSlice(): Slice {
+    if (this.#clock.interrupted()) return this.#over(this.#progress.cancelled());
+    const stop = this.#progress.stopOutcome(this.#timedOut ? 0 : this.#clock.left());
+    if (stop) return this.#over(stop);
+    if (this.#progress.finishedWithNothingPending()) return this.#over(this.#progress.outcomeWhenIdle("finished"));
+    return { state: "idle", ended: this.#progress.ended, cpuMs: this.#clock.usedMs(), memory: {} };
+  }
+
+  #over(outcome: CellOutcome): Slice {
+    const final: CellOutcome = { ...outcome, cpuMs: this.#clock.usedMs() };
+    const after = this.#progress.after;
+    if (after) {
+      try {
+        final.after = { text: this.#entry(after.entry, after.args, this.#invokeTimeMs) };
+      } catch (error) {
+        final.after = { error: describe(error) };
+      }
+    }
+    this.#progress.over();
+    return { state: "over", ended: this.#progress.ended, outcome: final, cpuMs: final.cpuMs ?? 0, memory: {} };
+  }
+
+  memory(): VmMemory {
+    return {};
   }
 
   dispose(): void {
@@ -134,8 +166,9 @@ export class TrustedVm implements Vm {
   }
 }
 
-/** Name and message of something thrown inside the context (its classes are not the host's). */
+/** Name and message of something thrown inside the context (its classes are not the thread's). */
 function describe(error: unknown): GuestError {
+  if ((error as { code?: string } | null)?.code === "ERR_SCRIPT_EXECUTION_TIMEOUT") return { name: "TimeoutError", message: "the runtime's entry took longer than its time limit" };
   if (error && typeof error === "object" && "message" in error) {
     return { name: String((error as { name?: unknown }).name ?? "Error"), message: String((error as { message: unknown }).message) };
   }

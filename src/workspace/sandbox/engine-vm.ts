@@ -1,0 +1,78 @@
+/**
+ * @module
+ * What a sandbox thread asks of the engine that runs one VM (QuickJS or `node:vm`), and the shape of the
+ * answers it sends back to the scheduling thread. A cell runs in *slices*: the first one evaluates the cell,
+ * each later one hands the guest host results; every slice runs until the guest has nothing left to do and
+ * ends with the guest idle (the host decides what comes next) or with the cell over.
+ */
+import type { CellOutcome, Delivery, EntryCall, GuestError } from "../executor.ts";
+
+/** Answers one guest message on the sandbox thread (synchronously: the guest waits). */
+export type GuestLink = (op: string, args: string[]) => string;
+
+/** How one slice of a cell ended. */
+export interface Slice {
+  /** `idle`: the guest waits for the host's next results; `over`: the cell is over (see `outcome`). */
+  state: "idle" | "over";
+  /** The cell's code has finished (its top-level promise settled without error). */
+  ended: boolean;
+  /** The outcome, once the cell is over. */
+  outcome?: CellOutcome;
+  /** CPU time the cell has used so far, in milliseconds. */
+  cpuMs: number;
+  /** Guest heap in use and bytes the VM holds, after the slice. */
+  memory: VmMemory;
+}
+
+/** A VM's memory as it reports it. */
+export interface VmMemory {
+  used?: number;
+  reserved?: number;
+}
+
+/** How the host ends a cell that is idle. */
+export type CellEnd = "finished" | "stalled";
+
+/** An engine running one VM on a sandbox thread. Every method is synchronous. */
+export interface EngineVm {
+  /** Calls a runtime entry; throws an {@link EntryError} for a guest error. */
+  invoke(entry: string, args: readonly string[], timeLimitMs?: number): string;
+  /** Starts a cell: runs `before`, then the script, with `timeLimitMs` of CPU time in all. */
+  start(script: string, timeLimitMs: number, before: readonly EntryCall[], after: EntryCall | undefined): Slice;
+  /** Hands the guest host results, in order (the guest's jobs run after each). */
+  deliver(deliveries: readonly Delivery[]): Slice;
+  /** Ends an idle cell as the host decided, and makes its `after` call. */
+  finish(end: CellEnd): Slice;
+  /** Stops the current cell: it is over with `AbortError`. */
+  cancel(): Slice;
+  memory(): VmMemory;
+  dispose(): void;
+}
+
+/** A guest error thrown by a runtime entry. */
+export class EntryError extends Error {
+  readonly guest: GuestError;
+
+  constructor(guest: GuestError) {
+    super(`${guest.name}: ${guest.message}`);
+    this.name = "EntryError";
+    this.guest = guest;
+  }
+}
+
+/** `the cell used more than its 10 s CPU time limit and was stopped` */
+export function timeLimitOutcome(timeLimitMs: number): CellOutcome {
+  const seconds = timeLimitMs >= 1000 ? `${timeLimitMs / 1000} s` : `${timeLimitMs} ms`;
+  return { error: { name: "TimeoutError", message: `the cell used more than its ${seconds} CPU time limit and was stopped` }, poisoned: true, limit: "time" };
+}
+
+/** The outcome of a cell whose code never finished and that waits for nothing the host can deliver. */
+export const STALLED: GuestError = Object.freeze({ name: "Error", message: "the cell awaits a promise that can never settle" });
+
+/** The outcome of a cancelled cell. */
+export const CANCELLED_OUTCOME: CellOutcome = Object.freeze({ error: { name: "AbortError", message: "the cell was cancelled" }, poisoned: true, limit: "cancelled" as const });
+
+/** Counts the pending replies the guest was given and not yet handed results for. */
+export function isPendingReply(reply: string): boolean {
+  return reply.charCodeAt(0) === 112 /* p */;
+}

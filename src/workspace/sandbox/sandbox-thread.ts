@@ -1,0 +1,257 @@
+/**
+ * @module
+ * One sandbox thread as the scheduling thread sees it: the `Worker`, its shared channel, the commands in
+ * flight, and the watchdog. Guest host calls arrive on the channel (`Atomics.waitAsync`, so the scheduling
+ * thread never blocks) and go to the host of the VM that made them; their replies go back the same way.
+ *
+ * The watchdog: while guest code runs, the sandbox thread publishes the time by which it must stop (its
+ * CPU clock's deadline; none while the guest waits for the host). Guest code still running a margin past that
+ * deadline is stuck where the engine's interrupt handler cannot reach (a native loop inside a built-in), so
+ * the thread is terminated: every VM on it is lost, and their workspaces rebuild them from their stored
+ * variables.
+ */
+import { MessageChannel, Worker } from "node:worker_threads";
+import { errorReply, thrownReply } from "../guest/guest-protocol.ts";
+import { CALL, INTERRUPT, NESTED, NESTED_DONE, REPLY, SharedChannel } from "./shared-channel.ts";
+import type { PostedCommand, ThreadAnswers, ThreadCommand, ThreadData, ThreadResult, ThreadSettings } from "./thread-protocol.ts";
+
+/** Receives the guest messages of one VM on the thread. */
+export type ThreadGuestHost = (op: string, args: readonly string[]) => string | Promise<string>;
+
+/** Why a thread's VMs were lost. */
+export class SandboxThreadLostError extends Error {
+  /** True for the command whose overrun stopped the thread; false for the other VMs it took down. */
+  readonly overran: boolean;
+
+  constructor(message: string, overran: boolean) {
+    super(message);
+    this.name = "SandboxThreadLostError";
+    this.overran = overran;
+  }
+}
+
+/** A guest error an entry or command reported. */
+export class GuestEntryError extends Error {
+  readonly guest: { name: string; message: string };
+
+  constructor(guest: { name: string; message: string }) {
+    super(`${guest.name}: ${guest.message}`);
+    this.name = "GuestEntryError";
+    this.guest = guest;
+  }
+}
+
+interface InFlight {
+  command: PostedCommand;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+/** `Atomics.waitAsync` (ES2024; the project compiles against ES2023's library). */
+const waitAsync = (Atomics as unknown as { waitAsync(array: Int32Array, index: number, value: number): { async: boolean; value: Promise<string> | string } }).waitAsync;
+
+const workerFile = new URL(import.meta.url.endsWith(".ts") ? "./sandbox-worker.ts" : "./sandbox-worker.js", import.meta.url);
+
+/** How long guest code may run past its deadline before the watchdog stops its thread. */
+export const WATCHDOG_MARGIN_MS = 250;
+
+/** A sandbox thread. */
+export class SandboxThread {
+  readonly #worker: Worker;
+  readonly #channel: SharedChannel;
+  readonly #hosts = new Map<number, ThreadGuestHost>();
+  readonly #inFlight = new Map<number, InFlight>();
+  #seq = 0;
+  #lost: SandboxThreadLostError | undefined;
+  /** Set while the host answers a guest call of VM `vm`. */
+  #answering: { vm: number } | undefined;
+  #watchdog: NodeJS.Timeout | undefined;
+  #refs = 0;
+  /** Called once when the thread is lost. */
+  onLost: ((thread: SandboxThread) => void) | undefined;
+
+  constructor(settings: ThreadSettings) {
+    const buffer = SharedChannel.allocate();
+    const { port1, port2 } = new MessageChannel();
+    const data: ThreadData & { port: typeof port2 } = { buffer, settings, port: port2 };
+    this.#worker = new Worker(workerFile, { workerData: data, transferList: [port2], stdout: false, stderr: false });
+    this.#channel = new SharedChannel(buffer, port1);
+    // No guest code runs until the thread says so (a new thread spends a while loading before it can).
+    this.#channel.publishDeadline(Infinity);
+    this.#worker.unref();
+    this.#worker.on("message", (result: ThreadResult) => this.#settle(result));
+    this.#worker.on("error", (error) => this.#lose(new SandboxThreadLostError(`the sandbox thread failed: ${error.message}`, false)));
+    this.#worker.on("exit", (code) => this.#lose(new SandboxThreadLostError(`the sandbox thread exited (code ${code})`, false)));
+    void this.#listen();
+  }
+
+  /** True once the thread was stopped or failed; its VMs are gone. */
+  get lost(): boolean {
+    return this.#lost !== undefined;
+  }
+
+  /** Commands in flight now. */
+  get busy(): number {
+    return this.#inFlight.size;
+  }
+
+  /** VMs on the thread. */
+  get vmCount(): number {
+    return this.#hosts.size;
+  }
+
+  /** Routes the guest messages of VM `vm` to `host`. */
+  attach(vm: number, host: ThreadGuestHost): void {
+    this.#hosts.set(vm, host);
+  }
+
+  /** Forgets VM `vm` (after its `dispose` command). */
+  detach(vm: number): void {
+    this.#hosts.delete(vm);
+  }
+
+  /** Posts a command; resolves with its answer. */
+  command<K extends ThreadCommand["kind"]>(command: Extract<ThreadCommand, { kind: K }>): Promise<ThreadAnswers[K]> {
+    if (this.#lost) return Promise.reject(this.#lost);
+    const posted = { ...command, seq: ++this.#seq } as PostedCommand;
+    return new Promise((resolve, reject) => {
+      this.#inFlight.set(posted.seq, { command: posted, resolve: resolve as (value: unknown) => void, reject });
+      if (this.#refs++ === 0) {
+        this.#worker.ref();
+        this.#arm(WATCHDOG_MARGIN_MS);
+      }
+      this.#worker.postMessage(posted);
+    });
+  }
+
+  /** Asks the thread to stop the guest code of command `seq` at its next interrupt check. */
+  interrupt(vm: number): void {
+    for (const flight of this.#inFlight.values()) {
+      if ("vm" in flight.command && flight.command.vm === vm) Atomics.store(this.#channel.control, INTERRUPT, flight.command.seq);
+    }
+  }
+
+  /**
+   * Calls a runtime entry of VM `vm` *while its guest is blocked in a host call* (a nested call), blocking the
+   * scheduling thread until it answers or `timeoutMs` passes. Returns `undefined` when the guest of `vm` is
+   * not blocked in a call now.
+   */
+  nestedInvoke(vm: number, entry: string, args: readonly string[], timeoutMs: number): { text: string } | { error: { name: string; message: string } } | undefined {
+    if (this.#lost || this.#answering?.vm !== vm || this.#channel.state() !== CALL) return undefined;
+    this.#channel.send(NESTED, vm, [entry, ...args]);
+    const state = this.#channel.waitWhile(NESTED, timeoutMs);
+    if (state !== NESTED_DONE) {
+      this.terminate(new SandboxThreadLostError("a runtime entry did not answer within its time limit; the sandbox thread was stopped", false));
+      return { error: { name: "TimeoutError", message: "reading the workspace took longer than its time limit" } };
+    }
+    const [kind, text = ""] = this.#channel.read();
+    // The channel stays with the host until it replies to the call that is still waiting.
+    this.#channel.set(CALL);
+    if (kind === "ok") return { text };
+    try {
+      const info = JSON.parse(text) as { name?: unknown; message?: unknown };
+      return { error: { name: String(info.name ?? "Error"), message: String(info.message ?? "") } };
+    } catch {
+      return { error: { name: "Error", message: "unreadable answer" } };
+    }
+  }
+
+  /** Stops the thread: its VMs are lost. */
+  terminate(reason: SandboxThreadLostError): void {
+    this.#lose(reason);
+    void this.#worker.terminate();
+  }
+
+  #arm(afterMs: number): void {
+    if (this.#watchdog) clearTimeout(this.#watchdog);
+    this.#watchdog = setTimeout(() => this.#watch(), Math.max(10, afterMs));
+    this.#watchdog.unref();
+  }
+
+  /** Stops the thread when its guest code runs past its published deadline by the margin; else looks again later. */
+  #watch(): void {
+    this.#watchdog = undefined;
+    if (this.#lost || this.#inFlight.size === 0) return;
+    const deadline = this.#channel.deadline();
+    const now = SharedChannel.now();
+    if (deadline === Infinity || this.#answering || now < deadline + WATCHDOG_MARGIN_MS) {
+      this.#arm(deadline === Infinity ? WATCHDOG_MARGIN_MS : deadline + WATCHDOG_MARGIN_MS - now);
+      return;
+    }
+    // The command running now is the one whose guest code overran (commands run one at a time, in order).
+    const running = Math.min(...this.#inFlight.keys());
+    const overran = new SandboxThreadLostError("the cell overran its CPU time limit where the engine could not stop it; its sandbox thread was stopped", true);
+    this.#lose(overran, running);
+    void this.#worker.terminate();
+  }
+
+  #settle(result: ThreadResult): void {
+    const flight = this.#inFlight.get(result.seq);
+    if (!flight) return;
+    this.#done(flight);
+    if (result.ok) flight.resolve(result.value);
+    else flight.reject(result.guest ? new GuestEntryError(result.error) : Object.assign(new Error(result.error.message), { name: result.error.name }));
+  }
+
+  #done(flight: InFlight): void {
+    this.#inFlight.delete(flight.command.seq);
+    if (--this.#refs === 0) {
+      this.#worker.unref();
+      if (this.#watchdog) clearTimeout(this.#watchdog);
+      this.#watchdog = undefined;
+    }
+  }
+
+  #lose(reason: SandboxThreadLostError, culprit?: number): void {
+    if (this.#lost) return;
+    this.#lost = reason;
+    const collateral = new SandboxThreadLostError("the sandbox thread hosting this workspace was stopped because another job's cell overran its limit; the VM was discarded", false);
+    for (const flight of [...this.#inFlight.values()]) {
+      this.#done(flight);
+      flight.reject(culprit === undefined || flight.command.seq === culprit ? reason : collateral);
+    }
+    this.#hosts.clear();
+    this.onLost?.(this);
+  }
+
+  /** Answers guest calls as they arrive, without ever blocking the scheduling thread. */
+  async #listen(): Promise<void> {
+    const control = this.#channel.control;
+    while (!this.#lost) {
+      const state = Atomics.load(control, 0);
+      if (state === CALL && !this.#answering) {
+        this.#answer();
+        continue;
+      }
+      const waited = waitAsync(control, 0, state);
+      if (waited.async) await waited.value;
+    }
+  }
+
+  #answer(): void {
+    const vm = this.#channel.vm();
+    const [op = "", ...args] = this.#channel.read();
+    const host = this.#hosts.get(vm);
+    this.#answering = { vm };
+    let reply: string | Promise<string>;
+    try {
+      reply = host ? host(op, args) : errorReply("InternalError", "the VM is not connected to a workspace");
+    } catch (error) {
+      reply = thrownReply(error);
+    }
+    if (typeof reply === "string") {
+      this.#reply(vm, reply);
+      return;
+    }
+    reply.then(
+      (text) => this.#reply(vm, text),
+      (error: unknown) => this.#reply(vm, thrownReply(error)),
+    );
+  }
+
+  #reply(vm: number, reply: string): void {
+    if (this.#lost) return;
+    this.#answering = undefined;
+    this.#channel.send(REPLY, vm, [reply]);
+  }
+}

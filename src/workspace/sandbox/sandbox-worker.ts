@@ -1,0 +1,126 @@
+/**
+ * @module
+ * The entry point of a sandbox thread (`node:worker_threads`). It hosts many VMs — QuickJS or `node:vm` —
+ * and runs the scheduling thread's commands one at a time. A guest's host call blocks this thread on the
+ * shared channel until the scheduling thread answers; while blocked it still runs the runtime entries the
+ * host asks for (nested calls). Nothing here decides policy: the host answers every guest message, and the
+ * watchdog on the scheduling thread stops this whole thread when a cell overruns its limit in a way the
+ * engine cannot see.
+ */
+import { parentPort, workerData, type MessagePort } from "node:worker_threads";
+import type { EngineVm } from "./engine-vm.ts";
+import { EntryError } from "./engine-vm.ts";
+import { CALL, IDLE, INTERRUPT, NESTED, NESTED_DONE, REPLY, SharedChannel } from "./shared-channel.ts";
+import type { PostedCommand, ThreadData, ThreadResult, ThreadSettings } from "./thread-protocol.ts";
+import { configureReadyVms, takeVm } from "../quickjs/quickjs-ready-vms.ts";
+import { configureSlotPool } from "../quickjs/quickjs-slot-pool.ts";
+import { TrustedVm } from "../trusted/trusted-vm.ts";
+
+const data = workerData as ThreadData & { port: MessagePort };
+const channel = new SharedChannel(data.buffer, data.port);
+const vms = new Map<number, EngineVm>();
+/** The sequence number of the command running now (0: none); the host interrupts it by writing it. */
+let current = 0;
+
+const interrupted = () => current !== 0 && Atomics.load(channel.control, INTERRUPT) === current;
+const publish = (deadline: number) => channel.publishDeadline(deadline);
+
+/** A guest host call: written to the channel; blocks until the host replies, running nested entries meanwhile. */
+function callHost(vm: number, op: string, args: string[]): string {
+  channel.send(CALL, vm, [op, ...args]);
+  let waiting = CALL;
+  for (;;) {
+    const state = channel.waitWhile(waiting);
+    if (state === REPLY) {
+      const reply = channel.read()[0] ?? "";
+      channel.set(IDLE);
+      return reply;
+    }
+    if (state === NESTED) {
+      const [entry = "", ...rest] = channel.read();
+      channel.send(NESTED_DONE, vm, nested(channel.vm(), entry, rest));
+      waiting = NESTED_DONE;
+      continue;
+    }
+    waiting = state;
+  }
+}
+
+function nested(vm: number, entry: string, args: string[]): string[] {
+  const target = vms.get(vm);
+  if (!target) return ["e", JSON.stringify({ name: "Error", message: "the VM is gone" })];
+  try {
+    return ["ok", target.invoke(entry, args)];
+  } catch (error) {
+    const guest = error instanceof EntryError ? error.guest : { name: "InternalError", message: String((error as Error)?.message ?? error) };
+    return ["e", JSON.stringify(guest)];
+  }
+}
+
+function configure(settings: ThreadSettings): void {
+  if (settings.slotPoolMaxIdle !== undefined || settings.slotPoolMaxReusedBytes !== undefined) {
+    configureSlotPool({
+      ...(settings.slotPoolMaxIdle !== undefined ? { maxIdle: settings.slotPoolMaxIdle } : {}),
+      ...(settings.slotPoolMaxReusedBytes !== undefined ? { maxReusedBytes: settings.slotPoolMaxReusedBytes } : {}),
+    });
+  }
+  if (settings.readyVms !== undefined) configureReadyVms(settings.readyVms);
+}
+
+function vmNamed(id: number): EngineVm {
+  const vm = vms.get(id);
+  if (!vm) throw new Error(`no VM ${id} on this sandbox thread`);
+  return vm;
+}
+
+async function run(command: PostedCommand): Promise<unknown> {
+  switch (command.kind) {
+    case "configure":
+      configure(command.settings);
+      return null;
+    case "create": {
+      const link = (op: string, args: string[]) => callHost(command.vm, op, args);
+      const vm = command.engine === "trusted"
+        ? new TrustedVm(link, command.invokeTimeMs, interrupted, publish)
+        : (await takeVm(command.limits, command.invokeTimeMs)).connect(link, interrupted, publish);
+      vms.set(command.vm, vm);
+      return vm.memory();
+    }
+    case "invoke":
+      return vmNamed(command.vm).invoke(command.entry, command.args, command.timeLimitMs);
+    case "start":
+      return vmNamed(command.vm).start(command.script, command.timeLimitMs, command.before, command.after);
+    case "deliver":
+      return vmNamed(command.vm).deliver(command.deliveries);
+    case "finish":
+      return vmNamed(command.vm).finish(command.end);
+    case "cancel":
+      return vmNamed(command.vm).cancel();
+    case "dispose":
+      vms.get(command.vm)?.dispose();
+      vms.delete(command.vm);
+      return null;
+  }
+}
+
+// Commands run one at a time, in the order they were posted (a VM's creation may wait for a new instance).
+let queue: Promise<void> = Promise.resolve();
+parentPort!.on("message", (command: PostedCommand) => {
+  queue = queue.then(async () => {
+    current = command.seq;
+    let result: ThreadResult;
+    try {
+      result = { seq: command.seq, ok: true, value: await run(command) };
+    } catch (error) {
+      const guest = error instanceof EntryError;
+      const info = guest ? error.guest : { name: (error as Error)?.name ?? "Error", message: String((error as Error)?.message ?? error) };
+      result = { seq: command.seq, ok: false, error: info, guest };
+    } finally {
+      current = 0;
+    }
+    parentPort!.postMessage(result);
+  });
+});
+
+configure(data.settings);
+channel.publishDeadline(Infinity);

@@ -1,0 +1,177 @@
+/**
+ * @module
+ * The synchronous half of the link between the scheduling thread and a sandbox thread: a
+ * `SharedArrayBuffer` both threads read and write, with `Atomics` to wait and wake. A guest's host call is
+ * synchronous for the guest — its thread writes the call, wakes the scheduling thread and blocks until the
+ * reply is written — and asynchronous for the host, which answers whenever it is ready (after a durable
+ * write, say). While the guest waits, the host may ask its thread to run a runtime entry (a *nested* call,
+ * e.g. reading a workspace variable for argument binding).
+ *
+ * One message is in flight per thread at a time; the state word says whose turn it is:
+ *
+ * | state | written by | meaning |
+ * |---|---|---|
+ * | `IDLE` | sandbox | nothing in flight |
+ * | `CALL` | sandbox | a guest host call waits for its reply |
+ * | `REPLY` | host | the reply to the call |
+ * | `NESTED` | host | while the call waits: run this runtime entry first |
+ * | `NESTED_DONE` | sandbox | the entry's result |
+ *
+ * A message is a list of strings, written as UTF-8 with each string's UTF-16 length, so the reader decodes
+ * once and slices. One too large for the buffer travels on a `MessagePort` instead (read with
+ * `receiveMessageOnPort`, which needs no event loop), and the length word says so.
+ */
+import { receiveMessageOnPort, type MessagePort } from "node:worker_threads";
+
+/** Index of the state word. */
+export const STATE = 0;
+const BYTES = 1;
+const COUNT = 2;
+/** Index of the word naming the VM the message is about. */
+export const VM_ID = 3;
+/** Index of the word the host sets to the sequence number of a command it wants interrupted. */
+export const INTERRUPT = 4;
+
+export const IDLE = 0;
+export const CALL = 1;
+export const REPLY = 2;
+export const NESTED = 3;
+export const NESTED_DONE = 4;
+
+const CONTROL_WORDS = 16;
+/** Offset of the guest deadline: a float64 in `performance.timeOrigin + performance.now()` time. */
+const DEADLINE_OFFSET = 8 * 4;
+const MAX_STRINGS = 64;
+const LENGTHS_OFFSET = CONTROL_WORDS * 4;
+const DATA_OFFSET = LENGTHS_OFFSET + MAX_STRINGS * 4;
+/** Marks a message that travels on the port. */
+const ON_PORT = -1;
+
+/** Bytes of the shared buffer: messages up to about this size are written into it. */
+export const CHANNEL_BYTES = 1024 * 1024;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** One side's view of a thread's shared buffer and overflow port. */
+export class SharedChannel {
+  readonly control: Int32Array;
+  readonly #deadline: Float64Array;
+  readonly #lengths: Int32Array;
+  readonly #data: Uint8Array;
+  readonly #port: MessagePort;
+
+  constructor(buffer: SharedArrayBuffer, port: MessagePort) {
+    this.control = new Int32Array(buffer, 0, CONTROL_WORDS);
+    this.#deadline = new Float64Array(buffer, DEADLINE_OFFSET, 1);
+    this.#lengths = new Int32Array(buffer, LENGTHS_OFFSET, MAX_STRINGS);
+    this.#data = new Uint8Array(buffer, DATA_OFFSET);
+    this.#port = port;
+  }
+
+  /** A new shared buffer for one thread. */
+  static allocate(): SharedArrayBuffer {
+    return new SharedArrayBuffer(DATA_OFFSET + CHANNEL_BYTES);
+  }
+
+  /** The current state word. */
+  state(): number {
+    return Atomics.load(this.control, STATE);
+  }
+
+  /** Writes `strings` about VM `vm`, then sets the state to `state` and wakes the other thread. */
+  send(state: number, vm: number, strings: readonly string[]): void {
+    const control = this.control;
+    let bytes = 0;
+    let fits = strings.length <= MAX_STRINGS;
+    if (fits) {
+      // Every UTF-16 unit takes at most three UTF-8 bytes; only a message that might not fit is measured.
+      let worst = 0;
+      for (const text of strings) worst += text.length * 3;
+      if (worst > this.#data.length) {
+        worst = 0;
+        for (const text of strings) worst += Buffer.byteLength(text, "utf8");
+        fits = worst <= this.#data.length;
+      }
+    }
+    if (fits) {
+      for (let i = 0; i < strings.length; i++) {
+        const text = strings[i]!;
+        this.#lengths[i] = text.length;
+        if (text.length) bytes += encoder.encodeInto(text, this.#data.subarray(bytes)).written;
+      }
+      control[BYTES] = bytes;
+    } else {
+      this.#port.postMessage(strings);
+      control[BYTES] = ON_PORT;
+    }
+    control[COUNT] = strings.length;
+    control[VM_ID] = vm;
+    Atomics.store(control, STATE, state);
+    Atomics.notify(control, STATE);
+  }
+
+  /** Reads the strings of the message now in the buffer. */
+  read(): string[] {
+    const control = this.control;
+    const count = control[COUNT]!;
+    const bytes = control[BYTES]!;
+    if (bytes === ON_PORT) {
+      const received = receiveMessageOnPort(this.#port);
+      return received ? (received.message as string[]) : [];
+    }
+    // TextDecoder does not read shared memory: copy the bytes out first.
+    const text = bytes ? decoder.decode(this.#data.slice(0, bytes)) : "";
+    const strings = new Array<string>(count);
+    let offset = 0;
+    for (let i = 0; i < count; i++) {
+      const length = this.#lengths[i]!;
+      strings[i] = length ? text.slice(offset, offset + length) : "";
+      offset += length;
+    }
+    return strings;
+  }
+
+  /**
+   * Publishes when the guest code running on the sandbox thread must have stopped (absolute time, comparable
+   * across threads), or `Infinity` while no guest code runs. The watchdog reads it.
+   */
+  publishDeadline(absoluteMs: number): void {
+    this.#deadline[0] = absoluteMs;
+  }
+
+  /** The deadline the sandbox thread published last. */
+  deadline(): number {
+    return this.#deadline[0]!;
+  }
+
+  /** The current time in the clock deadlines are published in. */
+  static now(): number {
+    return performance.timeOrigin + performance.now();
+  }
+
+  /** The VM the current message is about. */
+  vm(): number {
+    return this.control[VM_ID]!;
+  }
+
+  /** Sets the state without a message (the sandbox's acknowledgement of a reply). */
+  set(state: number): void {
+    Atomics.store(this.control, STATE, state);
+    Atomics.notify(this.control, STATE);
+  }
+
+  /** Blocks this thread until the state is no longer `current` (or `timeoutMs` passed); returns the state. */
+  waitWhile(current: number, timeoutMs = Infinity): number {
+    const control = this.control;
+    const deadline = timeoutMs === Infinity ? Infinity : performance.now() + timeoutMs;
+    let state = Atomics.load(control, STATE);
+    while (state === current) {
+      const left = deadline - performance.now();
+      if (left <= 0) break;
+      Atomics.wait(control, STATE, current, left === Infinity ? undefined : left);
+      state = Atomics.load(control, STATE);
+    }
+    return state;
+  }
+}

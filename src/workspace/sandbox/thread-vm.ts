@@ -1,0 +1,155 @@
+/**
+ * @module
+ * A {@link Vm} that lives on a sandbox thread, as the scheduling thread holds it. A cell is a conversation:
+ * `start` runs it until the guest is idle; then the host decides ({@link VmHost.idle}) — hand it results
+ * (`deliver`), or end it (`finish`) — until the cell is over. If the thread is lost (the watchdog stopped it,
+ * or it failed), the cell is reported as broken and the VM as no longer usable.
+ */
+import type { CellOutcome, CreateVmOptions, EntryCall, RunCellOptions, Vm, VmHost } from "../executor.ts";
+import type { Slice, VmMemory } from "./engine-vm.ts";
+import { placeVm } from "./sandbox-pool.ts";
+import { GuestEntryError, SandboxThreadLostError, WATCHDOG_MARGIN_MS, type SandboxThread } from "./sandbox-thread.ts";
+import type { EngineName } from "./thread-protocol.ts";
+
+/** Makes a VM of `engine` on a sandbox thread. */
+export async function createThreadVm(engine: EngineName, options: CreateVmOptions, invokeTimeMs: number): Promise<ThreadVm> {
+  const { thread, vm } = placeVm();
+  const threadVm = new ThreadVm(thread, vm, options.host, invokeTimeMs);
+  try {
+    threadVm.noteMemory(await thread.command({ kind: "create", vm, engine, limits: { ...options.limits }, invokeTimeMs }));
+  } catch (error) {
+    thread.detach(vm);
+    throw error;
+  }
+  return threadVm;
+}
+
+/** A VM on a sandbox thread. */
+export class ThreadVm implements Vm {
+  readonly #thread: SandboxThread;
+  readonly #id: number;
+  readonly #host: VmHost;
+  readonly #invokeTimeMs: number;
+  #memory: VmMemory = {};
+  #disposed = false;
+
+  constructor(thread: SandboxThread, id: number, host: VmHost, invokeTimeMs: number) {
+    this.#thread = thread;
+    this.#id = id;
+    this.#host = host;
+    this.#invokeTimeMs = invokeTimeMs;
+    thread.attach(id, (op, args) => host.receive(op, args));
+  }
+
+  get usable(): boolean {
+    return !this.#disposed && !this.#thread.lost;
+  }
+
+  async invoke(entry: string, args: readonly string[] = [], options: { timeLimitMs?: number } = {}): Promise<string> {
+    this.#check();
+    const timeLimitMs = options.timeLimitMs ?? this.#invokeTimeMs;
+    try {
+      return await this.#thread.command({ kind: "invoke", vm: this.#id, entry, args, timeLimitMs });
+    } catch (error) {
+      throw asEntryError(error);
+    }
+  }
+
+  /**
+   * Calls a runtime entry now, synchronously, while the guest is blocked in a host call (e.g. to read a
+   * workspace variable for argument binding); `undefined` when it is not.
+   */
+  invokeDuringCall(entry: string, args: readonly string[]): { text: string } | { error: { name: string; message: string } } | undefined {
+    if (!this.usable) return undefined;
+    return this.#thread.nestedInvoke(this.#id, entry, args, this.#invokeTimeMs + WATCHDOG_MARGIN_MS);
+  }
+
+  async runCell(script: string, options: RunCellOptions): Promise<CellOutcome> {
+    this.#check();
+    const { timeLimitMs, signal } = options;
+    const after: EntryCall | undefined = options.after;
+    const abort = () => this.#thread.interrupt(this.#id);
+    signal?.addEventListener("abort", abort);
+    try {
+      let slice = await this.#command({ kind: "start", vm: this.#id, script, timeLimitMs, before: options.before ?? [], after });
+      while (slice.state === "idle") {
+        const answer = signal ? await raceAbort(this.#host.idle({ ended: slice.ended }), signal) : await this.#host.idle({ ended: slice.ended });
+        if (answer === "aborted") slice = await this.#command({ kind: "cancel", vm: this.#id });
+        else if ("end" in answer) slice = await this.#command({ kind: "finish", vm: this.#id, end: answer.end });
+        else slice = await this.#command({ kind: "deliver", vm: this.#id, deliveries: answer.deliver });
+      }
+      return slice.outcome ?? {};
+    } catch (error) {
+      if (error instanceof SandboxThreadLostError) {
+        const outcome: CellOutcome = error.overran
+          ? { error: { name: "TimeoutError", message: `the cell used more than its ${formatMs(timeLimitMs)} CPU time limit in a built-in that could not be interrupted; its sandbox thread was stopped and the VM was discarded` }, limit: "time" }
+          : { error: { name: "InternalError", message: error.message }, limit: "engine" };
+        return { ...outcome, poisoned: true, broken: true };
+      }
+      throw error;
+    } finally {
+      signal?.removeEventListener("abort", abort);
+    }
+  }
+
+  async #command(command: Parameters<SandboxThread["command"]>[0]): Promise<Slice> {
+    const slice = (await this.#thread.command(command)) as Slice;
+    this.#memory = slice.memory;
+    return slice;
+  }
+
+  #check(): void {
+    if (this.#disposed) throw new Error("the VM is disposed");
+    if (this.#thread.lost) throw new SandboxThreadLostError("the VM's sandbox thread was stopped", false);
+  }
+
+  /** Records the memory the VM reported. */
+  noteMemory(memory: VmMemory): void {
+    this.#memory = memory;
+  }
+
+  memoryUsage(): number | undefined {
+    return this.#memory.used;
+  }
+
+  reservedMemory(): number | undefined {
+    return this.#memory.reserved;
+  }
+
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    if (this.#thread.lost) return;
+    void this.#thread.command({ kind: "dispose", vm: this.#id }).catch(() => {}).finally(() => this.#thread.detach(this.#id));
+  }
+}
+
+function asEntryError(error: unknown): Error {
+  if (error instanceof GuestEntryError) return Object.assign(new Error(error.message), { guest: error.guest });
+  if (error instanceof SandboxThreadLostError) {
+    return Object.assign(new Error(error.message), { guest: { name: "TimeoutError", message: error.message }, lost: true });
+  }
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | "aborted"> {
+  if (signal.aborted) return Promise.resolve("aborted");
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve("aborted");
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`;
+}
