@@ -19,7 +19,8 @@
 export interface VmHost {
   /**
    * Answers one guest message. A string answers at once. A promise keeps the guest blocked on its call until
-   * the promise settles (a rejection answers like a thrown error); the wait is not charged to the cell.
+   * the promise settles (a rejection answers like a thrown error); the wait is not charged to the cell. The
+   * engine itself sends `begin` (`CODE_START_OP`) when the cell's own code starts, after its `before` calls.
    */
   receive(op: string, args: readonly string[]): string | Promise<string>;
   /**
@@ -104,6 +105,11 @@ export interface CellOutcome {
   after?: { text: string } | { error: GuestError };
   /** CPU time the cell's guest code used, in milliseconds. */
   cpuMs?: number;
+  /**
+   * The VM was lost through no fault of the cell (its sandbox thread was stopped for another VM's cell): the
+   * host may build a new VM and replay the cell from its record.
+   */
+  lost?: boolean;
 }
 
 /** One sandboxed realm running the guest runtime. */

@@ -31,6 +31,9 @@ import { StoredRows, tombstoneText, type Collected } from "./stored-rows.ts";
 
 export { DEFAULT_WORKSPACE_LIMITS, type WorkspaceLimits } from "./limits.ts";
 
+/** How many times a cell is replayed in a new VM when its VM is lost for another job's cell. */
+const MAX_REPLAYS = 3;
+
 /** What a workspace is built from. */
 export interface WorkspaceOptions {
   executor: Executor;
@@ -159,7 +162,15 @@ export class Workspace {
       clock: options.clock ?? Date.now,
       random: options.random ?? Math.random,
     });
-    this.#host = new CellHost(this.#broker.channel, { timers: options.timers, maxTimers: this.#limits.maxPendingHostCalls });
+    this.#host = new CellHost(this.#broker.channel, {
+      timers: options.timers,
+      maxTimers: this.#limits.maxPendingHostCalls,
+      // Stored references may be resolved only while variables are restored, before the cell's own code.
+      onCodeStart: () => {
+        this.#broker.restoring = false;
+      },
+      describe: (op, args) => this.#broker.describe(op, args),
+    });
   }
 
   /**
@@ -283,20 +294,15 @@ export class Workspace {
       if (compiled.kind === "empty") error = "Error: no code submitted.";
       else if (compiled.kind === "error") error = `${compiled.error.name}: ${compiled.error.message}`;
       else {
-        const before = this.#pendingSetup;
-        this.#pendingSetup = [];
-        this.#broker.restoring = before.length > 0;
         this.#host.startCell();
-        try {
-          outcome = await vm.runCell(compiled.script, {
-            timeLimitMs: this.#limits.cellTimeMs,
-            ...(this.#options.signal ? { signal: this.#options.signal } : {}),
-            before,
-            after: { entry: "collect", args: [] },
-          });
-        } finally {
-          this.#broker.restoring = false;
+        outcome = await this.#runScript(vm, compiled.script);
+        // A VM lost for another job's cell is rebuilt and the cell replayed from its record (a few times at most).
+        for (let attempt = 1; outcome.lost && attempt <= MAX_REPLAYS; attempt++) {
+          this.#discardVm();
+          this.#host.replayCell();
+          outcome = await this.#runScript(await this.#startVm(), compiled.script);
         }
+        if (this.#host.divergence !== undefined) outcome = { ...outcome, error: { name: "ReplayDivergence", message: this.#host.divergence } };
         outcome = this.#withAbandoned(outcome, this.#host.endCell());
         if (outcome.error) error = `${outcome.error.name}: ${outcome.error.message}`;
       }
@@ -307,6 +313,22 @@ export class Workspace {
     } finally {
       this.#access.cellAllowsHidden = false;
       this.#busy = false;
+    }
+  }
+
+  async #runScript(vm: Vm, script: string): Promise<CellOutcome> {
+    const before = this.#pendingSetup;
+    this.#pendingSetup = [];
+    this.#broker.restoring = before.length > 0;
+    try {
+      return await vm.runCell(script, {
+        timeLimitMs: this.#limits.cellTimeMs,
+        ...(this.#options.signal ? { signal: this.#options.signal } : {}),
+        before,
+        after: { entry: "collect", args: [] },
+      });
+    } finally {
+      this.#broker.restoring = false;
     }
   }
 
@@ -356,7 +378,7 @@ export class Workspace {
   }
 
   #end(error: string | undefined, outcome: CellOutcome, ran: boolean): WorkspaceReport {
-    const changes = !ran ? { put: [], deleted: [] } : outcome.broken ? this.#lostChanges() : this.#collect(outcome.after);
+    const changes = !ran ? { put: [], deleted: [] } : outcome.broken ? this.#lostChanges(outcome) : this.#collect(outcome.after);
     const report: WorkspaceReport = {
       console: this.#console.finish(),
       toolCalls: this.#toolCalls,
@@ -371,8 +393,10 @@ export class Workspace {
     return report;
   }
 
-  #lostChanges(): { put: VariableRow[]; deleted: string[] } {
-    this.#console.push("notice", "the variables this cell changed were not saved: the workspace continues from the variables saved before it");
+  #lostChanges(outcome: CellOutcome): { put: VariableRow[]; deleted: string[] } {
+    // Only a watchdog stop breaks a VM at its time limit: the engine itself could not stop the code.
+    const why = outcome.limit === "time" ? "the cell was stopped inside a built-in the engine could not interrupt, so its sandbox thread was stopped; " : "";
+    this.#console.push("notice", `${why}the variables this cell changed were not saved: the workspace continues from the variables saved before it`);
     return { put: [], deleted: [] };
   }
 

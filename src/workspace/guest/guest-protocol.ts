@@ -31,6 +31,12 @@ import { parseUntrusted } from "../membrane/untrusted-json.ts";
 /** The operations a guest message can name; the guest sends the index. */
 export const GUEST_OPERATIONS = ["done", "get", "set", "has", "keys", "call", "print", "repr", "exit", "resolve", "now", "random", "callNumbers", "timer", "clearTimer"] as const;
 
+/**
+ * The message an engine (not the guest) sends when the cell's own code starts, after the runtime entries
+ * that restore the workspace: what the host answers from then on belongs to the cell.
+ */
+export const CODE_START_OP = "begin";
+
 /** Operation index by name, as the guest runtime is given it. */
 export const GUEST_OPERATION_CODES: Readonly<Record<(typeof GUEST_OPERATIONS)[number], number>> = Object.freeze(
   Object.fromEntries(GUEST_OPERATIONS.map((name, index) => [name, index])) as Record<(typeof GUEST_OPERATIONS)[number], number>,

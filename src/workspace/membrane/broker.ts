@@ -179,6 +179,31 @@ export class Broker {
     }
   }
 
+  /** A guest message in the model's words (`calendar.move(…)`, `findEmptySlot(…)`), for replay divergences. */
+  describe(op: string, args: readonly string[]): string {
+    const entry = args[0] === undefined ? undefined : this.#options.table.get(Number(args[0]));
+    const member = args[1] ? String(args[1]) : "";
+    const target = !entry ? "" : isTool(entry.value) ? entry.value.name : entry.key?.startsWith("binding:") ? entry.key.slice("binding:".length) : entry.className;
+    switch (op) {
+      case "call":
+      case "callNumbers":
+        return member ? `${target}.${member}(…)` : `${target}(…)`;
+      case "get":
+      case "has":
+        return `${target}.${member}`;
+      case "set":
+        return `${target}.${member} = …`;
+      case "now":
+        return "Date.now()";
+      case "random":
+        return "Math.random()";
+      case "timer":
+        return "setTimeout(…)";
+      default:
+        return `${op}(…)`;
+    }
+  }
+
   #open(op: CrossingOp, effect: "read" | "write", entry: HandleEntry, member: string | undefined, args: string | undefined): Crossing {
     return this.#options.journal.open(op, effect, entry.key ?? `${entry.className}#${entry.id}`, member, args);
   }

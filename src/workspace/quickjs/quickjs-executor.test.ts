@@ -58,7 +58,7 @@ describe("quickjs executor", () => {
     try {
       const { cpuMs: _printed, ...printed } = await vm.runCell(script("print('hi')"), { timeLimitMs: 1_000 });
       assert.deepEqual(printed, {});
-      assert.deepEqual(messages.map(([op]) => op), ["print"]);
+      assert.deepEqual(messages.map(([op]) => op), ["begin", "print"], "the engine says when the cell's own code starts");
       const { cpuMs: _thrown, ...thrown } = await vm.runCell(script("throw new TypeError('x')"), { timeLimitMs: 1_000 });
       assert.deepEqual(thrown, { error: { name: "TypeError", message: "x" } });
     } finally {

@@ -12,7 +12,7 @@
 import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
 import type { CellOutcome, Delivery, EntryCall, GuestError, VmLimits } from "../executor.ts";
 import { guestBootstrapSource } from "../guest/guest-bootstrap.ts";
-import { errorReply } from "../guest/guest-protocol.ts";
+import { CODE_START_OP, errorReply } from "../guest/guest-protocol.ts";
 import { formatBytes } from "../limits.ts";
 import { CellClock } from "../sandbox/cell-clock.ts";
 import { CellProgress } from "../sandbox/cell-progress.ts";
@@ -207,7 +207,9 @@ export class QuickJsVm implements EngineVm {
     } finally {
       this.#clock.pause();
     }
-    return this.#fault === undefined && !this.#clock.expired();
+    const expired = this.#clock.expired();
+    if (expired && !this.#clock.interrupted()) this.#progress.clockStopped();
+    return this.#fault === undefined && !expired;
   }
 
   start(script: string, timeLimitMs: number, before: readonly EntryCall[], after: EntryCall | undefined): Slice {
@@ -229,6 +231,7 @@ export class QuickJsVm implements EngineVm {
       if (!going || this.#progress.mustStop()) return this.#afterSlice();
     }
     this.#callEntry("begin", []);
+    this.#link(CODE_START_OP, []);
     this.#slice(() => {
       const result = context.evalCode(script, "cell.js");
       if (result.error) {

@@ -13,6 +13,7 @@ export class CellProgress {
   #failure: GuestError | undefined;
   #outstanding = 0;
   #timeLimitMs = 0;
+  #clockStopped = false;
   /** The entry call to make when the cell is over. */
   after: EntryCall | undefined;
 
@@ -22,6 +23,7 @@ export class CellProgress {
     this.#failure = undefined;
     this.#outstanding = 0;
     this.#timeLimitMs = timeLimitMs;
+    this.#clockStopped = false;
     this.after = after;
   }
 
@@ -34,6 +36,11 @@ export class CellProgress {
   /** Guest code failed outside the cell's own error handling (an entry threw, the engine stopped it). */
   guestFailed(error: GuestError): void {
     this.#failure ??= error;
+  }
+
+  /** The CPU clock stopped guest code (after the cell's own code finished, a timer callback may still run out of time). */
+  clockStopped(): void {
+    this.#clockStopped = true;
   }
 
   /** The host answered a guest message with `reply`. */
@@ -58,7 +65,7 @@ export class CellProgress {
 
   /** The outcome when the cell must stop now (`leftMs`: CPU budget left), or `undefined`. */
   stopOutcome(leftMs: number): CellOutcome | undefined {
-    if (leftMs <= 0 && !this.ended) return timeLimitOutcome(this.#timeLimitMs);
+    if (this.#clockStopped || (leftMs <= 0 && !this.ended)) return timeLimitOutcome(this.#timeLimitMs);
     if (this.#end?.error) return { error: this.#end.error };
     if (this.#failure && this.#end === undefined) return { error: this.#failure };
     return undefined;

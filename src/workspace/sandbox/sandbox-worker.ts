@@ -10,7 +10,7 @@
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import type { EngineVm } from "./engine-vm.ts";
 import { EntryError } from "./engine-vm.ts";
-import { CALL, IDLE, INTERRUPT, NESTED, NESTED_DONE, REPLY, SharedChannel } from "./shared-channel.ts";
+import { CALL, IDLE, INTERRUPT, NESTED, NESTED_DONE, REPLY, STATE, SharedChannel } from "./shared-channel.ts";
 import type { PostedCommand, ThreadData, ThreadResult, ThreadSettings } from "./thread-protocol.ts";
 import { configureReadyVms, takeVm } from "../quickjs/quickjs-ready-vms.ts";
 import { configureSlotPool } from "../quickjs/quickjs-slot-pool.ts";
@@ -19,6 +19,8 @@ import { TrustedVm } from "../trusted/trusted-vm.ts";
 const data = workerData as ThreadData & { port: MessagePort };
 const channel = new SharedChannel(data.buffer, data.port);
 const vms = new Map<number, EngineVm>();
+/** How long a guest's thread looks for the host's answer before it sleeps. */
+const SPIN_MS = 0;
 /** The sequence number of the command running now (0: none); the host interrupts it by writing it. */
 let current = 0;
 
@@ -29,6 +31,9 @@ const publish = (deadline: number) => channel.publishDeadline(deadline);
 function callHost(vm: number, op: string, args: string[]): string {
   channel.send(CALL, vm, [op, ...args]);
   let waiting = CALL;
+  // Most answers take the host a few microseconds: look for it briefly before sleeping on the futex.
+  const until = performance.now() + SPIN_MS;
+  while (Atomics.load(channel.control, STATE) === CALL && performance.now() < until);
   for (;;) {
     const state = channel.waitWhile(waiting);
     if (state === REPLY) {

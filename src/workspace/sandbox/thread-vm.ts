@@ -6,22 +6,25 @@
  * or it failed), the cell is reported as broken and the VM as no longer usable.
  */
 import type { CellOutcome, CreateVmOptions, EntryCall, RunCellOptions, Vm, VmHost } from "../executor.ts";
-import type { Slice, VmMemory } from "./engine-vm.ts";
+import { timeLimitOutcome, type Slice, type VmMemory } from "./engine-vm.ts";
 import { placeVm } from "./sandbox-pool.ts";
 import { GuestEntryError, SandboxThreadLostError, WATCHDOG_MARGIN_MS, type SandboxThread } from "./sandbox-thread.ts";
 import type { EngineName } from "./thread-protocol.ts";
 
 /** Makes a VM of `engine` on a sandbox thread. */
 export async function createThreadVm(engine: EngineName, options: CreateVmOptions, invokeTimeMs: number): Promise<ThreadVm> {
-  const { thread, vm } = placeVm();
-  const threadVm = new ThreadVm(thread, vm, options.host, invokeTimeMs);
-  try {
-    threadVm.noteMemory(await thread.command({ kind: "create", vm, engine, limits: { ...options.limits }, invokeTimeMs }));
-  } catch (error) {
-    thread.detach(vm);
-    throw error;
+  for (let attempt = 1; ; attempt++) {
+    const { thread, vm } = placeVm();
+    const threadVm = new ThreadVm(thread, vm, options.host, invokeTimeMs);
+    try {
+      threadVm.noteMemory(await thread.command({ kind: "create", vm, engine, limits: { ...options.limits }, invokeTimeMs }));
+      return threadVm;
+    } catch (error) {
+      thread.detach(vm);
+      // A thread stopped for another VM's cell takes queued work down with it: place the VM again.
+      if (!(error instanceof SandboxThreadLostError) || attempt >= 3) throw error;
+    }
   }
-  return threadVm;
 }
 
 /** A VM on a sandbox thread. */
@@ -65,12 +68,13 @@ export class ThreadVm implements Vm {
   }
 
   async runCell(script: string, options: RunCellOptions): Promise<CellOutcome> {
-    this.#check();
+    if (this.#disposed) throw new Error("the VM is disposed");
     const { timeLimitMs, signal } = options;
     const after: EntryCall | undefined = options.after;
     const abort = () => this.#thread.interrupt(this.#id);
     signal?.addEventListener("abort", abort);
     try {
+      this.#check();
       let slice = await this.#command({ kind: "start", vm: this.#id, script, timeLimitMs, before: options.before ?? [], after });
       while (slice.state === "idle") {
         const answer = signal ? await raceAbort(this.#host.idle({ ended: slice.ended }), signal) : await this.#host.idle({ ended: slice.ended });
@@ -81,9 +85,10 @@ export class ThreadVm implements Vm {
       return slice.outcome ?? {};
     } catch (error) {
       if (error instanceof SandboxThreadLostError) {
+        // The cell reads the same TimeoutError whoever stopped it; the workspace says the thread was stopped.
         const outcome: CellOutcome = error.overran
-          ? { error: { name: "TimeoutError", message: `the cell used more than its ${formatMs(timeLimitMs)} CPU time limit in a built-in that could not be interrupted; its sandbox thread was stopped and the VM was discarded` }, limit: "time" }
-          : { error: { name: "InternalError", message: error.message }, limit: "engine" };
+          ? timeLimitOutcome(timeLimitMs)
+          : { error: { name: "InternalError", message: error.message }, limit: "engine", lost: true };
         return { ...outcome, poisoned: true, broken: true };
       }
       throw error;
@@ -148,8 +153,4 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | "ab
       },
     );
   });
-}
-
-function formatMs(ms: number): string {
-  return ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`;
 }

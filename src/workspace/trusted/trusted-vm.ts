@@ -13,7 +13,7 @@
 import { Script, createContext, type Context } from "node:vm";
 import type { CellOutcome, Delivery, EntryCall, GuestError } from "../executor.ts";
 import { guestBootstrapSource } from "../guest/guest-bootstrap.ts";
-import { operationName } from "../guest/guest-protocol.ts";
+import { CODE_START_OP, operationName } from "../guest/guest-protocol.ts";
 import { parseEnd } from "../quickjs/quickjs-vm.ts";
 import { CellClock } from "../sandbox/cell-clock.ts";
 import { CellProgress } from "../sandbox/cell-progress.ts";
@@ -72,7 +72,10 @@ export class TrustedVm implements EngineVm {
     try {
       return work(Math.max(1, Math.ceil(this.#clock.left())));
     } catch (error) {
-      if ((error as { code?: string }).code === "ERR_SCRIPT_EXECUTION_TIMEOUT") this.#timedOut = true;
+      if ((error as { code?: string }).code === "ERR_SCRIPT_EXECUTION_TIMEOUT") {
+        this.#timedOut = true;
+        this.#progress.clockStopped();
+      }
       throw error;
     }
   }
@@ -115,6 +118,7 @@ export class TrustedVm implements EngineVm {
       if (!this.#slice((timeout) => this.#entry(call.entry, call.args, timeout)) || this.#progress.mustStop()) return this.#afterSlice();
     }
     this.#entry("begin", [], this.#invokeTimeMs);
+    this.#link(CODE_START_OP, []);
     this.#slice((timeout) => new Script(script, { filename: "cell.js" }).runInContext(this.#context, { timeout }));
     return this.#afterSlice();
   }

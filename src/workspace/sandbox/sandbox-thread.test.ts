@@ -1,0 +1,98 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { z } from "zod";
+import { tool } from "../../tools/tool.ts";
+import { createQuickJsExecutor } from "../quickjs/quickjs-executor.ts";
+import { Workspace } from "../workspace.ts";
+import { configureSandboxPool, sandboxThreadCount } from "./sandbox-pool.ts";
+
+// One sandbox thread for this file's workspaces, so that a stopped thread takes every other VM with it.
+configureSandboxPool({ threads: 1 });
+
+const NATIVE_LOOP = "Array.prototype.includes.call({ length: 2 ** 53 - 1 }, 1)";
+
+function open(globals: Record<string, unknown> = {}, tools: Parameters<typeof Workspace.open>[0]["tools"] = [], cellTimeMs = 300) {
+  return Workspace.open({ executor: createQuickJsExecutor(), limits: { cellTimeMs }, job: { id: "j", role: "r" }, tools, globals, bindings: new Map() }, []);
+}
+
+/** A promise and the function that settles it. */
+function gate<T>(): { promise: Promise<T>; open(value: T): void } {
+  let open!: (value: T) => void;
+  const promise = new Promise<T>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+describe("sandbox threads", () => {
+  it("stop a native loop the engine cannot interrupt, and keep the scheduling thread free meanwhile", async () => {
+    const looping = await open();
+    try {
+      let ticks = 0;
+      const ticker = setInterval(() => ticks++, 10);
+      const started = performance.now();
+      const result = await looping.runCell(`const kept = 1\n${NATIVE_LOOP}`);
+      clearInterval(ticker);
+      assert.equal(result.error, "TimeoutError: the cell used more than its 300 ms CPU time limit and was stopped");
+      assert.deepEqual(result.console.filter((entry) => entry.stream === "notice").map((entry) => entry.text), [
+        "the cell was stopped inside a built-in the engine could not interrupt, so its sandbox thread was stopped; the variables this cell changed were not saved: the workspace continues from the variables saved before it",
+      ]);
+      assert.ok(performance.now() - started < 5_000, "stopped a margin past the limit, not at the entry limit");
+      assert.ok(ticks >= 10, `the scheduling thread kept running its own timers (${ticks} ticks)`);
+      assert.deepEqual((await looping.runCell("typeof kept")).console.map((entry) => entry.text), ["undefined"], "a new VM, from the variables saved before");
+      assert.equal(sandboxThreadCount(), 1, "the stopped thread was replaced");
+    } finally {
+      looping.dispose();
+    }
+  });
+
+  it("replay a cell whose VM was lost for another job's cell: nothing printed twice, no tool run twice", async () => {
+    const calls: number[] = [];
+    const waiting = gate<void>();
+    const release = gate<number>();
+    const fetchValue = tool({
+      name: "fetchValue",
+      description: "Fetches a value (waits for the test to release it).",
+      params: z.object({ n: z.number().describe("A number.") }),
+      run: async ({ n }) => {
+        calls.push(n);
+        waiting.open();
+        return (await release.promise) + n;
+      },
+    });
+    const patient = await open({}, [fetchValue], 2_000);
+    const looping = await open();
+    try {
+      const cell = patient.runCell("print('before')\nconst value = await fetchValue(1)\nprint('after', value)\nvalue");
+      await waiting.promise;
+      // The patient cell waits for its tool; the other job's native loop stops the thread they share.
+      const stopped = await looping.runCell(NATIVE_LOOP);
+      assert.match(stopped.error ?? "", /^TimeoutError: /);
+      release.open(41);
+      const report = await cell;
+      assert.equal(report.error, undefined);
+      assert.deepEqual(report.console.map((entry) => entry.text), ["before", "after 42", "42"]);
+      assert.deepEqual(calls, [1], "the tool ran once");
+      assert.deepEqual(report.toolCalls.map((call) => call.name), ["fetchValue"]);
+      assert.deepEqual(report.put.map((row) => row.name), ["value"]);
+    } finally {
+      patient.dispose();
+      looping.dispose();
+    }
+  });
+
+  it("run a cell queued behind a stopped one in a new VM", async () => {
+    const looping = await open();
+    const queued = await open({}, [], 2_000);
+    try {
+      await queued.runCell("const base = 40");
+      const [stopped, next] = await Promise.all([looping.runCell(NATIVE_LOOP), queued.runCell("base + 2")]);
+      assert.match(stopped.error ?? "", /^TimeoutError: /);
+      assert.equal(next.error, undefined);
+      assert.deepEqual(next.console.map((entry) => entry.text), ["42"]);
+    } finally {
+      looping.dispose();
+      queued.dispose();
+    }
+  });
+});
