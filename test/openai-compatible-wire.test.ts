@@ -53,13 +53,17 @@ describe("OpenAI-compatible servers, through @ai-sdk/openai-compatible, by a rea
     assert.doesNotMatch(heard.join(""), /think|thoughts/);
   });
 
-  it("records usage the server did not report as unknown, not 0; statek show says so", async () => {
+  it("records usage the server did not report as unknown, not 0; statek show says so, and shows the failed attempt", async () => {
     const directory = mkdtempSync(join(tmpdir(), "statek-usage-"));
     const store = join(directory, "statek.db");
     try {
       let jobId = "";
       const { view } = await runWireJob({
-        responses: [chatStream({ content: "```ts\nprint(1)\n```", usage: null }), chatStream({ content: "```ts\nexit()\n```", usage: { prompt: 50, completion: 5 } })],
+        responses: [
+          streamedError(503, "Upstream overloaded"),
+          chatStream({ content: "```ts\nprint(1)\n```", usage: null }),
+          chatStream({ content: "```ts\nexit()\n```", usage: { prompt: 50, completion: 5 } }),
+        ],
         agent: OLLAMA,
         statek: { store },
         before: (_statek, id) => void (jobId = id),
@@ -75,6 +79,7 @@ describe("OpenAI-compatible servers, through @ai-sdk/openai-compatible, by a rea
       });
       assert.match(shown, /\nusage {5}50 input \(0 cached\) · 5 output tokens · usage unknown for 1 model call \(not counted\)\n/);
       assert.match(shown, /── turn 1 · model \(ollama\.chat\/qwen3\) · usage unknown ──/);
+      assert.match(shown, /\n {2}✗ model attempt 1 failed after [\d,]+ ms, retried:\n {4}ModelProviderError: Upstream overloaded \(code 503\)\n/);
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }

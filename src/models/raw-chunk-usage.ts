@@ -22,16 +22,23 @@ type Json = Record<string, unknown>;
  */
 export function usageFromRawChunk(chunk: unknown, previous: ModelUsage | undefined): ModelUsage | undefined {
   if (!isObject(chunk)) return undefined;
-  // Anthropic Messages: message_start carries the input, message_delta the running output count.
-  const anthropic = chunk.type === "message_start" && isObject(chunk.message) ? chunk.message.usage : chunk.type === "message_delta" ? chunk.usage : undefined;
-  if (isObject(anthropic)) {
-    const read = number(anthropic.cache_read_input_tokens) ?? 0;
-    const written = number(anthropic.cache_creation_input_tokens) ?? 0;
-    const input = number(anthropic.input_tokens);
+  // Anthropic Messages: message_start carries the input (cache reads and writes counted in, as the package
+  // does), message_delta the running output count.
+  if (chunk.type === "message_start" && isObject(chunk.message) && isObject(chunk.message.usage)) {
+    const usage = chunk.message.usage;
+    const input = number(usage.input_tokens);
+    const read = number(usage.cache_read_input_tokens) ?? 0;
     return {
-      inputTokens: input === undefined ? previous?.inputTokens ?? null : input + read + written,
-      cachedInputTokens: input === undefined ? previous?.cachedInputTokens ?? null : read,
-      outputTokens: number(anthropic.output_tokens) ?? previous?.outputTokens ?? null,
+      inputTokens: input === undefined ? null : input + read + (number(usage.cache_creation_input_tokens) ?? 0),
+      cachedInputTokens: input === undefined ? null : read,
+      outputTokens: number(usage.output_tokens) ?? null,
+    };
+  }
+  if (chunk.type === "message_delta" && isObject(chunk.usage)) {
+    return {
+      inputTokens: previous?.inputTokens ?? null,
+      cachedInputTokens: previous?.cachedInputTokens ?? null,
+      outputTokens: number(chunk.usage.output_tokens) ?? previous?.outputTokens ?? null,
     };
   }
   // Gemini: usageMetadata on every chunk.
