@@ -10,10 +10,12 @@ export { Statek } from "./jobs/statek.ts";
 export type { StatekOptions, SubmitJobOptions, RunJobOptions, StepOptions } from "./jobs/statek.ts";
 export { Agent } from "./jobs/agent.ts";
 export type { AgentOptions, OnMessage, PromptFileAgentOptions } from "./jobs/agent.ts";
+export type { OnModelText, ModelTextEvent, JobEvent } from "./jobs/job-events.ts";
 export type { JobView, JobSummary, JobUsage } from "./jobs/job-view.ts";
 export type {
   HistoryRecord, HistoryKind, HistoryRecordData, ModelResponseRecord, ConsoleRecord, SubmittedRecord, UserMessageRecord,
   RecordedToolCall, VariablesRecord, StatusRecord, WarmupRecord, DialogRecord, PostProcessedRecord, ErrorHandlerRecord,
+  ModelAttemptRecord, RecordedUsage, RecordedProviderOptions, RecordedReplyPart,
 } from "./jobs/history.ts";
 
 /** Chat styles, warmup, harness limits and post-processors. */
@@ -63,7 +65,7 @@ export { SYSTEM_TOOLS } from "./jobs/system-tools.ts";
 
 /** Models: any AI SDK language model, and a scripted one for tests and demos. */
 export { scriptedModel, ScriptedModel } from "./models/scripted-model.ts";
-export type { ScriptedTurn, ScriptedRequest, ScriptedModelOptions } from "./models/scripted-model.ts";
+export type { ScriptedTurn, ScriptedRequest, ScriptedModelOptions, ScriptedFinishReason } from "./models/scripted-model.ts";
 export type { LanguageModel } from "./models/language-model.ts";
 export { createModelRegistry } from "./models/model-registry.ts";
 export type { ModelRegistry, ModelRegistryOptions } from "./models/model-registry.ts";
@@ -120,6 +122,8 @@ export { NoSuchProviderError } from "./errors/no-such-provider-error.ts";
 export { LoadProviderPackageError } from "./errors/load-provider-package-error.ts";
 export { LoadApiKeyError } from "./errors/load-api-key-error.ts";
 export { ModelCallError } from "./errors/model-call-error.ts";
+export { ModelProviderError } from "./errors/model-provider-error.ts";
+export { IncompleteReplyError } from "./errors/incomplete-reply-error.ts";
 export { InvalidPromptFileError } from "./errors/invalid-prompt-file-error.ts";
 export { InvalidPricingError } from "./errors/invalid-pricing-error.ts";
 export { JobFinishedError } from "./errors/job-finished-error.ts";

@@ -1,35 +1,10 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Agent, Statek, scriptedModel, type AgentOptions, type ModelOptions } from "../src/index.ts";
-import { startLoopbackServer, type ScriptedResponse } from "./support/loopback-server.ts";
+import { anthropicError, messageStream } from "./support/anthropic-stream.ts";
+import { startLoopbackServer, type Responder } from "./support/loopback-server.ts";
 
-/** A Messages API response as Anthropic's API reference documents it. */
-function message(content: unknown[], usage: { input: number; output: number; cacheRead?: number; cacheWrite?: number }, stopReason = "end_turn"): ScriptedResponse {
-  return {
-    body: {
-      id: "msg_01Test",
-      type: "message",
-      role: "assistant",
-      model: "claude-sonnet-4-5-20250929",
-      content,
-      stop_reason: stopReason,
-      stop_sequence: null,
-      usage: {
-        input_tokens: usage.input,
-        cache_creation_input_tokens: usage.cacheWrite ?? 0,
-        cache_read_input_tokens: usage.cacheRead ?? 0,
-        output_tokens: usage.output,
-        service_tier: "standard",
-      },
-    },
-  };
-}
-
-const anthropicError = (status: number, type: string, text: string, headers: Record<string, string> = {}): ScriptedResponse => ({
-  status, headers, body: { type: "error", error: { type, message: text } },
-});
-
-async function runJob(responses: ScriptedResponse[], agent: Partial<AgentOptions> = {}, models: Partial<ModelOptions> = {}) {
+async function runJob(responses: Responder[], agent: Partial<AgentOptions> = {}, models: Partial<ModelOptions> = {}) {
   const server = await startLoopbackServer(responses);
   const delays: number[] = [];
   const sent: string[] = [];
@@ -63,13 +38,16 @@ describe("Anthropic Messages, through @ai-sdk/anthropic, by a real job", () => {
   it("runs ts_cli tool calls, replays thinking with its signature, retries 429 (Retry-After) and 500, counts cached tokens and cost", async () => {
     const { view, requests, delays, sent } = await runJob([
       anthropicError(429, "rate_limit_error", "Number of request tokens has exceeded your per-minute rate limit", { "retry-after": "2" }),
-      message([
-        { type: "thinking", thinking: "The user wants 6 * 7; compute it.", signature: "sig-abc" },
-        { type: "text", text: "Let me compute that." },
-        { type: "tool_use", id: "toolu_01", name: "ts_cli", input: { code: "const product = 6 * 7\nprint(product)" } },
-      ], { input: 40, output: 60, cacheRead: 1000, cacheWrite: 200 }, "tool_use"),
+      messageStream({
+        blocks: [
+          { type: "thinking", thinking: "The user wants 6 * 7; compute it.", signature: "sig-abc" },
+          { type: "text", text: ["Let me ", "compute that."] },
+          { type: "tool_use", id: "toolu_01", name: "ts_cli", input: ["{\"code\": \"const product = 6 * 7", "\\nprint(product)\"}"] },
+        ],
+        usage: { input: 40, output: 60, cacheRead: 1000, cacheWrite: 200 },
+      }),
       anthropicError(500, "api_error", "Internal server error"),
-      message([{ type: "text", text: "6 * 7 is 42." }], { input: 80, output: 12, cacheRead: 1200 }),
+      messageStream({ blocks: [{ type: "text", text: "6 * 7 is 42." }], usage: { input: 80, output: 12, cacheRead: 1200 } }),
     ]);
     assert.equal(view.status, "DONE", view.error ?? "");
     assert.deepEqual(sent, ["Let me compute that.", "6 * 7 is 42."]);
@@ -82,6 +60,7 @@ describe("Anthropic Messages, through @ai-sdk/anthropic, by a real job", () => {
     assert.equal(first.headers["x-api-key"], "sk-ant-test");
     assert.equal(first.headers["anthropic-version"], "2023-06-01");
     assert.equal(first.body.model, "claude-sonnet-4-5");
+    assert.equal(first.body.stream, true, "the reply is streamed");
     assert.match(JSON.stringify(first.body.system), /durable TypeScript workspace. You are talking with the user: your text is sent to them. To run TypeScript, call the ts_cli tool/, "the default prompt explains the DIRECT style");
     assert.deepEqual(first.body.messages, [{ role: "user", content: [{ type: "text", text: "How much is 6 * 7?" }] }]);
     assert.deepEqual(first.body.tools.map((entry: any) => entry.name), ["ts_cli"]);
@@ -111,10 +90,13 @@ describe("Anthropic Messages, through @ai-sdk/anthropic, by a real job", () => {
 
   it("replays thinking only to the provider that produced it", async () => {
     const server = await startLoopbackServer([
-      message([
-        { type: "thinking", thinking: "Plan.", signature: "sig-1" },
-        { type: "tool_use", id: "toolu_01", name: "ts_cli", input: { code: "print(1)" } },
-      ], { input: 10, output: 5 }, "tool_use"),
+      messageStream({
+        blocks: [
+          { type: "thinking", thinking: "Plan.", signature: "sig-1" },
+          { type: "tool_use", id: "toolu_01", name: "ts_cli", input: "{\"code\": \"print(1)\"}" },
+        ],
+        usage: { input: 10, output: 5 },
+      }),
     ]);
     const claude = new Agent({ role: "switching", metadata: { MODEL: "anthropic/claude-haiku-4-5", CHAT_STYLE: "DIRECT" } });
     const statek = await Statek.open({ store: ":memory:", agents: [claude], models: { env: { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: `${server.url}/v1` } } });
@@ -133,10 +115,28 @@ describe("Anthropic Messages, through @ai-sdk/anthropic, by a real job", () => {
     }, "no reasoning part: the signature means nothing to another provider");
   });
 
-  it("fails the job, without retrying, on a malformed JSON body", async () => {
-    const { view, requests } = await runJob([{ status: 200, body: "{\"type\": \"message\", \"content\": [" }]);
+  it("records the usage a slow reply reported before it timed out, and the retry's; both count in the job", async () => {
+    const { view, requests } = await runJob([
+      // The reply starts (message_start reports the input tokens), says a little, then stalls.
+      messageStream({ blocks: [{ type: "text", text: "Let me think about th" }], usage: { input: 900, output: 0, cacheRead: 100 }, stall: true }),
+      messageStream({ blocks: [{ type: "text", text: "It is 42." }], usage: { input: 1000, output: 6 } }),
+    ], {}, { timeoutMs: 300 });
+    assert.equal(view.status, "DONE", view.error ?? "");
+    assert.equal(requests.length, 2);
+    const attempts = view.history.filter((record) => record.kind === "model-attempt").map((record) => record.data);
+    assert.deepEqual(attempts.map((attempt) => [attempt.error, attempt.timedOut, attempt.retried, attempt.usage, attempt.text]), [[
+      "TimeoutError: the model did not answer within 300 ms", true, true,
+      { inputTokens: 1000, cachedInputTokens: 100, outputTokens: 1 }, "Let me think about th",
+    ]]);
+    assert.ok(typeof attempts[0]!.cost === "number" && attempts[0]!.cost > 0, "what the abandoned reply reported is priced");
+    assert.deepEqual([view.usage.inputTokens, view.usage.cachedInputTokens, view.usage.outputTokens], [2000, 100, 7]);
+  });
+
+  it("fails the job, without retrying, on a malformed event in the stream", async () => {
+    const { view, requests } = await runJob([{ events: [{ raw: "event: message_start\ndata: {\"type\": \"message_start\", \"message\": [\n\n" }] }]);
     assert.equal(view.status, "FAILED");
-    assert.match(view.error!, /^model call failed: AI_APICallError: Invalid JSON response/);
+    // The package reports its own words for it; what matters is that the job says so and does not retry.
+    assert.match(view.error!, /^model call failed: /);
     assert.equal(requests.length, 1);
   });
 

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { startLoopbackServer } from "../../test/support/loopback-server.ts";
+import { chatStream } from "../../test/support/openai-chat-stream.ts";
 import { SCRIPT } from "./agent.ts";
 
 const main = join(import.meta.dirname, "main.ts");
@@ -43,13 +44,7 @@ describe("the calendar demo", () => {
 
   it("uses a real model when STATEK_MODEL names one and its key is set (here: OpenAI's wire format on loopback)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "statek-demo-"));
-    const server = await startLoopbackServer(SCRIPT.map((content, index) => ({
-      body: {
-        id: `chatcmpl-${index}`, object: "chat.completion", created: 1_750_000_000, model: "gpt-5-mini-2025-08-07",
-        choices: [{ index: 0, message: { role: "assistant", content }, finish_reason: "stop" }],
-        usage: { prompt_tokens: 1000, completion_tokens: 100, total_tokens: 1100, prompt_tokens_details: { cached_tokens: 800 } },
-      },
-    })));
+    const server = await startLoopbackServer(SCRIPT.map((content) => chatStream({ content, usage: { prompt: 1000, completion: 100, cached: 800 } })));
     try {
       const env = { ...process.env, STATEK_DATA_DIR: dir, STATEK_MODEL: "openai/gpt-5-mini", OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${server.url}/v1` };
       const output = await new Promise<string>((resolve, reject) => {

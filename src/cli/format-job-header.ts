@@ -44,8 +44,11 @@ function formatUsage(usage: Record<string, JsonValue>): string {
     `${count("outputTokens").toLocaleString("en-US")} output tokens`,
   ];
   if (typeof usage.cost === "number") parts.push(formatCost(usage.cost));
+  // Calls whose provider reported no usage are not in the counts above: say so rather than under-report.
+  const unknown = count("unknownCalls");
+  if (unknown > 0) parts.push(`usage unknown for ${unknown.toLocaleString("en-US")} model call${unknown === 1 ? "" : "s"} (not counted)`);
   for (const [key, value] of Object.entries(usage)) {
-    if (!["inputTokens", "cachedInputTokens", "outputTokens", "cost"].includes(key)) parts.push(`${key} ${llmRepr(value)}`);
+    if (!["inputTokens", "cachedInputTokens", "outputTokens", "cost", "unknownCalls"].includes(key)) parts.push(`${key} ${llmRepr(value)}`);
   }
   return parts.join(" · ");
 }

@@ -98,6 +98,14 @@ function formatRecord(record: HistoryRecord, options: TimelineOptions): string[]
       return [rule("user"), ...prefixLines(truncateBlock(String(record.data.text), limitsFor(options, OUTPUT_LIMITS)), "    ")];
     case "model-response":
       return formatModelResponse(record.data, options);
+    case "model-attempt": {
+      const { attempt, error, retried, usage, cost, text } = record.data;
+      const spent = usage ? ` (${formatModelUsage(usage, cost)})` : "";
+      const lines = [`  ✗ model attempt ${attempt} failed after ${Number(record.data.durationMs).toLocaleString("en-US")} ms${spent}${retried ? ", retried" : ""}:`];
+      lines.push(...prefixLines(String(error).split("\n"), "    "));
+      if (typeof text === "string" && text !== "") lines.push(...prefixLines(truncateBlock(text, limitsFor(options, OUTPUT_LIMITS)), "    partial: "));
+      return lines;
+    }
     case "console":
       return formatConsoleEntry(record.data, options);
     case "tool-call":
@@ -141,7 +149,11 @@ function formatRecord(record: HistoryRecord, options: TimelineOptions): string[]
 
 function formatModelResponse(response: Extract<HistoryRecord, { kind: "model-response" }>["data"], options: TimelineOptions): string[] {
   const usage = response.usage ? ` · ${formatModelUsage(response.usage, response.cost)}` : "";
-  const lines = [rule(`turn ${response.turn} · model (${response.model})${usage}`)];
+  // Only the unusual endings are worth a word: a reply cut off or filtered was not run.
+  const finish = response.finishReason && !["stop", "tool-calls"].includes(response.finishReason)
+    ? ` · finish: ${response.finishReason}${response.rawFinishReason ? ` (${response.rawFinishReason})` : ""}`
+    : "";
+  const lines = [rule(`turn ${response.turn} · model (${response.model})${usage}${finish}`)];
   for (const part of response.reasoning ?? []) {
     if (part.text.trim()) lines.push(...prefixLines(truncateBlock(part.text.trim(), limitsFor(options, RESULT_LIMITS)), "  thinking: "));
   }

@@ -5,15 +5,14 @@ const QUOTE_LIMIT = 500;
 
 /**
  * A model called a tool with arguments that are not a JSON object (malformed JSON, or JSON of another type).
- * The message names the tool and quotes the raw text so the model can be shown its mistake and try again.
+ * The message names the tool and quotes the raw text. STATEK does not throw it at a job: the reply is kept,
+ * the call is not run, and `<name>: <message>` is the call's result, so the model is shown its mistake.
  *
  * @example
  * ```ts
- * try {
- *   await generateReply(model, request);
- * } catch (error) {
- *   if (error instanceof InvalidToolArgumentsError) console.log(error.toolName, error.rawArguments);
- * }
+ * const reply = await generateReply(model, request);
+ * for (const call of reply.toolCalls) if (call.invalidArguments) console.log(call.invalidArguments.error);
+ * // InvalidToolArgumentsError: the model called tool "add" with arguments that are not a JSON object (…): {"a": 2,
  * ```
  */
 export class InvalidToolArgumentsError extends StatekError {

@@ -15,6 +15,7 @@ import { parsePostProcessors } from "./parse-post-processors.ts";
 import type { PostProcessor } from "./post-processor.ts";
 import { readPromptFile } from "./prompt-file.ts";
 import { parseWarmup, type WarmupBlock, type WarmupSource } from "./warmup.ts";
+import type { OnModelText } from "./job-events.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
 import { SYSTEM_TOOLS } from "./system-tools.ts";
 import { isIdentifier } from "../tools/is-identifier.ts";
@@ -55,6 +56,11 @@ export interface AgentOptions {
   limits?: HarnessLimits;
   /** The dialog channel: receives the user-facing replies of `MD_DIALOG` and `DIRECT` jobs. */
   onMessage?: OnMessage;
+  /**
+   * Hears the model's reply text of this agent's jobs as it streams in, before the reply is committed (see
+   * {@link OnModelText}); `Statek.open({ onModelText })` hears every job's.
+   */
+  onModelText?: OnModelText;
   /** Code run in every job of this agent before the model is first asked (after the job's own warmup). */
   warmup?: WarmupSource;
   /** Checks run on every model reply before it is committed (after those named in `metadata.POST_PROCESSORS`). */
@@ -106,6 +112,7 @@ export class Agent {
   readonly model: LanguageModel | undefined;
   readonly limits: HarnessLimits;
   readonly onMessage: OnMessage | undefined;
+  readonly onModelText: OnModelText | undefined;
   readonly warmup: readonly WarmupBlock[];
   /** The post-processors of `metadata.POST_PROCESSORS`, then those given in code. */
   readonly postProcessors: readonly PostProcessor[];
@@ -143,6 +150,7 @@ export class Agent {
       throw new TypeError(`${label}: ${(error as Error).message}`);
     }
     if (options.onMessage !== undefined && typeof options.onMessage !== "function") throw new TypeError(`${label}: onMessage must be a function`);
+    if (options.onModelText !== undefined && typeof options.onModelText !== "function") throw new TypeError(`${label}: onModelText must be a function`);
     const postProcessors: PostProcessor[] = [];
     if (typeof metadata.POST_PROCESSORS === "string") postProcessors.push(...parsePostProcessors(metadata.POST_PROCESSORS));
     for (const processor of options.postProcessors ?? []) {
@@ -161,6 +169,7 @@ export class Agent {
     this.model = options.model;
     this.limits = checkHarnessLimits(options.limits, label);
     this.onMessage = options.onMessage;
+    this.onModelText = options.onModelText;
     this.warmup = Object.freeze(parseWarmup(options.warmup, `${label}: warmup`));
     this.postProcessors = Object.freeze(postProcessors);
     // A bad LLM_TOOLS_SCOPE shows now, not at the first model call.

@@ -1,14 +1,19 @@
 /**
  * @module
  * Asking the model for the next response: resolve the job's model, render the system prompt, build the
- * messages from the history in the job's chat style, offer the formal tools, and call the model with retries
- * and a timeout. The reply is handed to `commit-reply.ts`. A failed call ends the job `FAILED` with the reason.
+ * messages from the history in the job's chat style, offer the formal tools, and stream the model's reply with
+ * retries and a timeout, emitting its text as it arrives. Every failed attempt is recorded (`model-attempt`,
+ * with the usage it reported, which counts in the job's totals). The reply is handed to `commit-reply.ts`. A
+ * call that fails for good ends the job `FAILED` with the reason.
  */
 import { renderPrompt } from "../docs/render-prompt.ts";
 import { ModelCallError } from "../errors/model-call-error.ts";
-import { callWithRetries } from "../models/call-with-retries.ts";
+import { callWithRetries, type FailedAttempt } from "../models/call-with-retries.ts";
 import { generateReply } from "../models/generate-reply.ts";
 import type { LanguageModel } from "../models/language-model.ts";
+import type { ModelUsage } from "../models/model-request.ts";
+import { costOf, findPrice } from "../models/pricing.ts";
+import { knownCounts } from "../models/token-counts.ts";
 import type { JobRow } from "../store/store.ts";
 import { formatError } from "../tools/call-tool.ts";
 import { selectTools } from "../tools/tool-registry.ts";
@@ -18,10 +23,12 @@ import { buildMessages } from "./build-messages.ts";
 import { chatStyleOf } from "./chat-styles/chat-style.ts";
 import { chatStyleRules } from "./chat-styles/chat-styles.ts";
 import { commitReply } from "./commit-reply.ts";
-import type { HistoryRecord, SubmittedRecord } from "./history.ts";
+import type { HistoryRecord, ModelAttemptRecord, SubmittedRecord } from "./history.ts";
+import { recordedUsage } from "./recorded-reply.ts";
 import { requestTools } from "./request-tools.ts";
 import type { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
+import { addUsage } from "./usage-totals.ts";
 
 /** Asks the model and commits its reply (or fails the job). `history` includes this step's records. */
 export async function askModel(
@@ -54,18 +61,67 @@ export async function askModel(
   });
   const box = typeof row.metadata.XML_BOX_CONSOLE === "string" && row.metadata.XML_BOX_CONSOLE ? row.metadata.XML_BOX_CONSOLE : env.xmlBoxConsole;
   const messages = buildMessages(history, { style, provider: model.provider, ...(box ? { xmlBox: box } : {}) });
+  const turn = row.turns + 1;
+  const modelName = `${model.provider}/${model.modelId}`;
+  // What the attempt in flight has produced so far, for the record of an attempt that fails.
+  let progress: AttemptProgress = { text: "", usage: undefined, started: 0 };
   let reply;
   try {
     reply = await callWithRetries(
-      (signal) => generateReply(model, { system, messages, tools, abortSignal: signal }),
+      (signal, attempt) => {
+        const current: AttemptProgress = { text: "", usage: undefined, started: performance.now() };
+        progress = current;
+        return generateReply(model, { system, messages, tools, abortSignal: signal }, {
+          onTextDelta: (delta) => {
+            current.text += delta;
+            env.emit?.({ kind: "model-text", jobId: row.id, role: row.role, turn, attempt, delta });
+          },
+          onUsage: (usage) => void (current.usage = usage),
+        });
+      },
       env.models.retry,
       env.signal,
+      { onAttemptFailed: (failure) => recordFailedAttempt(env, changes, row, turn, modelName, failure, progress) },
     );
   } catch (error) {
     if (env.signal?.aborted) throw error;
     return changes.fail(error instanceof ModelCallError ? error.message : `model call failed: ${formatError(error)}`, error);
   }
   await commitReply(env, agent, row, history, changes, style, reply);
+}
+
+/** What one attempt produced before it ended. */
+interface AttemptProgress {
+  text: string;
+  usage: ModelUsage | undefined;
+  started: number;
+}
+
+/**
+ * Records a failed attempt. Its usage counts in the job's totals: what the provider reported, or — when it
+ * reported none but text had arrived (tokens were spent) — unknown usage.
+ */
+function recordFailedAttempt(
+  env: StepEnvironment, changes: StepChanges, row: JobRow, turn: number, modelName: string, failure: FailedAttempt, progress: AttemptProgress,
+): void {
+  const reported = progress.usage ?? (progress.text !== "" ? { inputTokens: null, cachedInputTokens: null, outputTokens: null } : undefined);
+  const price = findPrice(env.models.pricing, modelName);
+  const counts = reported && knownCounts(reported);
+  const cost = price && counts ? costOf(counts, price) : undefined;
+  const record: ModelAttemptRecord = {
+    turn,
+    attempt: failure.attempt,
+    error: failure.error,
+    retried: failure.retried,
+    ...(failure.timedOut ? { timedOut: true } : {}),
+    ...(reported ? { usage: recordedUsage(reported) } : {}),
+    ...(cost === undefined ? {} : { cost }),
+    ...(progress.text !== "" ? { text: progress.text } : {}),
+    durationMs: Math.round(performance.now() - progress.started),
+    model: modelName,
+  };
+  changes.append("model-attempt", record);
+  if (reported) changes.job.usage = addUsage(changes.job.usage ?? row.usage, reported, cost);
 }
 
 /** The agent's model, else the one the job's `MODEL` names; `undefined` when there is neither. */

@@ -2,16 +2,17 @@
  * @module
  * Turns a job's history into the messages of the next model request, in the job's chat style. History is a
  * sequence of *windows*: a model response (or a warmup block) followed by what executing it produced. Each
- * window becomes the assistant message (the style's view of the reply, its reasoning and formal tool calls),
- * one tool message with the results of those calls, the console output as a user message (formatted and
- * optionally XML-boxed), and then the user messages and post-processor notes that arrived during the window.
+ * window becomes the assistant message (the style's view of the reply, its reasoning and formal tool calls;
+ * never empty), one tool message with the results of those calls, the console output as a user message
+ * (formatted and optionally XML-boxed), and then the user messages and post-processor notes that arrived during
+ * the window. Failed model attempts are history, not conversation: the model does not see them.
  */
 import type { ModelMessage } from "../models/model-request.ts";
 import type { ToolCallRecord } from "../tools/call-tool.ts";
 import type { ChatStyleRules } from "./chat-styles/chat-style.ts";
 import { xmlBox } from "./chat-styles/chat-styles.ts";
 import { MARKDOWN_STYLE } from "./chat-styles/markdown.ts";
-import type { HistoryRecord, ModelResponseRecord, WarmupRecord } from "./history.ts";
+import type { HistoryRecord, ModelResponseRecord, RecordedToolCall, WarmupRecord } from "./history.ts";
 import { TS_CLI } from "./ts-cli.ts";
 
 /** The user message that opens a job with no user message of its own. */
@@ -22,6 +23,12 @@ export const NO_OUTPUT = "(no output)";
 
 /** Shown as the result of a formal call that was not run (the job exited before it). */
 export const NOT_RUN = "(not run: the job exited before this call)";
+
+/**
+ * The text of an earlier reply that had neither text nor tool calls: providers reject an assistant message
+ * with no content (Gemini: `parts: []`) or an empty text part, so the model sees this instead.
+ */
+export const EMPTY_REPLY = "(empty reply)";
 
 /** How {@link buildMessages} renders the history. */
 export interface BuildMessagesOptions {
@@ -57,7 +64,8 @@ export function buildMessages(history: readonly HistoryRecord[], options: BuildM
   const assistant = (content: AssistantPart[]) => {
     // Providers want the conversation to open with the user.
     if (messages.length === 0) user(KICKOFF_MESSAGE);
-    messages.push({ role: "assistant", content: content.length ? content : [{ type: "text", text: "" }] });
+    const said = content.some((part) => (part.type === "text" && part.text !== "") || part.type === "tool-call");
+    messages.push({ role: "assistant", content: said ? content : [...content, { type: "text", text: EMPTY_REPLY }] });
   };
   let window: Window | undefined;
 
@@ -120,18 +128,8 @@ export function buildMessages(history: readonly HistoryRecord[], options: BuildM
         flush();
         const response = record.data;
         window = { response, hidden: false, lines: [], results: [], queued: [] };
-        const content: AssistantPart[] = [];
-        if (options.provider === undefined || providerOf(response.model) === options.provider) {
-          for (const part of response.reasoning) {
-            content.push({ type: "reasoning", text: part.text, ...(part.providerOptions ? { providerOptions: part.providerOptions } : {}) });
-          }
-        }
-        const text = style.formatReply(response);
-        if (text) content.push({ type: "text", text });
-        for (const call of response.toolCalls) {
-          content.push({ type: "tool-call", toolCallId: call.id, toolName: call.name, input: call.args });
-        }
-        assistant(content);
+        const sameProvider = options.provider === undefined || providerOf(response.model) === options.provider;
+        assistant(sameProvider && response.parts ? replayParts(response) : assistantContent(response, style, sameProvider));
         break;
       }
       case "tool-call":
@@ -145,6 +143,62 @@ export function buildMessages(history: readonly HistoryRecord[], options: BuildM
   flush();
   if (messages.length === 0) user(KICKOFF_MESSAGE);
   return messages;
+}
+
+/**
+ * An earlier reply as the job's style shows it: its reasoning and provider metadata (only for the provider
+ * that produced them: others cannot read them), the style's view of its text, then its tool calls.
+ */
+function assistantContent(response: ModelResponseRecord, style: ChatStyleRules, sameProvider: boolean): AssistantPart[] {
+  const content: AssistantPart[] = [];
+  if (sameProvider) for (const part of response.reasoning) content.push(reasoningPart(part));
+  const text = style.formatReply(response);
+  if (text) content.push({ type: "text", text });
+  for (const call of response.toolCalls) content.push(toolCallPart(call, sameProvider));
+  return content;
+}
+
+/**
+ * An earlier reply replayed to the provider that produced it, part by part in the order it came, each with its
+ * metadata: an OpenAI Responses reasoning item is followed by the message or call that followed it, and the
+ * text parts keep the ids (and Gemini thought signatures) that refer to them. Tool calls the parts do not name
+ * (a damaged record) are added at the end, so every result still has its call.
+ */
+function replayParts(response: ModelResponseRecord): AssistantPart[] {
+  const content: AssistantPart[] = [];
+  const used = new Set<number>();
+  for (const part of response.parts ?? []) {
+    if (part.type === "reasoning") {
+      const reasoning = response.reasoning[part.index];
+      if (reasoning) content.push(reasoningPart(reasoning));
+    } else if (part.type === "tool-call") {
+      const call = response.toolCalls[part.index];
+      if (call && !used.has(part.index)) {
+        used.add(part.index);
+        content.push(toolCallPart(call, true));
+      }
+    } else if (part.text !== "" || part.providerOptions) {
+      content.push({ type: "text", text: part.text, ...(part.providerOptions ? { providerOptions: part.providerOptions } : {}) });
+    }
+  }
+  response.toolCalls.forEach((call, index) => {
+    if (!used.has(index)) content.push(toolCallPart(call, true));
+  });
+  return content;
+}
+
+function reasoningPart(part: ModelResponseRecord["reasoning"][number]): AssistantPart {
+  return { type: "reasoning", text: part.text, ...(part.providerOptions ? { providerOptions: part.providerOptions } : {}) };
+}
+
+function toolCallPart(call: RecordedToolCall, withMetadata: boolean): AssistantPart {
+  return {
+    type: "tool-call",
+    toolCallId: call.id,
+    toolName: call.name,
+    input: call.args,
+    ...(withMetadata && call.providerOptions ? { providerOptions: call.providerOptions } : {}),
+  };
 }
 
 /** The synthetic call id of a warmup block shown as a `ts_cli` call (`DIRECT`). */

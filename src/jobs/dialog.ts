@@ -18,8 +18,6 @@ export interface DialogMessage {
 
 /** A token naming a file: a relative path with a directory and a short extension, not a URL. */
 const MEDIA = /(?<=^|\s)((?:[\w.-]+\/)+[\w.-]+\.[A-Za-z0-9]{3,4})(?=[.,;:!?]*(?:\s|$))/g;
-/** A Markdown link or image: the text goes as one message, links and all. */
-const MARKDOWN_LINK = /\[[^\]]*\]\([^)]*\)/;
 
 /**
  * The messages for a reply's dialog text.
@@ -33,7 +31,8 @@ export function splitDialog(text: string): DialogMessage[] {
   // Links written for ChatGPT-style sandboxes point at workspace files.
   const dialog = text.replace(/\(sandbox:\/{1,2}/g, "(").trim();
   if (dialog === "") return [];
-  if (MARKDOWN_LINK.test(dialog)) return [{ body: dialog }];
+  // A Markdown link or image: the text goes as one message, links and all.
+  if (hasMarkdownLink(dialog)) return [{ body: dialog }];
   const messages: DialogMessage[] = [];
   let position = 0;
   // Punctuation right after a path belongs to the sentence it ended, not to the next message.
@@ -45,6 +44,24 @@ export function splitDialog(text: string): DialogMessage[] {
   const rest = body(undefined);
   if (rest) messages.push({ body: rest });
   return messages;
+}
+
+/**
+ * Whether `text` holds `[label](target)`: a `[` with no `]` before the `](` that closes it, and a `)` later on.
+ * One forward pass; a regular expression for it backtracks quadratically over a run of `[`.
+ */
+function hasMarkdownLink(text: string): boolean {
+  const lastParen = text.lastIndexOf(")");
+  let open = false;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 91 /* [ */) open = true;
+    else if (code === 93 /* ] */) {
+      if (open && text.charCodeAt(index + 1) === 40 /* ( */ && lastParen > index + 1) return true;
+      open = false;
+    }
+  }
+  return false;
 }
 
 /** Sends a reply's dialog text to the agent's `onMessage`; returns `false` when delivery failed. */

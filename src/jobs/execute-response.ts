@@ -1,15 +1,19 @@
 /**
  * @module
  * Executing a committed model response: its formal tool calls (a `ts_cli` call runs its code as a cell whose
- * output is the call's result), then its cell, in the job's workspace.
+ * output is the call's result), then its cell, in the job's workspace. A held reply (cut off, filtered, empty:
+ * see `reply-disposition.ts`) and a call whose arguments the model garbled are not run; the model reads why.
  */
 import { CorruptRecordError } from "../errors/corrupt-record-error.ts";
 import type { JobRow } from "../store/store.ts";
 import { compileCell } from "../workspace/cell-compiler.ts";
 import { Workspace } from "../workspace/workspace.ts";
 import type { Agent } from "./agent.ts";
+import { chatStyleOf } from "./chat-styles/chat-style.ts";
+import { chatStyleRules } from "./chat-styles/chat-styles.ts";
 import type { ModelResponseRecord } from "./history.ts";
 import type { JobSession } from "./job-sessions.ts";
+import { replyDisposition, type HeldReply } from "./reply-disposition.ts";
 import type { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { TS_CLI, runTsCli } from "./ts-cli.ts";
@@ -26,10 +30,20 @@ export interface Execution {
 export async function executeResponse(
   env: StepEnvironment, agent: Agent, row: JobRow, session: JobSession, response: ModelResponseRecord, changes: StepChanges,
 ): Promise<Execution> {
+  const held = replyDisposition(response, chatStyleRules(chatStyleOf(row.metadata))).held;
+  if (held) return holdReply(response, held, changes);
   session.workspace ??= await openWorkspace(env, agent, row);
   const workspace = session.workspace;
   let exceptions = 0;
   for (const call of response.toolCalls) {
+    if (call.invalidArguments) {
+      // Nothing to run: the arguments are not an object. The model reads its mistake as the call's result.
+      // The full text stays in the model-response record; the call record quotes its start.
+      const args = call.invalidArguments.text.length > 2000 ? `${call.invalidArguments.text.slice(0, 2000)}…` : call.invalidArguments.text;
+      changes.append("tool-call", { name: call.name, origin: "formal", callId: call.id, args, error: call.invalidArguments.error, durationMs: 0 });
+      exceptions++;
+      continue;
+    }
     if (call.name === TS_CLI) {
       const outcome = await runTsCli(workspace, call, changes);
       if (outcome.failed) exceptions++;
@@ -48,6 +62,15 @@ export async function executeResponse(
   changes.absorb(report);
   if (report.error !== undefined) exceptions++;
   return { ...(report.exitStatus !== undefined ? { exitStatus: report.exitStatus } : {}), exceptions };
+}
+
+/** A reply that is not run: each formal call reads why as its result, the console says it, and it counts as one exception. */
+function holdReply(response: ModelResponseRecord, held: HeldReply, changes: StepChanges): Execution {
+  for (const call of response.toolCalls) {
+    changes.append("tool-call", { name: call.name, origin: "formal", callId: call.id, args: "", error: `Error: ${held.callResult}`, durationMs: 0 });
+  }
+  changes.append("console", { stream: "error", text: held.notice });
+  return { exceptions: 1 };
 }
 
 /**

@@ -72,6 +72,20 @@ describe("harness limits", () => {
     assert.match(view.error!, /^harness limit: maxCost is set but the model scripted\/scripted-model has no price, so the cost cannot be limited/);
   });
 
+  it("stops a job with maxCost when a call's usage was not reported, priced or not; without limits it goes on, counting the unknown", async () => {
+    const pricing = { "scripted/scripted-model": { input: 1, output: 10 } };
+    const unreported = { inputTokens: null, cachedInputTokens: null, outputTokens: null };
+    const limited = await run([{ text: ts("1"), usage: unreported }, ts("exit()")], { maxCost: 1 }, { models: { pricing } });
+    assert.equal(limited.view.status, "FAILED");
+    assert.equal(limited.view.error, "harness limit: maxCost is set but the provider did not report the usage of 1 model call " +
+      "(model scripted/scripted-model), so the job's usage is unknown and the limit cannot be held");
+    const free = await run([{ text: ts("1"), usage: unreported }, { text: ts("exit()"), usage: { inputTokens: 10, outputTokens: 1 } }], {}, { models: { pricing } });
+    assert.equal(free.view.status, "DONE");
+    assert.deepEqual(free.view.usage, { inputTokens: 10, cachedInputTokens: 0, outputTokens: 1, cost: 0.00002, unknownCalls: 1 });
+    const turns = free.view.history.flatMap((record) => (record.kind === "model-response" ? [[record.data.usage, record.data.cost]] : []));
+    assert.deepEqual(turns, [[unreported, undefined], [{ inputTokens: 10, cachedInputTokens: 0, outputTokens: 1 }, 0.00002]], "an unknown usage has no cost");
+  });
+
   it("takes process-wide limits from Statek.open({ harness }) and lets the agent's own win", async () => {
     const global = await run(Array.from({ length: 5 }, () => ts("1")), {}, { harness: { maxTurns: 2 } });
     assert.equal(global.view.error, "harness limit: the job used all 2 of its model turns (maxTurns) without calling exit()");

@@ -17,9 +17,15 @@ export interface HarnessLimits {
   maxExceptions?: number;
   /** Turns in a row whose execution raised an exception. @default 5 */
   maxConsecutiveExceptions?: number;
-  /** Tokens (input + output, as the provider reports them) over the job's life. @default unlimited */
+  /**
+   * Tokens (input + output, as the provider reports them) over the job's life, failed attempts included. A
+   * model call whose usage the provider did not report stops a job with this limit. @default unlimited
+   */
   maxTokens?: number;
-  /** Cost in USD over the job's life, from the pricing table. @default unlimited */
+  /**
+   * Cost in USD over the job's life, from the pricing table. A model without a price, or a call whose usage the
+   * provider did not report, stops a job with this limit. @default unlimited
+   */
   maxCost?: number;
 }
 
@@ -71,13 +77,23 @@ export function countExceptions(limits: HarnessLimits, state: JobState, raised: 
   return undefined;
 }
 
-/** The reason to stop after a model call, if the job's tokens or cost passed a limit. */
+/**
+ * The reason to stop after a model call, if the job's tokens or cost passed a limit — or could have: usage a
+ * provider did not report (`unknownCalls` in the totals) makes a token or cost limit impossible to hold, so a
+ * job with such a limit stops, as it does for a model without a price.
+ */
 export function checkUsage(limits: HarnessLimits, usage: Readonly<Record<string, JsonValue>>, model: string, priced: boolean): string | undefined {
   const count = (key: string) => (typeof usage[key] === "number" ? (usage[key] as number) : 0);
   const tokens = count("inputTokens") + count("outputTokens");
   if (limits.maxTokens !== undefined && tokens > limits.maxTokens) {
     return `harness limit: the job used ${tokens.toLocaleString("en-US")} tokens, more than its limit of ` +
       `${limits.maxTokens.toLocaleString("en-US")} (maxTokens)`;
+  }
+  const unknown = count("unknownCalls");
+  const held = [limits.maxTokens !== undefined ? "maxTokens" : "", limits.maxCost !== undefined ? "maxCost" : ""].filter(Boolean);
+  if (unknown > 0 && held.length > 0) {
+    return `harness limit: ${held.join(" and ")} ${held.length > 1 ? "are" : "is"} set but the provider did not report the usage of ` +
+      `${unknown} model call${unknown === 1 ? "" : "s"} (model ${model}), so the job's usage is unknown and the limit cannot be held`;
   }
   if (limits.maxCost !== undefined) {
     if (!priced) {

@@ -18,12 +18,43 @@ export interface UserMessageRecord {
   text: string;
 }
 
+/** Provider metadata of a reply part (item ids, signatures), by provider name; sent back with the part. */
+export type RecordedProviderOptions = Record<string, Record<string, JsonValue>>;
+
 /** A formal tool call as the model requested it. */
 export interface RecordedToolCall {
   id: string;
   name: string;
+  /** The arguments; `{}` when the model's arguments could not be read (`invalidArguments`). */
   args: Record<string, JsonValue>;
+  /**
+   * Set when the model's arguments were not a JSON object: the text as received and the error. The call is not
+   * run; the error is its result.
+   */
+  invalidArguments?: { text: string; error: string };
+  /** Provider metadata of the call (an OpenAI Responses item id, a Gemini thought signature). */
+  providerOptions?: RecordedProviderOptions;
 }
+
+/**
+ * Token counts of one model call as the provider reported them. A count it did not report is `null` (unknown);
+ * records written before unknown counts existed hold numbers only.
+ */
+export interface RecordedUsage {
+  inputTokens: number | null;
+  /** Input tokens served from the provider's cache (included in `inputTokens`). */
+  cachedInputTokens: number | null;
+  outputTokens: number | null;
+}
+
+/**
+ * One part of a reply in the order the provider sent it: a reasoning part or tool call by index into the
+ * record's `reasoning` / `toolCalls`, or a text part with its text and metadata.
+ */
+export type RecordedReplyPart =
+  | { type: "reasoning"; index: number }
+  | { type: "text"; text: string; providerOptions?: RecordedProviderOptions }
+  | { type: "tool-call"; index: number };
 
 /** A committed model reply. Committed before it is executed. */
 export interface ModelResponseRecord {
@@ -34,11 +65,50 @@ export interface ModelResponseRecord {
   /** The code to run (prose kept as comments), or `null` when the reply has none to run. */
   code: string | null;
   toolCalls: RecordedToolCall[];
-  /** Reasoning parts, replayed to the same provider. */
-  reasoning: Array<{ text: string; providerOptions?: Record<string, Record<string, JsonValue>> }>;
-  usage: { inputTokens: number; cachedInputTokens: number; outputTokens: number };
-  /** What the call cost in USD, from the pricing table; absent when the model has no price. */
+  /** Reasoning parts (also inline `<think>` blocks), replayed to the same provider. */
+  reasoning: Array<{ text: string; providerOptions?: RecordedProviderOptions }>;
+  usage: RecordedUsage;
+  /** What the call cost in USD, from the pricing table; absent when the model has no price or the usage is unknown. */
   cost?: number;
+  /** `provider/modelId`. */
+  model: string;
+  /**
+   * Why the model stopped: `stop`, `tool-calls`, `length` (cut off by the output token limit: not run),
+   * `content-filter` (a refusal or the provider's filter: not run), `other`. Absent in older records.
+   */
+  finishReason?: string;
+  /** The provider's own finish reason (`max_tokens`, `refusal`), when it differs from `finishReason`. */
+  rawFinishReason?: string;
+  /**
+   * The reply's parts in the order the provider sent them, kept when a text part carried provider metadata
+   * (OpenAI Responses message items, Gemini thought signatures) and the reply was not rewritten: a replay to
+   * the same provider sends them back as they came.
+   */
+  parts?: RecordedReplyPart[];
+}
+
+/**
+ * A model call attempt that failed (an error, a timeout, a reply that ended early): one record per attempt,
+ * before the `model-response` of the attempt that succeeded, or before the job's failure.
+ */
+export interface ModelAttemptRecord {
+  /** The turn the attempt was for. */
+  turn: number;
+  /** 1-based number of the attempt within the turn. */
+  attempt: number;
+  /** `<ErrorName>: <message>`. */
+  error: string;
+  /** Whether another attempt followed. */
+  retried: boolean;
+  /** Set when the attempt was abandoned at the timeout. */
+  timedOut?: boolean;
+  /** The usage the provider reported before the attempt ended; absent when it reported none and sent no text. */
+  usage?: RecordedUsage;
+  /** What the reported usage cost, when it is known and the model has a price. */
+  cost?: number;
+  /** The reply text that arrived before the attempt ended. */
+  text?: string;
+  durationMs: number;
   /** `provider/modelId`. */
   model: string;
 }
@@ -73,7 +143,7 @@ export interface PostProcessedRecord {
   /** The reply before the post-processor changed or vetoed it. */
   draft?: { text: string; toolCalls: RecordedToolCall[] };
   /** For a veto: the usage of the vetoed call (it was paid for), and its cost when the model has a price. */
-  usage?: ModelResponseRecord["usage"];
+  usage?: RecordedUsage;
   cost?: number;
 }
 
@@ -112,6 +182,7 @@ export interface HistoryRecordData {
   submitted: SubmittedRecord;
   "user-message": UserMessageRecord;
   "model-response": ModelResponseRecord;
+  "model-attempt": ModelAttemptRecord;
   console: ConsoleRecord;
   "tool-call": import("../tools/call-tool.ts").ToolCallRecord;
   variables: VariablesRecord;

@@ -16,6 +16,11 @@ export interface JobUsage {
   outputTokens: number;
   /** Cost in USD from the pricing table; `null` when no turn's model has a price. */
   cost: number | null;
+  /**
+   * Model calls (replies and failed attempts) whose usage the provider did not report: they are not in the
+   * counts or the cost above. Present only when there are any.
+   */
+  unknownCalls?: number;
 }
 
 /** A job as the application sees it. */
@@ -67,6 +72,7 @@ export function toJobView(row: JobRow, variables: VariableRow[], history: Histor
       cachedInputTokens: Number(row.usage.cachedInputTokens ?? 0),
       outputTokens: Number(row.usage.outputTokens ?? 0),
       cost: typeof row.usage.cost === "number" ? row.usage.cost : null,
+      ...(typeof row.usage.unknownCalls === "number" && row.usage.unknownCalls > 0 ? { unknownCalls: row.usage.unknownCalls } : {}),
     },
     error: row.error,
     exitStatus: decodeValue(row.exitStatus, references),

@@ -25,6 +25,7 @@ import { checkHarnessLimits, type HarnessLimits } from "./harness.ts";
 import type { SubmittedRecord } from "./history.ts";
 import { pushUserMessage } from "./push-message.ts";
 import { parseWarmup, type WarmupSource } from "./warmup.ts";
+import { notifyModelText, type JobEvent, type OnModelText } from "./job-events.ts";
 
 /** What {@link Statek.open} accepts. */
 export interface StatekOptions {
@@ -56,6 +57,16 @@ export interface StatekOptions {
    * handler registered by a tool that this process's agents no longer have.
    */
   errorHandlers?: readonly ErrorHandler[];
+  /**
+   * Hears the model's reply text of every job this process steps, as it streams in (progress displays, live
+   * chat); an agent's own `onModelText` hears its jobs' too. See {@link OnModelText}.
+   *
+   * @example
+   * ```ts
+   * Statek.open({ agents, onModelText: (delta, { job, attempt }) => progress.append(job.id, attempt, delta) });
+   * ```
+   */
+  onModelText?: OnModelText;
 }
 
 /** What {@link Statek.submitJob} accepts. */
@@ -113,6 +124,7 @@ export class Statek {
   readonly #exposed = new ExposedClasses();
   readonly #sessions: JobSessions;
   readonly #errorHandlers = new ErrorHandlers();
+  readonly #onModelText: OnModelText | undefined;
   #closed = false;
 
   private constructor(store: Store, ownsStore: boolean, options: StatekOptions) {
@@ -125,6 +137,7 @@ export class Statek {
     this.#models = createModelSettings(options.models);
     this.#xmlBoxConsole = options.xmlBoxConsole;
     this.#sessions = new JobSessions(options.warmJobs ?? 100);
+    this.#onModelText = options.onModelText;
     for (const handler of options.errorHandlers ?? []) this.#errorHandlers.register(handler);
     for (const agent of options.agents ?? []) this.register(agent);
   }
@@ -134,6 +147,7 @@ export class Statek {
     // Bad settings are refused before the store is opened, so nothing is left open.
     const executor = resolveExecutor(options.executor);
     executor.checkLimits?.(resolveLimits(options.limits));
+    if (options.onModelText !== undefined && typeof options.onModelText !== "function") throw new TypeError("Statek.open: onModelText must be a function");
     const spec = options.store ?? DEFAULT_STORE_PATH;
     const store = await openStore(spec);
     return new Statek(store, typeof spec === "string", { ...options, executor });
@@ -312,7 +326,14 @@ export class Statek {
       ...(this.#xmlBoxConsole ? { xmlBoxConsole: this.#xmlBoxConsole } : {}),
       sessions: this.#sessions,
       errorHandler: (name) => this.#errorHandlers.get(name),
+      emit: (event) => this.#emit(event),
     };
+  }
+
+  /** Hands a job event to its listeners: the job's agent's, then the process-wide one (`statek.events()` later). */
+  #emit(event: JobEvent): void {
+    notifyModelText(this.#agents.get(event.role)?.onModelText, event);
+    notifyModelText(this.#onModelText, event);
   }
 
   async #serialized<T>(id: string, work: () => Promise<T>): Promise<T> {

@@ -10,6 +10,7 @@ import type { ExposedClasses } from "../workspace/membrane/host-references.ts";
 import type { WorkspaceLimits } from "../workspace/workspace.ts";
 import type { Agent } from "./agent.ts";
 import type { HarnessLimits } from "./harness.ts";
+import type { JobEvent } from "./job-events.ts";
 import type { JobSessions } from "./job-sessions.ts";
 
 /** Default turn limit of a job. */
@@ -37,4 +38,6 @@ export interface StepEnvironment {
   /** Warm sessions of this process. */
   sessions: JobSessions;
   signal?: AbortSignal;
+  /** Receives the events the step produces (model text as it streams); must not throw. */
+  emit?(event: JobEvent): void;
 }

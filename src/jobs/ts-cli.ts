@@ -9,6 +9,7 @@ import { z } from "zod";
 import { llmRepr } from "../tools/llm-repr.ts";
 import { tool } from "../tools/tool.ts";
 import type { Workspace } from "../workspace/workspace.ts";
+import { stripOuterFence } from "./chat-styles/fences.ts";
 import type { RecordedToolCall } from "./history.ts";
 import type { StepChanges } from "./step-changes.ts";
 
@@ -35,7 +36,7 @@ export const tsCliTool = tool({
 /** Runs one `ts_cli` call; returns the encoded exit status when the code called `exit`. */
 export async function runTsCli(workspace: Workspace, call: RecordedToolCall, changes: StepChanges): Promise<{ exitStatus?: string; failed: boolean }> {
   const started = performance.now();
-  const code = typeof call.args.code === "string" ? unfence(call.args.code) : "";
+  const code = typeof call.args.code === "string" ? stripOuterFence(call.args.code) : "";
   const report = await workspace.runCell(code);
   // Tool calls the code made and its variables are the job's; its console output is the call's result.
   changes.absorb({ ...report, console: [] });
@@ -49,10 +50,4 @@ export async function runTsCli(workspace: Workspace, call: RecordedToolCall, cha
     durationMs: Math.round((performance.now() - started) * 1000) / 1000,
   });
   return { ...(report.exitStatus !== undefined ? { exitStatus: report.exitStatus } : {}), failed: report.error !== undefined };
-}
-
-/** Models sometimes wrap the `code` argument in a fence; the fence is not code. */
-function unfence(code: string): string {
-  const match = /^\s*```[\w+-]*[^\n]*\n([\s\S]*?)\n?```\s*$/.exec(code);
-  return match ? match[1]! : code;
 }

@@ -1,6 +1,6 @@
 /**
  * @module
- * The providers every model registry knows: OpenAI, Anthropic, Google, OpenRouter, OpenAI-compatible local
+ * The providers every model registry knows: OpenAI (Chat Completions and Responses), Anthropic, Google, OpenRouter, OpenAI-compatible local
  * servers (Ollama, vLLM, LM Studio) and a few OpenAI-compatible hosted APIs. This is the only place that
  * knows provider packages' factories; it reaches them through the package given to `create`, never by a
  * static import, so a provider package is needed only when a `MODEL` string uses it.
@@ -22,7 +22,8 @@ function openAiCompatible(name: string, options: {
       const provider = module.createOpenAICompatible({
         name,
         baseURL,
-        // Usage is reported in the response body of non-streaming calls; includeUsage is for streams.
+        // Calls stream; without `stream_options.include_usage` these servers report no usage at all.
+        includeUsage: true,
         ...(apiKey ? { apiKey } : {}),
         ...(fetch ? { fetch } : {}),
       });
@@ -31,20 +32,31 @@ function openAiCompatible(name: string, options: {
   };
 }
 
-/** The built-in providers, by `MODEL` prefix. */
-export const BUILT_IN_PROVIDERS: readonly ModelProvider[] = [
-  {
-    name: "openai",
+/**
+ * OpenAI through `@ai-sdk/openai`, with one of its APIs: `chat` (Chat Completions) or `responses`. The names
+ * are what the models report as their provider (`openai.responses/gpt-5-mini` in history), so a model name
+ * read from a job can be used as a `MODEL` string.
+ */
+function openAi(name: string, api: "chat" | "responses"): ModelProvider {
+  return {
+    name,
     packageName: "@ai-sdk/openai",
     apiKeyVariable: "OPENAI_API_KEY",
     baseUrlVariable: "OPENAI_BASE_URL",
     create: (module, { apiKey, baseURL, fetch }) => {
       const provider = module.createOpenAI({ apiKey, ...(baseURL ? { baseURL } : {}), ...(fetch ? { fetch } : {}) });
-      // Chat Completions: stateless (nothing stored at OpenAI) and the protocol every compatible server speaks.
-      // Pass `model: openai.responses(id)` to an agent for the Responses API.
-      return (modelId: string) => provider.chat(modelId);
+      return (modelId: string) => provider[api](modelId);
     },
-  },
+  };
+}
+
+/** The built-in providers, by `MODEL` prefix. */
+export const BUILT_IN_PROVIDERS: readonly ModelProvider[] = [
+  // `openai/` is Chat Completions: stateless (nothing stored at OpenAI) and the protocol every compatible
+  // server speaks. `openai.responses/` is the Responses API, where reasoning models keep their reasoning items.
+  openAi("openai", "chat"),
+  openAi("openai.chat", "chat"),
+  openAi("openai.responses", "responses"),
   {
     name: "anthropic",
     packageName: "@ai-sdk/anthropic",

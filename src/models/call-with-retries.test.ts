@@ -63,6 +63,27 @@ describe("model call retries", () => {
     });
   });
 
+  it("numbers the attempts and reports each failed one: its error, whether it was retried, whether it timed out", async () => {
+    const failures: Array<[number, string, boolean, boolean]> = [];
+    const numbers: number[] = [];
+    const errors = [apiError(500), undefined, apiError(400)];
+    const attempt = (signal: AbortSignal, attemptNumber: number) => {
+      numbers.push(attemptNumber);
+      const error = errors[attemptNumber - 1];
+      if (error) return Promise.reject(error);
+      return new Promise<string>((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
+    };
+    await assert.rejects(callWithRetries(attempt, { timeoutMs: 20, sleep: async () => {} }, undefined, {
+      onAttemptFailed: ({ attempt, error, retried, timedOut }) => void failures.push([attempt, error, retried, timedOut]),
+    }), { message: "model call failed after 3 attempts: AI_APICallError: status 400" });
+    assert.deepEqual(numbers, [1, 2, 3]);
+    assert.deepEqual(failures, [
+      [1, "AI_APICallError: status 500", true, false],
+      [2, "TimeoutError: the model did not answer within 20 ms", true, true],
+      [3, "AI_APICallError: status 400", false, false],
+    ]);
+  });
+
   it("stops at once when the caller cancels, with the caller's reason", async () => {
     const controller = new AbortController();
     const reason = new Error("shutting down");

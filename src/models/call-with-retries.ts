@@ -12,23 +12,47 @@ interface RetryableError {
   responseHeaders?: Record<string, string>;
 }
 
+/** A failed attempt, as {@link CallHooks.onAttemptFailed} hears of it. */
+export interface FailedAttempt {
+  /** 1-based number of the attempt. */
+  attempt: number;
+  /** `<ErrorName>: <message>` of what went wrong (a timeout reads `TimeoutError: …`). */
+  error: string;
+  /** Whether a further attempt follows. */
+  retried: boolean;
+  /** Whether the attempt was abandoned at `timeoutMs`. */
+  timedOut: boolean;
+  /** What the attempt threw. */
+  cause: unknown;
+}
+
+/** What the caller of {@link callWithRetries} hears about its attempts. */
+export interface CallHooks {
+  /** Called once for every attempt that fails (not for one the caller's signal cancelled). */
+  onAttemptFailed?(failure: FailedAttempt): void;
+}
+
 /**
  * Runs `attempt` until it succeeds, fails with an error that is not retryable, or runs out of retries.
  *
- * @param attempt - One try; it must honour the signal it is given (the timeout and the caller's cancellation).
+ * @param attempt - One try, given its signal (the timeout and the caller's cancellation; it must honour it) and
+ *   its 1-based number.
  * @returns What the successful attempt returned.
  * @throws {ModelCallError} When it fails for good; `cause` is the last attempt's error.
  * @throws The caller's abort reason when `signal` is aborted (never wrapped, never retried).
  *
  * @example
  * ```ts
- * const reply = await callWithRetries((signal) => generateReply(model, { ...request, abortSignal: signal }));
+ * const reply = await callWithRetries((signal) => generateReply(model, { ...request, abortSignal: signal }), policy, undefined, {
+ *   onAttemptFailed: ({ attempt, error }) => console.warn(`attempt ${attempt}: ${error}`),
+ * });
  * ```
  */
 export async function callWithRetries<T>(
-  attempt: (signal: AbortSignal) => Promise<T>,
+  attempt: (signal: AbortSignal, attemptNumber: number) => Promise<T>,
   policy: Partial<RetryPolicy> = {},
   signal?: AbortSignal,
+  hooks: CallHooks = {},
 ): Promise<T> {
   const settings = { ...DEFAULT_RETRY_POLICY, ...policy };
   for (let attempts = 1; ; attempts++) {
@@ -39,7 +63,7 @@ export async function callWithRetries<T>(
     let failure: unknown;
     let timedOut = false;
     try {
-      return await attempt(attemptSignal);
+      return await attempt(attemptSignal, attempts);
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
       timedOut = timeout.signal.aborted;
@@ -51,11 +75,14 @@ export async function callWithRetries<T>(
       ? `TimeoutError: the model did not answer within ${settings.timeoutMs} ms`
       : describe(failure);
     const retryable = timedOut || (failure as RetryableError | null)?.isRetryable === true;
+    const asked = timedOut ? undefined : retryAfterMs((failure as RetryableError | null)?.responseHeaders);
+    const tooLong = asked !== undefined && asked > settings.maxDelayMs;
+    const retried = retryable && attempts <= settings.maxRetries && !tooLong;
+    hooks.onAttemptFailed?.({ attempt: attempts, error: lastError, retried, timedOut, cause: failure });
     if (!retryable || attempts > settings.maxRetries) {
       throw new ModelCallError({ attempts, lastError, cause: failure });
     }
-    const asked = timedOut ? undefined : retryAfterMs((failure as RetryableError).responseHeaders);
-    if (asked !== undefined && asked > settings.maxDelayMs) {
+    if (tooLong) {
       throw new ModelCallError({
         attempts, lastError, cause: failure,
         note: `the provider asked to retry after ${Math.ceil(asked / 1000)} s, longer than maxDelayMs ${settings.maxDelayMs}`,

@@ -8,7 +8,8 @@ import type { LanguageModelV2, LanguageModelV3, LanguageModelV4 } from "@ai-sdk/
 
 /**
  * An AI SDK language model of a specification version STATEK can call. `generateReply` reads its
- * `specificationVersion` and adapts the call; any other version is an `UnsupportedModelVersionError`.
+ * `specificationVersion` and adapts the call (it streams: `doStream`); any other version is an
+ * `UnsupportedModelVersionError`.
  *
  * @example
  * ```ts

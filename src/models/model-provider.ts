@@ -12,7 +12,10 @@ export interface ProviderSettings {
   apiKey: string | undefined;
   /** The base URL: the environment's override, else the provider's default, else `undefined` (the package's own). */
   baseURL: string | undefined;
-  /** The `fetch` to use, when the application gave one. */
+  /**
+   * The `fetch` to use: the application's (or the global one), wrapped so that an error a gateway sends with
+   * status 200 reaches the provider package as an HTTP error (see `withErrorBodies`).
+   */
   fetch: typeof globalThis.fetch | undefined;
 }
 

@@ -24,6 +24,8 @@ describe("the model registry", () => {
     const registry = createModelRegistry({ env: { OPENAI_API_KEY: "k", ANTHROPIC_API_KEY: "k", GOOGLE_GENERATIVE_AI_API_KEY: "k", OPENROUTER_API_KEY: "k" } });
     const cases: Array<[string, string, string]> = [
       ["openai/gpt-5-mini", "openai.chat", "gpt-5-mini"],
+      ["openai.chat/gpt-5-mini", "openai.chat", "gpt-5-mini"],
+      ["openai.responses/gpt-5-mini", "openai.responses", "gpt-5-mini"],
       ["anthropic/claude-sonnet-4-5", "anthropic.messages", "claude-sonnet-4-5"],
       ["google/gemini-2.5-flash", "google.generative-ai", "gemini-2.5-flash"],
       ["openrouter/openai/gpt-5-mini", "openrouter.chat", "openai/gpt-5-mini"],
@@ -35,7 +37,7 @@ describe("the model registry", () => {
       const model = await registry.resolve(name);
       assert.equal(model.specificationVersion, "v4", name);
       assert.deepEqual([model.provider, model.modelId], [provider, modelId], name);
-      assert.equal(typeof model.doGenerate, "function");
+      assert.equal(typeof model.doStream, "function");
     }
     assert.equal(await registry.resolve("openai/gpt-5-mini"), await registry.resolve("openai/gpt-5-mini"), "models are cached per string");
     assert.deepEqual(registry.providerNames.slice(0, 4), ["anthropic", "deepseek", "google", "groq"]);
@@ -57,7 +59,7 @@ describe("the model registry", () => {
   it("names the known providers for an unknown one", async () => {
     await assert.rejects(createModelRegistry({ env: {} }).resolve("acme/m1"), (error: unknown) => {
       assert.ok(error instanceof NoSuchProviderError);
-      assert.match(error.message, /^MODEL 'acme\/m1': no provider 'acme' is registered \(known: anthropic, deepseek, google, groq, lmstudio, mistral, ollama, openai, openrouter, vllm, xai\)/);
+      assert.match(error.message, /^MODEL 'acme\/m1': no provider 'acme' is registered \(known: anthropic, deepseek, google, groq, lmstudio, mistral, ollama, openai, openai.chat, openai.responses, openrouter, vllm, xai\)/);
       return true;
     });
   });

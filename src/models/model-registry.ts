@@ -9,6 +9,7 @@ import { LoadApiKeyError } from "../errors/load-api-key-error.ts";
 import { LoadProviderPackageError } from "../errors/load-provider-package-error.ts";
 import { NoSuchProviderError } from "../errors/no-such-provider-error.ts";
 import { BUILT_IN_PROVIDERS } from "./built-in-providers.ts";
+import { withErrorBodies } from "./error-body-fetch.ts";
 import type { LanguageModel } from "./language-model.ts";
 import type { ModelProvider } from "./model-provider.ts";
 import { parseModelString } from "./model-string.ts";
@@ -101,6 +102,7 @@ async function loadFactory(
   return provider.create(module, {
     apiKey: provider.apiKeyVariable ? env[provider.apiKeyVariable] || undefined : undefined,
     baseURL: override || provider.defaultBaseUrl,
-    fetch,
+    // Gateways such as OpenRouter answer some failures with status 200 and an error body.
+    fetch: withErrorBodies(fetch ?? globalThis.fetch),
   });
 }

@@ -5,7 +5,7 @@
  * from a JSON file or in code. Cached input tokens are priced at `cachedInput` (else `input`); cache writes
  * are priced as input.
  */
-import type { ModelUsage } from "./model-request.ts";
+import type { TokenCounts } from "./token-counts.ts";
 
 /** What one model costs, in USD per million tokens. */
 export interface ModelPrice {
@@ -76,14 +76,14 @@ export function findPrice(table: PricingTable, modelName: string): ModelPrice | 
 }
 
 /**
- * What a call with this usage cost, in USD.
+ * What a call with these token counts cost, in USD (only known counts have a cost: see `knownCounts`).
  *
  * @example
  * ```ts
  * costOf({ inputTokens: 1_000_000, cachedInputTokens: 0, outputTokens: 0 }, { input: 0.25, output: 2 }); // 0.25
  * ```
  */
-export function costOf(usage: ModelUsage, price: ModelPrice): number {
+export function costOf(usage: TokenCounts, price: ModelPrice): number {
   const cached = Math.min(usage.cachedInputTokens, usage.inputTokens);
   const uncached = usage.inputTokens - cached;
   return (uncached * price.input + cached * (price.cachedInput ?? price.input) + usage.outputTokens * price.output) / 1_000_000;

@@ -86,6 +86,16 @@ describe("scriptedModel", () => {
     assert.deepEqual(reply.usage, { inputTokens: 1200, cachedInputTokens: 1000, outputTokens: 2 });
   });
 
+  it("reports the finish reason a turn gives, and leaves out usage given as null (a provider that reports none)", async () => {
+    const model = scriptedModel([
+      { text: "```ts\nconst a = [", finishReason: "length", usage: { inputTokens: null, outputTokens: null } },
+      { toolCalls: [{ name: "t", args: {} }] },
+    ]);
+    const cut = await generateReply(model, request());
+    assert.deepEqual([cut.finishReason, cut.usage], ["length", { inputTokens: null, cachedInputTokens: null, outputTokens: null }]);
+    assert.equal((await generateReply(model, request())).finishReason, "tool-calls");
+  });
+
   it("records each request: system separated, messages and tools as received", async () => {
     const model = scriptedModel(["ok"]);
     const messages: ModelMessage[] = [

@@ -20,7 +20,8 @@ import { toStreamParts } from "./scripted-stream.ts";
 
 /**
  * One scripted model turn: a plain string is a text reply; an object may combine text, formal tool calls,
- * reasoning and the usage to report. Usage counts left out are estimated (about 4 characters per token).
+ * reasoning, the usage to report and why the model stopped. Usage counts left out are estimated (about 4
+ * characters per token); a count given as `null` is not reported, as some providers do.
  *
  * @example
  * ```ts
@@ -28,6 +29,7 @@ import { toStreamParts } from "./scripted-stream.ts";
  *   "```ts\nconsole.log(today)\n```",
  *   { text: "Let me look.", toolCalls: [{ name: "findEmptySlot", args: { durationMinutes: 30 } }] },
  *   { reasoning: "The user wants Monday.", text: "Booked.", usage: { inputTokens: 1200, cachedInputTokens: 1000 } },
+ *   { text: "```ts\nconst rows = [", finishReason: "length" }, // cut off by the output token limit
  * ];
  * ```
  */
@@ -37,7 +39,15 @@ export type ScriptedTurn = string | {
   toolCalls?: Array<{ name: string; args: Record<string, unknown>; id?: string }>;
   reasoning?: string;
   usage?: Partial<ModelUsage>;
+  /**
+   * Why the model stopped (the AI SDK's unified reasons: `stop`, `length`, `content-filter`, `tool-calls`,
+   * `other`). @default "tool-calls" when the turn has tool calls, else "stop"
+   */
+  finishReason?: ScriptedFinishReason;
 };
+
+/** The finish reasons a scripted turn can report. */
+export type ScriptedFinishReason = "stop" | "length" | "content-filter" | "tool-calls" | "other";
 
 /**
  * A request as the scripted model received it, with the system prompt separated from the conversation.
@@ -149,7 +159,7 @@ export class ScriptedModel implements LanguageModelV4 {
       throw new ScriptExhaustedError({ turnCount: this.#turns.length, requestNumber: this.requests.length });
     }
     this.#turnsUsed += 1;
-    const { text = "", toolCalls = [], reasoning = "", usage = {} } = typeof turn === "string" ? { text: turn } : turn;
+    const { text = "", toolCalls = [], reasoning = "", usage = {}, finishReason: finish } = typeof turn === "string" ? { text: turn } : turn;
 
     const content: LanguageModelV4Content[] = [];
     if (reasoning !== "") content.push({ type: "reasoning", text: reasoning });
@@ -163,14 +173,16 @@ export class ScriptedModel implements LanguageModelV4 {
       });
     });
 
-    const finishReason = toolCalls.length > 0 ? "tool-calls" : "stop";
+    const finishReason = finish ?? (toolCalls.length > 0 ? "tool-calls" : "stop");
+    // `null` means "not reported"; left out means "estimate it".
+    const given = (value: number | null | undefined, estimate: () => number) => (value === undefined ? estimate() : value);
     return {
       content,
       finishReason: { unified: finishReason, raw: finishReason },
       usage: toV4Usage({
-        inputTokens: usage.inputTokens ?? estimateTokens(promptTextLength(options.prompt)),
-        cachedInputTokens: usage.cachedInputTokens ?? 0,
-        outputTokens: usage.outputTokens ?? estimateTokens(text.length),
+        inputTokens: given(usage.inputTokens, () => estimateTokens(promptTextLength(options.prompt))),
+        cachedInputTokens: given(usage.cachedInputTokens, () => 0),
+        outputTokens: given(usage.outputTokens, () => estimateTokens(text.length)),
       }),
       responseId: `scripted-${turnIndex}`,
     };
@@ -180,7 +192,7 @@ export class ScriptedModel implements LanguageModelV4 {
 /**
  * A real AI SDK model (specification v4) that replays `turns` in order, one per call of `doGenerate` or
  * `doStream`, and records each request in `.requests`. Tool calls finish with `tool-calls`, other turns with
- * `stop`. Usage not given in a turn is estimated deterministically: input tokens are the characters of the
+ * `stop`, unless the turn gives its `finishReason`. Usage not given in a turn is estimated deterministically: input tokens are the characters of the
  * prompt's text (system messages and text parts) divided by 4, output tokens the reply text's, rounded up.
  *
  * @param turns - The replies, in the order the model gives them.
@@ -249,13 +261,14 @@ function estimateTokens(characters: number): number {
 }
 
 function toV4Usage({ inputTokens, cachedInputTokens, outputTokens }: ModelUsage): LanguageModelV4Usage {
+  const reported = (value: number | null) => value ?? undefined;
   return {
     inputTokens: {
-      total: inputTokens,
-      noCache: Math.max(0, inputTokens - cachedInputTokens),
-      cacheRead: cachedInputTokens,
-      cacheWrite: 0,
+      total: reported(inputTokens),
+      noCache: inputTokens === null ? undefined : Math.max(0, inputTokens - (cachedInputTokens ?? 0)),
+      cacheRead: reported(cachedInputTokens),
+      cacheWrite: inputTokens === null ? undefined : 0,
     },
-    outputTokens: { total: outputTokens, text: outputTokens, reasoning: 0 },
+    outputTokens: { total: reported(outputTokens), text: reported(outputTokens), reasoning: outputTokens === null ? undefined : 0 },
   };
 }

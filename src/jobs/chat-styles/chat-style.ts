@@ -25,6 +25,8 @@ export interface ReplyShape {
   text: string;
   code: string | null;
   toolCalls: readonly unknown[];
+  /** Why the model stopped (`stop`, `length`, `content-filter`, …); absent in older records. */
+  finishReason?: string;
 }
 
 /** The rules of one chat style. */
@@ -44,8 +46,9 @@ export interface ChatStyleRules {
   formatConsole(lines: readonly string[]): string;
   /**
    * Whether a reply is a final answer: in the dialog styles it ends the turn (and the job, until the user
-   * writes again); in the others it is a reply whose code calls `exit(…)`. Post-processors such as
-   * `FinalCheck` look at it.
+   * writes again) — it has something for the user and nothing to run; in the others it is a reply whose code
+   * calls `exit(…)`. Post-processors such as `FinalCheck` look at it. Replies that are not run at all (cut off,
+   * filtered, empty) are decided before this: see `reply-disposition.ts`.
    */
   isFinal(reply: ReplyShape): boolean;
 }

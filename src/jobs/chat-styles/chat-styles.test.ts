@@ -224,3 +224,43 @@ describe("pushMessage in the code styles", () => {
     await statek.close();
   });
 });
+
+describe("replies that are recorded but not run", () => {
+  it("runs nothing of a reply cut off by the token limit, in any code style, and tells the model", async () => {
+    for (const style of ["CONSOLE", "MARKDOWN"]) {
+      const { statek, view, model } = await conversation([
+        { text: "```ts\nconst rows = 1\nexit('cut')", finishReason: "length" },
+        ts("exit('again')"),
+      ], { metadata: { CHAT_STYLE: style } });
+      await statek.close();
+      assert.equal(view.exitStatus, "again", style);
+      assert.equal(view.variables.rows, undefined, style);
+      const notice = "Your reply was cut off at the output token limit (finish reason: length): none of its code ran. " +
+        "Reply again with less: shorter code, or the work split over several steps.";
+      assert.deepEqual(model.requests[1]!.messages.at(-1), userText(style === "CONSOLE" ? `> ${notice}` : notice), style);
+    }
+  });
+
+  it("in MD_DIALOG, neither delivers nor runs a cut-off reply; a refusal with text is the user's answer and ends the turn", async () => {
+    const cut = await conversation([{ text: "Sure, here is the long answer: first", finishReason: "length" }, "Short answer."], { metadata: { CHAT_STYLE: "MD_DIALOG" }, message: "Tell me" });
+    await cut.statek.close();
+    assert.deepEqual(cut.sent, [["Short answer.", undefined]]);
+    assert.equal(cut.view.status, "DONE");
+
+    const refused = await conversation([{ text: "I can't help with that.", finishReason: "content-filter" }], { metadata: { CHAT_STYLE: "MD_DIALOG" }, message: "Do something bad" });
+    await refused.statek.close();
+    assert.equal(refused.view.status, "DONE");
+    assert.deepEqual(refused.sent, [["I can't help with that.", undefined]]);
+  });
+
+  it("does not end a DIRECT turn on an empty reply, nor show the model an empty assistant message", async () => {
+    const { statek, view, model, sent } = await conversation([{ reasoning: "Hmm." }, "Here you are."], { metadata: { CHAT_STYLE: "DIRECT" }, message: "Hi" });
+    await statek.close();
+    assert.equal(view.status, "DONE");
+    assert.deepEqual(sent, [["Here you are.", undefined]]);
+    assert.deepEqual(model.requests[1]!.messages.slice(1), [
+      { role: "assistant", content: [{ type: "reasoning", text: "Hmm." }, { type: "text", text: "(empty reply)" }] },
+      userText("Your reply was empty: the user got no answer and nothing ran. Answer the user, or run code first."),
+    ]);
+  });
+});
