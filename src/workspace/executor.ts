@@ -124,6 +124,11 @@ export interface Vm {
   runCell(script: string, options: RunCellOptions): Promise<CellOutcome>;
   /** False once the VM is disposed or lost (its sandbox thread was stopped); a workspace then builds a new one. */
   readonly usable: boolean;
+  /**
+   * True when other work (another VM's long cell) would delay this VM's next cell; between cells a
+   * workspace then builds a new VM instead, which holds the same variables (a warm VM behaves like a cold one).
+   */
+  readonly contended?: boolean;
   /** Bytes of guest heap in use (as of the VM's last report), when the executor can tell. */
   memoryUsage(): number | undefined;
   /** Bytes the VM holds from the worker (never above `limits.memoryBytes`), when the executor bounds it. */

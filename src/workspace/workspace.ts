@@ -286,7 +286,8 @@ export class Workspace {
     this.#enter();
     this.#access.cellAllowsHidden = options.allowHiddenTools === true;
     try {
-      const vm = this.#vm?.usable ? this.#vm : await this.#startVm();
+      if (this.#vm && (!this.#vm.usable || this.#vm.contended)) this.#discardVm();
+      const vm = this.#vm ?? (await this.#startVm());
       this.#begin();
       const compiled = compileCell(code, this.#limits);
       let error: string | undefined;

@@ -21,6 +21,11 @@ export function configureReadyVms(count: number): void {
   for (const vms of ready.values()) for (const vm of vms.splice(count)) vm.dispose();
 }
 
+/** Makes the ready VMs for these limits now (a new sandbox thread prepares itself before it is needed). */
+export function prepareReadyVms(limits: VmLimits, invokeTimeMs: number): void {
+  scheduleRefill(`${limits.memoryBytes}:${limits.stackBytes}:${invokeTimeMs}`, limits, invokeTimeMs);
+}
+
 /** A VM with these limits: a ready one if there is one, else a new one. A replacement is made afterwards. */
 export async function takeVm(limits: VmLimits, invokeTimeMs: number): Promise<QuickJsVm> {
   const key = `${limits.memoryBytes}:${limits.stackBytes}:${invokeTimeMs}`;
@@ -31,12 +36,9 @@ export async function takeVm(limits: VmLimits, invokeTimeMs: number): Promise<Qu
 
 async function makeVm(limits: VmLimits, invokeTimeMs: number): Promise<QuickJsVm> {
   const slot = await acquireSlot(limits.memoryBytes);
-  try {
-    return QuickJsVm.create(slot, { ...limits }, invokeTimeMs, releaseSlot);
-  } catch (error) {
-    releaseSlot(slot);
-    throw error;
-  }
+  // A VM that fails to start disposes itself, which gives the slot back once (never twice: two VMs in one
+  // slot would hear each other's guest messages).
+  return QuickJsVm.create(slot, { ...limits }, invokeTimeMs, releaseSlot);
 }
 
 function scheduleRefill(key: string, limits: VmLimits, invokeTimeMs: number): void {

@@ -40,7 +40,8 @@ export function releaseSlot(slot: QuickJsSlot): void {
   if (slot.broken || slot.reservedBytes > options.maxReusedBytes) return;
   let slots = idle.get(slot.limitBytes);
   if (!slots) idle.set(slot.limitBytes, (slots = []));
-  if (slots.length < options.maxIdle) slots.push(slot);
+  // Released twice, a slot would serve two VMs at once: it goes into the pool once.
+  if (slots.length < options.maxIdle && !slots.includes(slot)) slots.push(slot);
 }
 
 /** Idle slots held now (all bounds), for measurements. */

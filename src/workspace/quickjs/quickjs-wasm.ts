@@ -25,13 +25,27 @@ export interface QuickJsWasm {
 }
 
 let loading: Promise<QuickJsWasm> | undefined;
+let compiling: Promise<WasmModule> | undefined;
 
-/** The process-wide compiled module (compiled on first use). */
+/**
+ * The compiled WebAssembly module, compiled once per process. The scheduling thread compiles it and hands
+ * it to each sandbox thread ({@link useCompiledQuickJs}), so a new thread does not compile it again.
+ */
+export function compileQuickJs(): Promise<WasmModule> {
+  compiling ??= readFile(createRequire(import.meta.url).resolve("@jitl/quickjs-ng-wasmfile-release-sync/wasm")).then((bytes) => wasmApi.compile(bytes));
+  return compiling;
+}
+
+/** Uses a module compiled elsewhere (a sandbox thread is given the scheduling thread's). */
+export function useCompiledQuickJs(module: WasmModule): void {
+  compiling ??= Promise.resolve(module);
+}
+
+/** The process-wide compiled module and loader (made on first use). */
 export function loadQuickJsWasm(): Promise<QuickJsWasm> {
   loading ??= (async () => {
-    const path = createRequire(import.meta.url).resolve("@jitl/quickjs-ng-wasmfile-release-sync/wasm");
     const [module, loaderImport, Ffi] = await Promise.all([
-      readFile(path).then((bytes) => wasmApi.compile(bytes)),
+      compileQuickJs(),
       variant.importModuleLoader(),
       variant.importFFI(),
     ]);

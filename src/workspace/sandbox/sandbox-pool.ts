@@ -5,18 +5,32 @@
  * thread for its life. A thread the watchdog stopped is replaced by a new one the next time a VM is placed.
  */
 import { availableParallelism } from "node:os";
-import { SandboxThread } from "./sandbox-thread.ts";
-import type { ThreadSettings } from "./thread-protocol.ts";
+import { STALLED_MS, SandboxThread } from "./sandbox-thread.ts";
+import { compileQuickJs } from "../quickjs/quickjs-wasm.ts";
+import type { ThreadData, ThreadSettings } from "./thread-protocol.ts";
 
 /** How the sandbox thread pool is set up. */
 export interface SandboxPoolOptions extends ThreadSettings {
-  /** Sandbox threads. @default the number of cores */
+  /** Sandbox threads kept. @default the number of cores */
   threads?: number;
+  /**
+   * Threads at most, counting the extra ones made while every thread runs a long cell (so that other jobs
+   * keep running beside cells stuck until the watchdog stops them); extra threads end when their VMs do.
+   * @default four times `threads`
+   */
+  maxThreads?: number;
 }
+
+export { STALLED_MS };
 
 const settings: ThreadSettings = {};
 let size = Math.max(1, availableParallelism());
+let maxThreads = size * 4;
 const threads: SandboxThread[] = [];
+/** A thread started ahead of time, so that replacing a stopped thread or adding one costs nothing then. */
+let spare: SandboxThread | undefined;
+let compiled: object | undefined;
+let prepare: ThreadData["prepare"];
 let nextVm = 1;
 
 /**
@@ -27,25 +41,61 @@ export function configureSandboxPool(options: SandboxPoolOptions): void {
   if (options.threads !== undefined) {
     if (!Number.isInteger(options.threads) || options.threads < 1) throw new RangeError(`configureSandboxPool: threads must be a positive integer, got ${String(options.threads)}`);
     size = options.threads;
+    maxThreads = Math.max(maxThreads, size);
   }
-  const { threads: _threads, ...rest } = options;
+  if (options.maxThreads !== undefined) {
+    if (!Number.isInteger(options.maxThreads) || options.maxThreads < size) throw new RangeError(`configureSandboxPool: maxThreads must be an integer of at least threads (${size}), got ${String(options.maxThreads)}`);
+    maxThreads = options.maxThreads;
+  }
+  const { threads: _threads, maxThreads: _maxThreads, ...rest } = options;
   Object.assign(settings, rest);
-  for (const thread of threads) if (!thread.lost) void thread.command({ kind: "configure", settings: rest }).catch(() => {});
+  for (const thread of [...threads, ...(spare ? [spare] : [])]) if (!thread.lost) void thread.command({ kind: "configure", settings: rest }).catch(() => {});
 }
 
-/** A thread for a new VM, and the VM's id. */
-export function placeVm(): { thread: SandboxThread; vm: number } {
+function startThread(): SandboxThread {
+  const thread = new SandboxThread({ settings: { ...settings }, ...(compiled ? { quickjs: compiled } : {}), ...(prepare ? { prepare } : {}) });
+  thread.onIdle = retireExtra;
+  return thread;
+}
+
+/** A started thread: the spare if there is one (and a new spare is started after the current work). */
+function newThread(): SandboxThread {
+  const thread = spare && !spare.lost ? spare : startThread();
+  spare = undefined;
+  setImmediate(() => {
+    if (!spare || spare.lost) spare = startThread();
+  }).unref();
+  return thread;
+}
+
+/**
+ * A thread for a new VM of `limits`, and the VM's id: the least busy thread that is not running a long cell;
+ * a new thread while the pool is below its size, or while every thread runs a long cell (up to `maxThreads`).
+ */
+export function placeVm(limits?: ThreadData["prepare"]): { thread: SandboxThread; vm: number } {
+  if (limits) prepare = limits;
+  if (!compiled) void compileQuickJs().then((module) => (compiled = module), () => {});
   for (let i = threads.length - 1; i >= 0; i--) if (threads[i]!.lost) threads.splice(i, 1);
+  const free = threads.filter((thread) => !thread.stalled(STALLED_MS));
   let chosen: SandboxThread | undefined;
-  if (threads.length < size) {
-    chosen = new SandboxThread({ ...settings });
+  if (threads.length < size || (free.length === 0 && threads.length < maxThreads)) {
+    chosen = newThread();
     threads.push(chosen);
   } else {
-    for (const thread of threads) {
+    for (const thread of free.length ? free : threads) {
       if (!chosen || thread.busy < chosen.busy || (thread.busy === chosen.busy && thread.vmCount < chosen.vmCount)) chosen = thread;
     }
   }
   return { thread: chosen!, vm: nextVm++ };
+}
+
+/** Ends a thread that hosts no VM any more while the pool is above its size. */
+function retireExtra(thread: SandboxThread): void {
+  if (threads.length <= size || thread.vmCount > 0 || thread.busy > 0) return;
+  const index = threads.indexOf(thread);
+  if (index < 0) return;
+  threads.splice(index, 1);
+  thread.close();
 }
 
 /** Threads running now (for measurements and tests). */

@@ -13,7 +13,7 @@
 import { MessageChannel, Worker } from "node:worker_threads";
 import { errorReply, thrownReply } from "../guest/guest-protocol.ts";
 import { CALL, INTERRUPT, NESTED, NESTED_DONE, REPLY, SharedChannel } from "./shared-channel.ts";
-import type { PostedCommand, ThreadAnswers, ThreadCommand, ThreadData, ThreadResult, ThreadSettings } from "./thread-protocol.ts";
+import type { PostedCommand, ThreadAnswers, ThreadCommand, ThreadData, ThreadResult } from "./thread-protocol.ts";
 
 /** Receives the guest messages of one VM on the thread. */
 export type ThreadGuestHost = (op: string, args: readonly string[]) => string | Promise<string>;
@@ -27,6 +27,14 @@ export class SandboxThreadLostError extends Error {
     super(message);
     this.name = "SandboxThreadLostError";
     this.overran = overran;
+  }
+}
+
+/** A command that never started: its thread was running a long cell, so the command was taken back to run elsewhere. */
+export class SandboxThreadBusyError extends Error {
+  constructor() {
+    super("the sandbox thread is running a long cell; the work goes to another thread");
+    this.name = "SandboxThreadBusyError";
   }
 }
 
@@ -57,6 +65,9 @@ const SPIN_MS = 0;
 /** The longest the scheduling thread answers one thread's calls without giving other work a turn. */
 const BURST_MS = 2;
 
+/** A thread that has shown no progress for this long is running a long cell: new work goes elsewhere. */
+export const STALLED_MS = 100;
+
 /** How long guest code may run past its deadline before the watchdog stops its thread. */
 export const WATCHDOG_MARGIN_MS = 500;
 
@@ -65,25 +76,40 @@ export class SandboxThread {
   readonly #worker: Worker;
   readonly #channel: SharedChannel;
   readonly #hosts = new Map<number, ThreadGuestHost>();
+  /** Every command not answered yet: the one posted to the thread, and those waiting their turn here. */
   readonly #inFlight = new Map<number, InFlight>();
+  /** The command the thread runs now (one at a time, so nothing waits inside a thread that may be stopped). */
+  #posted: number | undefined;
+  readonly #queue: number[] = [];
+  /** Commands whose guest code is to be interrupted when they start. */
+  readonly #interrupts = new Set<number>();
+  #stallTimer: NodeJS.Timeout | undefined;
   #seq = 0;
   #lost: SandboxThreadLostError | undefined;
   /** Set while the host answers a guest call of VM `vm`. */
   #answering: { vm: number } | undefined;
   #watchdog: NodeJS.Timeout | undefined;
+  /** When the thread last showed progress (a command answered, a guest call arrived). */
+  #progressAt = performance.now();
   #refs = 0;
   /** Called once when the thread is lost. */
   onLost: ((thread: SandboxThread) => void) | undefined;
+  /** Called when the thread's last VM is gone. */
+  onIdle: ((thread: SandboxThread) => void) | undefined;
 
-  constructor(settings: ThreadSettings) {
+  constructor(start: Omit<ThreadData, "buffer">) {
     const buffer = SharedChannel.allocate();
     const { port1, port2 } = new MessageChannel();
-    const data: ThreadData & { port: typeof port2 } = { buffer, settings, port: port2 };
+    const data: ThreadData & { port: typeof port2 } = { ...start, buffer, port: port2 };
     this.#worker = new Worker(workerFile, { workerData: data, transferList: [port2], stdout: false, stderr: false });
     this.#channel = new SharedChannel(buffer, port1);
     // No guest code runs until the thread says so (a new thread spends a while loading before it can).
     this.#channel.publishDeadline(Infinity);
     this.#worker.unref();
+    // A worker unref'd while it starts keeps a reference once it is online: take it back then.
+    this.#worker.once("online", () => {
+      if (this.#refs === 0) this.#worker.unref();
+    });
     this.#worker.on("message", (result: ThreadResult) => this.#settle(result));
     this.#worker.on("error", (error) => this.#lose(new SandboxThreadLostError(`the sandbox thread failed: ${error.message}`, false)));
     this.#worker.on("exit", (code) => this.#lose(new SandboxThreadLostError(`the sandbox thread exited (code ${code})`, false)));
@@ -95,7 +121,7 @@ export class SandboxThread {
     return this.#lost !== undefined;
   }
 
-  /** Commands in flight now. */
+  /** Commands not answered yet (running or waiting their turn). */
   get busy(): number {
     return this.#inFlight.size;
   }
@@ -103,6 +129,16 @@ export class SandboxThread {
   /** VMs on the thread. */
   get vmCount(): number {
     return this.#hosts.size;
+  }
+
+  /**
+   * True when the thread has work in flight and has shown no progress for `ms` — a cell is running long
+   * there (or stuck until the watchdog stops it). Work placed behind it would wait, or be lost with it.
+   */
+  stalled(ms: number, except?: number): boolean {
+    if (this.#posted === undefined || performance.now() - this.#progressAt < ms) return false;
+    const running = this.#inFlight.get(this.#posted)?.command;
+    return except === undefined || !running || !("vm" in running) || running.vm !== except;
   }
 
   /** Routes the guest messages of VM `vm` to `host`. */
@@ -113,26 +149,75 @@ export class SandboxThread {
   /** Forgets VM `vm` (after its `dispose` command). */
   detach(vm: number): void {
     this.#hosts.delete(vm);
+    if (this.#hosts.size === 0 && this.#inFlight.size === 0) this.onIdle?.(this);
   }
 
-  /** Posts a command; resolves with its answer. */
+  /** Ends the thread on purpose (the pool no longer needs it). */
+  close(): void {
+    if (this.#lost) return;
+    this.#lost = new SandboxThreadLostError("the sandbox thread was closed", false);
+    void this.#worker.terminate();
+  }
+
+  /**
+   * Runs a command on the thread; resolves with its answer. Commands run one at a time; while one runs, the
+   * others wait here, and a `create` or `start` waiting behind a long cell is taken back with a
+   * {@link SandboxThreadBusyError} (it never started), so its VM can be made elsewhere.
+   */
   command<K extends ThreadCommand["kind"]>(command: Extract<ThreadCommand, { kind: K }>): Promise<ThreadAnswers[K]> {
     if (this.#lost) return Promise.reject(this.#lost);
     const posted = { ...command, seq: ++this.#seq } as PostedCommand;
     return new Promise((resolve, reject) => {
       this.#inFlight.set(posted.seq, { command: posted, resolve: resolve as (value: unknown) => void, reject });
+      this.#queue.push(posted.seq);
       if (this.#refs++ === 0) {
         this.#worker.ref();
         this.#arm(WATCHDOG_MARGIN_MS);
       }
-      this.#worker.postMessage(posted);
+      this.#pump();
     });
   }
 
-  /** Asks the thread to stop the guest code of command `seq` at its next interrupt check. */
+  #pump(): void {
+    if (this.#posted !== undefined || this.#lost) return;
+    const seq = this.#queue.shift();
+    if (seq === undefined) return;
+    const flight = this.#inFlight.get(seq)!;
+    this.#posted = seq;
+    this.#progressAt = performance.now();
+    if (this.#interrupts.delete(seq)) Atomics.store(this.#channel.control, INTERRUPT, seq);
+    this.#worker.postMessage(flight.command);
+    if (this.#queue.length) this.#watchQueue();
+  }
+
+  /** While commands wait behind a running one, takes back those that can go elsewhere once the thread stalls. */
+  #watchQueue(): void {
+    if (this.#stallTimer) return;
+    this.#stallTimer = setTimeout(() => {
+      this.#stallTimer = undefined;
+      if (this.#lost || !this.#queue.length) return;
+      if (!this.stalled(STALLED_MS)) {
+        this.#watchQueue();
+        return;
+      }
+      for (const seq of [...this.#queue]) {
+        const flight = this.#inFlight.get(seq)!;
+        if (flight.command.kind !== "start" && flight.command.kind !== "create") continue;
+        this.#queue.splice(this.#queue.indexOf(seq), 1);
+        this.#done(flight);
+        flight.reject(new SandboxThreadBusyError());
+      }
+      if (this.#queue.length) this.#watchQueue();
+    }, STALLED_MS);
+    this.#stallTimer.unref();
+  }
+
+  /** Asks the thread to stop the guest code of VM `vm`'s command at its next interrupt check. */
   interrupt(vm: number): void {
     for (const flight of this.#inFlight.values()) {
-      if ("vm" in flight.command && flight.command.vm === vm) Atomics.store(this.#channel.control, INTERRUPT, flight.command.seq);
+      if (!("vm" in flight.command) || flight.command.vm !== vm) continue;
+      if (flight.command.seq === this.#posted) Atomics.store(this.#channel.control, INTERRUPT, flight.command.seq);
+      else this.#interrupts.add(flight.command.seq);
     }
   }
 
@@ -183,23 +268,27 @@ export class SandboxThread {
       this.#arm(deadline === Infinity ? WATCHDOG_MARGIN_MS : deadline + WATCHDOG_MARGIN_MS - now);
       return;
     }
-    // The command running now is the one whose guest code overran (commands run one at a time, in order).
-    const running = Math.min(...this.#inFlight.keys());
+    // The command running now is the one whose guest code overran (commands run one at a time).
+    const running = this.#posted;
     const overran = new SandboxThreadLostError("the cell overran its CPU time limit where the engine could not stop it; its sandbox thread was stopped", true);
     this.#lose(overran, running);
     void this.#worker.terminate();
   }
 
   #settle(result: ThreadResult): void {
+    this.#progressAt = performance.now();
+    if (this.#posted === result.seq) this.#posted = undefined;
     const flight = this.#inFlight.get(result.seq);
     if (!flight) return;
     this.#done(flight);
+    this.#pump();
     if (result.ok) flight.resolve(result.value);
     else flight.reject(result.guest ? new GuestEntryError(result.error) : Object.assign(new Error(result.error.message), { name: result.error.name }));
   }
 
   #done(flight: InFlight): void {
     this.#inFlight.delete(flight.command.seq);
+    this.#interrupts.delete(flight.command.seq);
     if (--this.#refs === 0) {
       this.#worker.unref();
       if (this.#watchdog) clearTimeout(this.#watchdog);
@@ -212,6 +301,8 @@ export class SandboxThread {
     const collateral = new SandboxThreadLostError("the sandbox thread hosting this workspace was stopped because another job's cell overran its limit; the VM was discarded", false);
     // Later commands (of VMs idle when it happened) are not the culprit's.
     this.#lost = reason.overran ? collateral : reason;
+    this.#queue.length = 0;
+    this.#posted = undefined;
     for (const flight of [...this.#inFlight.values()]) {
       this.#done(flight);
       flight.reject(culprit === undefined || flight.command.seq === culprit ? reason : collateral);
@@ -247,6 +338,7 @@ export class SandboxThread {
   }
 
   #answer(): void {
+    this.#progressAt = performance.now();
     const vm = this.#channel.vm();
     const [op = "", ...args] = this.#channel.read();
     const host = this.#hosts.get(vm);

@@ -12,7 +12,8 @@ import type { EngineVm } from "./engine-vm.ts";
 import { EntryError } from "./engine-vm.ts";
 import { CALL, IDLE, INTERRUPT, NESTED, NESTED_DONE, REPLY, STATE, SharedChannel } from "./shared-channel.ts";
 import type { PostedCommand, ThreadData, ThreadResult, ThreadSettings } from "./thread-protocol.ts";
-import { configureReadyVms, takeVm } from "../quickjs/quickjs-ready-vms.ts";
+import { configureReadyVms, prepareReadyVms, takeVm } from "../quickjs/quickjs-ready-vms.ts";
+import { useCompiledQuickJs } from "../quickjs/quickjs-wasm.ts";
 import { configureSlotPool } from "../quickjs/quickjs-slot-pool.ts";
 import { TrustedVm } from "../trusted/trusted-vm.ts";
 
@@ -129,3 +130,6 @@ parentPort!.on("message", (command: PostedCommand) => {
 
 configure(data.settings);
 channel.publishDeadline(Infinity);
+if (data.quickjs) useCompiledQuickJs(data.quickjs);
+// Ready before it is needed: the first VM on a new thread (a replacement for a stopped one) costs no more than any other.
+if (data.prepare) prepareReadyVms(data.prepare.limits, data.prepare.invokeTimeMs);

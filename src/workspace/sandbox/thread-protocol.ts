@@ -56,4 +56,8 @@ export type ThreadResult =
 export interface ThreadData {
   buffer: SharedArrayBuffer;
   settings: ThreadSettings;
+  /** The compiled QuickJS module (`WebAssembly.Module`), when the scheduling thread has it. */
+  quickjs?: object;
+  /** The VM limits to make ready VMs for at once (those of the last VM made). */
+  prepare?: { limits: VmLimits; invokeTimeMs: number };
 }

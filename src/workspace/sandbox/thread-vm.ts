@@ -7,22 +7,23 @@
  */
 import type { CellOutcome, CreateVmOptions, EntryCall, RunCellOptions, Vm, VmHost } from "../executor.ts";
 import { timeLimitOutcome, type Slice, type VmMemory } from "./engine-vm.ts";
-import { placeVm } from "./sandbox-pool.ts";
-import { GuestEntryError, SandboxThreadLostError, WATCHDOG_MARGIN_MS, type SandboxThread } from "./sandbox-thread.ts";
+import { STALLED_MS, placeVm } from "./sandbox-pool.ts";
+import { GuestEntryError, SandboxThreadBusyError, SandboxThreadLostError, WATCHDOG_MARGIN_MS, type SandboxThread } from "./sandbox-thread.ts";
 import type { EngineName } from "./thread-protocol.ts";
 
 /** Makes a VM of `engine` on a sandbox thread. */
 export async function createThreadVm(engine: EngineName, options: CreateVmOptions, invokeTimeMs: number): Promise<ThreadVm> {
   for (let attempt = 1; ; attempt++) {
-    const { thread, vm } = placeVm();
+    const { thread, vm } = placeVm({ limits: { ...options.limits }, invokeTimeMs });
     const threadVm = new ThreadVm(thread, vm, options.host, invokeTimeMs);
     try {
       threadVm.noteMemory(await thread.command({ kind: "create", vm, engine, limits: { ...options.limits }, invokeTimeMs }));
       return threadVm;
     } catch (error) {
       thread.detach(vm);
-      // A thread stopped for another VM's cell takes queued work down with it: place the VM again.
-      if (!(error instanceof SandboxThreadLostError) || attempt >= 3) throw error;
+      // A thread stopped for another VM's cell takes queued work down with it, and one running a long cell
+      // gives it back: place the VM again.
+      if (!(error instanceof SandboxThreadLostError || error instanceof SandboxThreadBusyError) || attempt >= 5) throw error;
     }
   }
 }
@@ -46,6 +47,11 @@ export class ThreadVm implements Vm {
 
   get usable(): boolean {
     return !this.#disposed && !this.#thread.lost;
+  }
+
+  /** True when another VM's long cell holds this VM's thread: a new VM elsewhere would not wait behind it. */
+  get contended(): boolean {
+    return this.#thread.stalled(STALLED_MS, this.#id);
   }
 
   async invoke(entry: string, args: readonly string[] = [], options: { timeLimitMs?: number } = {}): Promise<string> {
@@ -84,6 +90,10 @@ export class ThreadVm implements Vm {
       }
       return slice.outcome ?? {};
     } catch (error) {
+      if (error instanceof SandboxThreadBusyError) {
+        // The cell never started: its thread runs another VM's long cell. A new VM elsewhere runs it.
+        return { error: { name: "InternalError", message: error.message }, limit: "engine", lost: true, poisoned: true, broken: true };
+      }
       if (error instanceof SandboxThreadLostError) {
         // The cell reads the same TimeoutError whoever stopped it; the workspace says the thread was stopped.
         const outcome: CellOutcome = error.overran
