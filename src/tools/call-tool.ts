@@ -4,6 +4,7 @@
  * the tool's error handler with the result, and reports what happened — arguments, result or error, timing —
  * so every call lands in the job history, from either route (agent code or a formal call from the model).
  */
+import { isPromise } from "node:util/types";
 import { DEFER_ERROR_HANDLER, defersRegistration, type ErrorHandler } from "./error-handler.ts";
 import { prepareCall, runPreparedCall } from "./invoke-tool.ts";
 import { llmRepr } from "./llm-repr.ts";
@@ -91,8 +92,10 @@ export function callTool(tool: Tool, args: readonly unknown[] | Record<string, u
     finish({ error });
     throw error;
   }
-  if (result && typeof (result as PromiseLike<unknown>).then === "function") {
-    return Promise.resolve(result).then(succeed, (error: unknown) => {
+  // Only a real promise is awaited: another value's `then` may come from agent code (a tool that returns its
+  // argument) and would never call back.
+  if (isPromise(result)) {
+    return result.then(succeed, (error: unknown) => {
       finish({ error });
       throw error;
     });

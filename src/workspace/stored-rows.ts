@@ -2,9 +2,13 @@
  * @module
  * The stored variable rows of one workspace, and how a collected set of texts changes them: only variables
  * whose text changed are written, variables that are gone are deleted, and a changed text that names a host
- * object the job was never given (see `reference-guard.ts`) is stored as a tombstone instead.
+ * object the job was never given (see `reference-guard.ts`) is stored as a tombstone instead. Every changed
+ * text is decoded on the host before it is stored (the guest may have crafted it): one that does not decode
+ * is stored as a tombstone, so nothing unreadable ever reaches the store.
  */
 import type { VariableRow } from "../store/store.ts";
+import { HandleTable } from "./membrane/handle-table.ts";
+import { createHostCodec } from "./membrane/host-codec.ts";
 import type { ReferenceGuard } from "./membrane/reference-guard.ts";
 
 /** What the guest's `collect` reports. */
@@ -70,6 +74,7 @@ export class StoredRows {
       changes.put.push(row);
       changes.changed.add(name);
     }
+    if (changes.put.length) this.#refuseUndecodable(changes);
     const present = new Set(collected.order);
     for (const name of [...this.#rows.keys()]) {
       if (present.has(name)) continue;
@@ -77,5 +82,35 @@ export class StoredRows {
       changes.deleted.push(name);
     }
     return changes;
+  }
+
+  /**
+   * Decodes the rows as a restore would (references into unchanged rows included) and turns each changed one
+   * that does not decode into a tombstone. Host references are not resolved here: only the text is checked.
+   */
+  #refuseUndecodable(changes: RowChanges): void {
+    const put = new Map(changes.put.map((row) => [row.name, row]));
+    const codec = createHostCodec({
+      table: new HandleTable(),
+      describeHandle: () => ({ key: null }),
+      resolveKey: () => ({ why: "not resolved while checking" }),
+    });
+    const replacedNames = new Set<string>();
+    // Again after each replacement: a text that shared values with a replaced one no longer decodes either.
+    for (let replaced = true; replaced;) {
+      replaced = false;
+      codec.decodeAll(this.ordered().map((row) => [row.name, row.blob]), undefined, {
+        isolate: true,
+        broken: (name, reason) => {
+          const row = put.get(name);
+          if (!row || replacedNames.has(name)) return;
+          replacedNames.add(name);
+          const why = `its value could not be read back (${reason})`;
+          row.blob = tombstoneText(why, name);
+          changes.refused.push(`${name} was not persisted: ${why}`);
+          replaced = true;
+        },
+      });
+    }
   }
 }

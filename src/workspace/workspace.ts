@@ -152,6 +152,7 @@ export class Workspace {
       },
       clock: options.clock ?? Date.now,
       random: options.random ?? Math.random,
+      policyOf: (value) => this.#references.policyOf(value),
     });
   }
 

@@ -212,7 +212,7 @@ export function boundaryCases({ test, session }: SuiteContext): void {
       (await s.run(forge('{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":[{"$":"h","k":"binding:other"}]}]}'))).error,
       "TypeError: a host object can only be passed back as the handle it came in",
     );
-    assert.equal((await s.run(forge('{"v":{"$":"ref","i":0},"o":[{"t":"ta","k":"Function","b":"00"}]}'))).error, 'Error: unknown typed array "Function"');
+    assert.equal((await s.run(forge('{"v":{"$":"ref","i":0},"o":[{"t":"ta","k":"Function","b":"00"}]}'))).error, 'TypeError: malformed value: unknown typed array "Function"');
     assert.deepEqual(vault.received, []);
   });
 
