@@ -28,6 +28,8 @@ export interface RowChanges {
   refused: string[];
 }
 
+const CLASS_SOURCE = /"t":"fn","src":"(\/\*#private\*\/)?class\b/;
+
 /** The codec text of a tombstone for `name`. */
 export function tombstoneText(why: string, name: string): string {
   return JSON.stringify({ v: { $: "tomb", why, at: name } });
@@ -52,6 +54,22 @@ export class StoredRows {
   /** The `[name, text]` pairs the guest's `restore` takes. */
   restoreText(): string {
     return JSON.stringify(this.ordered().map((row) => [row.name, row.blob]));
+  }
+
+  /**
+   * True when a stored class definition other than the named ones mentions one of `names`. Re-declaring a
+   * class evaluates its `extends` clause, static members and computed keys against the variables of the time,
+   * so after those variables changed a warm VM's class can differ from the one a cold restore would make.
+   */
+  classesMention(names: Iterable<string>): boolean {
+    const list = [...names];
+    if (!list.length) return false;
+    const word = new RegExp(`(^|[^\\w$])(${list.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})($|[^\\w$])`);
+    for (const row of this.#rows.values()) {
+      if (!CLASS_SOURCE.test(row.blob) || list.includes(row.name)) continue;
+      if (word.test(row.blob)) return true;
+    }
+    return false;
   }
 
   /** Applies a collect; texts with references the guard does not know become tombstones. */

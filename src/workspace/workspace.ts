@@ -110,6 +110,10 @@ export class Workspace {
   #errorHandlers: RegisteredErrorHandler[] = [];
   #exit: unknown = undefined;
   #exited = false;
+  /** The last restore left references it could not resolve; a cold open would report them again. */
+  #unresolved = false;
+  /** A restore ran since the last cell began (its notices are still to be shown). */
+  #restoredSinceCell = false;
   /** Notices from restoring (handles that could not be re-attached), shown with the next cell's output. */
   readonly restoreNotices: string[] = [];
 
@@ -185,11 +189,27 @@ export class Workspace {
   }
 
   #restore(vm: Vm): void {
+    const notices = this.restoreNotices.length;
     this.#broker.restoring = true;
     try {
       vm.invoke("restore", this.#stored.restoreText());
     } finally {
       this.#broker.restoring = false;
+      this.#unresolved = this.restoreNotices.length > notices;
+      this.#restoredSinceCell = true;
+    }
+  }
+
+  /**
+   * A warm VM whose restore left unresolved references restores again before the next cell, as a cold open
+   * would: the references get another chance, and the notices are shown again.
+   */
+  #restoreLikeCold(): void {
+    if (!this.#vm || !this.#unresolved || this.#restoredSinceCell) return;
+    try {
+      this.#restore(this.#vm);
+    } catch {
+      this.#discardVm();
     }
   }
 
@@ -256,6 +276,7 @@ export class Workspace {
     this.#enter();
     this.#access.cellAllowsHidden = options.allowHiddenTools === true;
     try {
+      this.#restoreLikeCold();
       const vm = this.#vm ?? (await this.#startVm());
       this.#begin();
       const compiled = compileCell(code, this.#limits);
@@ -285,6 +306,7 @@ export class Workspace {
   async callFormal(name: string, args: Record<string, unknown>, callId: string): Promise<WorkspaceReport> {
     this.#enter();
     try {
+      this.#restoreLikeCold();
       this.#begin();
       const tool = this.#access.named(name);
       const refusal = !tool ? new NameError({ identifier: name, problem: "tool-not-found" }) : this.#access.refusal(tool);
@@ -311,6 +333,7 @@ export class Workspace {
   }
 
   #begin(): void {
+    this.#restoredSinceCell = false;
     this.#console = new ConsoleBuffer(this.#limits.maxConsoleCharacters);
     for (const notice of this.restoreNotices.splice(0)) this.#console.push("notice", notice);
     this.#toolCalls = [];
@@ -372,8 +395,10 @@ export class Workspace {
     this.#admitIssued();
     const changes = this.#stored.apply(collected, this.#guard);
     for (const notice of changes.refused) this.#console.push("notice", notice);
-    // A warm VM must hold what a cold restore would give: values that became tombstones are replaced now.
-    if ((collected.problems.length || changes.refused.length) && changes.changed.size) {
+    // A warm VM must hold what a cold restore would give: values that became tombstones are replaced now, and
+    // classes re-declared against variables that changed.
+    const touched = [...changes.changed, ...changes.deleted];
+    if (((collected.problems.length || changes.refused.length) && changes.changed.size) || this.#stored.classesMention(touched)) {
       try {
         this.#restore(vm);
       } catch {

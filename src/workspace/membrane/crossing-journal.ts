@@ -43,9 +43,10 @@ export class CrossingJournal {
   readonly #limits: CrossingLimits;
   #records: Crossing[] = [];
   #transferred = 0;
-  /** Host promises outstanding; they keep host resources busy until they settle, even after their cell. */
-  #pending = 0;
-  /** The pending calls of the current cell: their replies count against its transfer limit. */
+  /**
+   * The current cell's host promises that have not settled. Calls a cell abandoned stop counting when it ends:
+   * a warm workspace must behave like one opened cold, which never sees an earlier cell's calls.
+   */
   #cellPending = new Set<Crossing>();
 
   constructor(limits: CrossingLimits) {
@@ -68,7 +69,7 @@ export class CrossingJournal {
     if (this.#records.length >= limits.maxHostCalls) {
       throw new ResourceLimitError({ limit: "maxHostCalls", bound: limits.maxHostCalls, message: "the cell made too many host calls" });
     }
-    if (this.#pending >= limits.maxPendingHostCalls) {
+    if (this.#cellPending.size >= limits.maxPendingHostCalls) {
       throw new ResourceLimitError({
         limit: "maxPendingHostCalls", bound: limits.maxPendingHostCalls, message: "too many host calls are pending at once; await some of them first",
       });
@@ -97,7 +98,6 @@ export class CrossingJournal {
 
   /** Marks a record as an asynchronous call (refused by {@link open} while too many are outstanding). */
   startPending(record: Crossing): void {
-    this.#pending++;
     this.#cellPending.add(record);
     record.pending = true;
   }
@@ -107,7 +107,6 @@ export class CrossingJournal {
    * against the transfer limit of its cell (if that cell is still running), and may throw `ResourceLimitError`.
    */
   endPending(record: Crossing, reply: string): void {
-    this.#pending--;
     record.pending = false;
     if (this.#cellPending.delete(record)) this.#count(reply);
     record.result = reply;
