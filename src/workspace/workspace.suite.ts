@@ -15,6 +15,7 @@ import { boundaryCases } from "./suite/boundary.suite.ts";
 import { cellCases } from "./suite/cells.suite.ts";
 import { codecCases } from "./suite/codec.suite.ts";
 import { membraneCases } from "./suite/membrane.suite.ts";
+import { textCases } from "./suite/texts.suite.ts";
 import { toolCases } from "./suite/tools.suite.ts";
 
 /** How to run {@link runWorkspaceSuite} against one executor. */
@@ -73,6 +74,7 @@ export function runWorkspaceSuite({ name, executor, skip = {} }: WorkspaceSuiteO
     membraneCases(context);
     toolCases(context);
     boundaryCases(context);
+    textCases(context);
     it("skip names only existing cases", { skip: false }, () => {
       const unknown = Object.keys(skip).filter((caseName) => !names.has(caseName));
       if (unknown.length) throw new Error(`skip names cases that do not exist: ${unknown.join(", ")}`);

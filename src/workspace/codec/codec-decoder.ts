@@ -49,6 +49,14 @@ export function createDecoder(
     if (typeof value !== "string") fail(what + " must be a string, got " + shown(value));
     return value;
   }
+  // A decoded object whose `then` is callable would be taken for a promise by any `await` or
+  // `Promise.resolve` of the realm (an async method returning it never settles): refused where the hooks say.
+  function property(target: any, key: string, value: unknown) {
+    if (key === "then" && typeof value === "function" && H.refuseThenables) {
+      throw new TypeError("a value whose 'then' is a function cannot cross into the host (it would be taken for a promise)");
+    }
+    put(target, key, value);
+  }
   const isIndex = (value: any) => typeof value === "number" && Number.isInteger(value) && value >= 0;
   const NUMBERS = ["NaN", "Infinity", "-Infinity", "-0"];
 
@@ -268,7 +276,7 @@ export function createDecoder(
           switch (node.t) {
             case "obj":
             case "err":
-              for (const [key, v] of node.p || []) put(shell, key, dec(v, name, keyPath(name, key)));
+              for (const [key, v] of node.p || []) property(shell, key, dec(v, name, keyPath(name, key)));
               if (typeof node.c === "string") {
                 if (H.foreignPrototype) Object.setPrototypeOf(shell, H.foreignPrototype(node.c));
               } else if (node.c !== undefined) {
@@ -285,7 +293,7 @@ export function createDecoder(
             case "fn":
               for (const [key, v] of node.p || []) {
                 try {
-                  put(shell, key, dec(v, name, keyPath(name, key)));
+                  property(shell, key, dec(v, name, keyPath(name, key)));
                 } catch {
                   // The definition is a tombstone: its properties are gone with it.
                 }

@@ -19,7 +19,7 @@
  * Texts are untrusted (DESIGN.md §6.6): decoding checks every field, resolves references only as integers into
  * the tables of the call, and never looks a name up on an object of the realm. Persisting is guarded per
  * variable: a value that cannot even be read (a revoked proxy, a detached buffer, a getter that throws,
- * objects nested more than 1,000 deep) makes that one variable a tombstone.
+ * nesting deeper than the encoder can follow) makes that one variable a tombstone.
  */
 
 import { createDecoder } from "./codec-decoder.ts";
@@ -55,6 +55,12 @@ export interface CodecHooks {
   opaque?(description: string): unknown;
   /** The value that replaces something that could not be kept, when decoding. */
   tombstone?(reason: string, path: string): unknown;
+  /**
+   * Refuse to decode an object whose `then` is a function (only the host's own functions, reached through
+   * handles, are callable there). The host sets it: such a value would be adopted as a promise by the
+   * application's `await` and never settle.
+   */
+  refuseThenables?: boolean;
   /** Turns a JSON text into data; the realm's own `JSON.parse`. */
   parse?(text: string): unknown;
   /**
@@ -108,6 +114,13 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
   const HEX = "0123456789abcdef";
   // Deepest nesting of objects the encoder follows (its recursion must end well before the stack does).
   const MAX_DEPTH = 1000;
+  const TOO_DEEP = "it is nested too deeply to be saved";
+  const DETACHED = "a detached ArrayBuffer (its contents were transferred away)";
+  // Throws `error` (what a transfer reports), carrying the reason a persisted variable's tombstone gives.
+  function refuse(error: any, why: string): never {
+    error.codecReason = why;
+    throw error;
+  }
 
   function isSimple(value: unknown) {
     const type = typeof value;
@@ -162,7 +175,7 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
       let depth = 0;
       const enc = (value: any, path: string): any => {
         if (value === null || (typeof value !== "object" && typeof value !== "function")) return encodeValue(value, path);
-        if (++depth > MAX_DEPTH) throw new RangeError("it is nested more than " + MAX_DEPTH + " objects deep");
+        if (++depth > MAX_DEPTH) refuse(new RangeError("a value nested more than " + MAX_DEPTH + " objects deep cannot be kept"), TOO_DEEP);
         const encoded = encodeValue(value, path);
         depth--;
         return encoded;
@@ -260,11 +273,13 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
         if (typed) {
           node.t = "ta";
           node.k = typed;
+          if (value.buffer.detached === true) refuse(new TypeError(DETACHED), "it holds " + DETACHED);
           node.b = toHex(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
           return ref;
         }
         if (value instanceof ArrayBuffer) {
           node.t = "ab";
+          if ((value as any).detached === true) refuse(new TypeError(DETACHED), "it holds " + DETACHED);
           node.b = toHex(new Uint8Array(value));
           return ref;
         }
@@ -310,7 +325,10 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
         } catch {
           reason = "an error that could not be read";
         }
-        const why = "it could not be read (" + (reason.length > 200 ? reason.slice(0, 200) + "…" : reason) + ")";
+        // The encoder recurses: a value nested deeper than the guest's stack allows reads as "too deep" too.
+        const tooDeep = error instanceof RangeError && /call stack|stack overflow/i.test(reason);
+        let why = tooDeep ? TOO_DEEP : "it could not be read (" + (reason.length > 200 ? reason.slice(0, 200) + "…" : reason) + ")";
+        if (error && typeof error.codecReason === "string") why = error.codecReason;
         problems.push({ path: name, reason: why });
         put(texts, name, JSON.stringify({ v: { $: "tomb", why, at: name } }));
       }
