@@ -4,12 +4,14 @@
  * output is the call's result), then its cell, in the job's workspace.
  */
 import { CorruptRecordError } from "../errors/corrupt-record-error.ts";
+import { StatekError } from "../errors/statek-error.ts";
 import type { JobRow } from "../store/store.ts";
 import { compileCell } from "../workspace/cell-compiler.ts";
 import { Workspace } from "../workspace/workspace.ts";
 import type { Agent } from "./agent.ts";
 import type { ModelResponseRecord } from "./history.ts";
 import type { JobSession } from "./job-sessions.ts";
+import { retried } from "./store-retries.ts";
 import type { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { TS_CLI, runTsCli } from "./ts-cli.ts";
@@ -57,6 +59,8 @@ export async function executeResponse(
 export async function openWorkspace(env: StepEnvironment, agent: Agent, row: JobRow, options: { allowHidden?: boolean } = {}): Promise<Workspace> {
   const bindings = new Map(env.bindings);
   for (const [name, value] of Object.entries(agent.context)) bindings.set(name, value);
+  // A store that is busy is waited out; if it stays busy the step rejects and the job stays as it was.
+  const variables = await retried(env, () => env.store.getVariables(row.id));
   try {
     return await Workspace.open(
       {
@@ -74,9 +78,12 @@ export async function openWorkspace(env: StepEnvironment, agent: Agent, row: Job
         exposed: env.exposed,
         ...(env.signal ? { signal: env.signal } : {}),
       },
-      await env.store.getVariables(row.id),
+      variables,
     );
   } catch (error) {
+    // Only what the stored rows themselves cause fails the job (a row's metadata that cannot be read, a restore
+    // that fails); a transient failure (the engine busy, out of resources) rejects the step instead.
+    if (error instanceof CorruptRecordError || StatekError.isInstance(error) && error.isRetryable) throw error;
     throw new CorruptRecordError({ jobId: row.id, location: "workspace variables", cause: error });
   }
 }
