@@ -19,14 +19,26 @@ export interface JobSession {
   workspace: Workspace | undefined;
 }
 
-/** A bounded, least-recently-used set of {@link JobSession}s. */
+/** Default bound on the memory the warm sessions' VMs hold together: 256 MiB. */
+export const DEFAULT_WARM_MEMORY_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A least-recently-used set of {@link JobSession}s, bounded by count and by the memory their VMs hold
+ * together (`Workspace.memory().reservedBytes`: a VM keeps the memory its cells once touched, so twenty idle
+ * jobs can hold a gigabyte). A session whose VM alone is over the memory bound is not kept at all.
+ */
 export class JobSessions {
   readonly #capacity: number;
+  readonly #maxBytes: number;
   readonly #sessions = new Map<string, JobSession>();
 
-  /** @param capacity sessions kept at most; 0 disables warm sessions. */
-  constructor(capacity: number) {
+  /**
+   * @param capacity sessions kept at most; 0 disables warm sessions.
+   * @param maxBytes memory the kept sessions' VMs may hold together.
+   */
+  constructor(capacity: number, maxBytes = DEFAULT_WARM_MEMORY_BYTES) {
     this.#capacity = capacity;
+    this.#maxBytes = maxBytes;
   }
 
   /** The session of job `id` if it is still current for `version` and `agent`; a stale one is dropped. */
@@ -44,7 +56,7 @@ export class JobSessions {
     return this.#sessions.get(id);
   }
 
-  /** Keeps a session as the most recently used, evicting the oldest beyond capacity. */
+  /** Keeps a session as the most recently used, evicting the least recently used beyond either bound. */
   keep(id: string, session: JobSession): void {
     if (this.#capacity <= 0) {
       session.workspace?.dispose();
@@ -52,11 +64,19 @@ export class JobSessions {
     }
     this.#sessions.delete(id);
     this.#sessions.set(id, session);
-    while (this.#sessions.size > this.#capacity) {
+    let held = 0;
+    for (const kept of this.#sessions.values()) held += reservedBytes(kept);
+    while (this.#sessions.size > this.#capacity || (held > this.#maxBytes && this.#sessions.size > 0)) {
       const [oldest, evicted] = this.#sessions.entries().next().value!;
+      held -= reservedBytes(evicted);
       this.#sessions.delete(oldest);
       evicted.workspace?.dispose();
     }
+  }
+
+  /** Number of sessions kept. */
+  get size(): number {
+    return this.#sessions.size;
   }
 
   /** Disposes every session. */
@@ -64,4 +84,8 @@ export class JobSessions {
     for (const session of this.#sessions.values()) session.workspace?.dispose();
     this.#sessions.clear();
   }
+}
+
+function reservedBytes(session: JobSession): number {
+  return session.workspace?.memory().reservedBytes ?? 0;
 }

@@ -18,7 +18,7 @@ import { Agent, checkAllowedTools } from "./agent.ts";
 import { ErrorHandlers } from "./error-handlers.ts";
 import { toJobSummary, toJobView, type JobSummary, type JobView } from "./job-view.ts";
 import { DEFAULT_MAX_TURNS, runStep, type StepEnvironment } from "./run-step.ts";
-import { JobSessions } from "./job-sessions.ts";
+import { DEFAULT_WARM_MEMORY_BYTES, JobSessions } from "./job-sessions.ts";
 import { encodeInitialVariables, toJsonParams } from "./submit-values.ts";
 import { createModelSettings, type ModelOptions, type ModelSettings } from "../models/model-settings.ts";
 import { checkHarnessLimits, type HarnessLimits } from "./harness.ts";
@@ -51,6 +51,11 @@ export interface StatekOptions {
   xmlBoxConsole?: string;
   /** Jobs whose workspace VM and history stay warm in this process between steps. @default 100 */
   warmJobs?: number;
+  /**
+   * Memory the warm jobs' VMs may hold together; the least recently stepped are let go beyond it (a VM keeps
+   * what its cells once touched). @default 268_435_456 (256 MiB)
+   */
+  warmMemoryBytes?: number;
   /**
    * Error handlers this process can run by name, besides those of the registered agents' tools — e.g. a
    * handler registered by a tool that this process's agents no longer have.
@@ -124,7 +129,7 @@ export class Statek {
     this.#harness = checkHarnessLimits({ maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, ...options.harness }, "Statek.open");
     this.#models = createModelSettings(options.models);
     this.#xmlBoxConsole = options.xmlBoxConsole;
-    this.#sessions = new JobSessions(options.warmJobs ?? 100);
+    this.#sessions = new JobSessions(options.warmJobs ?? 100, options.warmMemoryBytes ?? DEFAULT_WARM_MEMORY_BYTES);
     for (const handler of options.errorHandlers ?? []) this.#errorHandlers.register(handler);
     for (const agent of options.agents ?? []) this.register(agent);
   }
@@ -134,6 +139,10 @@ export class Statek {
     // Bad settings are refused before the store is opened, so nothing is left open.
     const executor = resolveExecutor(options.executor);
     executor.checkLimits?.(resolveLimits(options.limits));
+    for (const name of ["warmJobs", "warmMemoryBytes"] as const) {
+      const value = options[name];
+      if (value !== undefined && !(Number.isInteger(value) && value >= 0)) throw new TypeError(`Statek.open: ${name} must be a non-negative integer, got ${String(value)}`);
+    }
     const spec = options.store ?? DEFAULT_STORE_PATH;
     const store = await openStore(spec);
     return new Statek(store, typeof spec === "string", { ...options, executor });
