@@ -24,6 +24,7 @@ import { createModelSettings, type ModelOptions, type ModelSettings } from "../m
 import { checkHarnessLimits, type HarnessLimits } from "./harness.ts";
 import type { SubmittedRecord } from "./history.ts";
 import { pushUserMessage } from "./push-message.ts";
+import { withStoreRetries } from "./store-retries.ts";
 import { parseWarmup, type WarmupSource } from "./warmup.ts";
 
 /** What {@link Statek.open} accepts. */
@@ -231,7 +232,7 @@ export class Statek {
     const history = [{ seq: 0, kind: "submitted", at: now, data: submitted as unknown as JsonValue }];
     if (options.message !== undefined) history.push({ seq: 1, kind: "user-message", at: now, data: { text: String(options.message) } });
     job.historyLength = history.length;
-    await this.store.insertJob(job, rows as VariableRow[], history);
+    await withStoreRetries(() => this.store.insertJob(job, rows as VariableRow[], history));
     return { id: job.id };
   }
 
@@ -277,9 +278,9 @@ export class Statek {
   /** A job's view, or `null` when there is no such job. */
   async getJob(id: string): Promise<JobView | null> {
     this.#check();
-    const row = await this.store.getJob(id);
+    const row = await withStoreRetries(() => this.store.getJob(id));
     if (!row) return null;
-    const [variables, history] = await Promise.all([this.store.getVariables(id), this.store.getHistory(id)]);
+    const [variables, history] = await withStoreRetries(() => Promise.all([this.store.getVariables(id), this.store.getHistory(id)]));
     const texts = variables.map((variable) => variable.blob);
     if (row.exitStatus !== null) texts.push(row.exitStatus);
     const references = await loadReferences(texts, this.#scope(this.#agents.get(row.role)));

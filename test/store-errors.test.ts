@@ -3,7 +3,7 @@
  * SQLite lock — is waited out and never recorded as the job's failure; a row that cannot be read fails the job
  * through the one failure path, so its error handlers run. The locks are real: a second connection takes
  * SQLite's exclusive lock at the moment the step reaches the store, and lets go when the step's connection has
- * seen the real `SQLITE_BUSY`.
+ * seen the real `SQLITE_BUSY` (`support/contended-sqlite.ts`).
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -12,80 +12,22 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { after, describe, it } from "node:test";
 import { z } from "zod";
-import { StoreError } from "../errors/store-error.ts";
-import { scriptedModel } from "../models/scripted-model.ts";
-import { createSqliteStore } from "../store/sqlite/sqlite-store.ts";
-import type { SqliteDatabase } from "../store/sqlite/sqlite-config.ts";
-import { errorHandler } from "../tools/error-handler.ts";
-import { tool } from "../tools/tool.ts";
-import { Agent } from "./agent.ts";
-import { Statek } from "./statek.ts";
+import { StoreError } from "../src/errors/store-error.ts";
+import { Agent } from "../src/jobs/agent.ts";
+import { Statek } from "../src/jobs/statek.ts";
+import { scriptedModel } from "../src/models/scripted-model.ts";
+import { errorHandler } from "../src/tools/error-handler.ts";
+import { tool } from "../src/tools/tool.ts";
+import { contendedSqliteStore } from "./support/contended-sqlite.ts";
 
 const root = mkdtempSync(join(tmpdir(), "statek-store-errors-"));
 after(() => rmSync(root, { recursive: true, force: true }));
-let files = 0;
-
-/**
- * The store's connection, with a second connection that takes a lock just before the first statement `when`
- * picks, holds it for `busyFor` of the store's attempts, then lets go. In WAL mode (`wal`) a writer's lock
- * blocks other writers; in rollback-journal mode (`rollback`, as on file systems without WAL) an exclusive
- * lock blocks readers too — there the store is told its file is not shared (`:memory:`), so it keeps the mode.
- */
-function contendedStore(mode: "wal" | "rollback", when: (sql: string) => boolean, busyFor = 1) {
-  const path = join(root, `case-${++files}.db`);
-  const raw = new DatabaseSync(path);
-  if (mode === "rollback") raw.exec("PRAGMA journal_mode = DELETE");
-  const rival = new DatabaseSync(path);
-  rival.exec("PRAGMA busy_timeout = 5000");
-  let armed = false;
-  let locked = false;
-  let busy = 0;
-  const unlock = () => {
-    if (locked) rival.exec("ROLLBACK");
-    locked = false;
-  };
-  const guard = <T>(sql: string, run: () => T): T => {
-    if (armed && !locked && busy < busyFor && when(sql)) {
-      rival.exec(mode === "wal" ? "BEGIN IMMEDIATE" : "BEGIN EXCLUSIVE");
-      locked = true;
-    }
-    try {
-      return run();
-    } catch (error) {
-      if (locked && (error as { errcode?: number }).errcode === 5 && ++busy >= busyFor) unlock();
-      throw error;
-    }
-  };
-  const database: SqliteDatabase = {
-    exec: (sql) => guard(sql, () => raw.exec(sql)),
-    prepare: (sql) => {
-      const statement = raw.prepare(sql);
-      return {
-        run: (...parameters) => guard(sql, () => statement.run(...parameters)),
-        get: (...parameters) => guard(sql, () => statement.get(...parameters)),
-        all: (...parameters) => guard(sql, () => statement.all(...parameters)),
-      };
-    },
-    close: () => raw.close(),
-  };
-  const store = createSqliteStore({ path: mode === "wal" ? path : ":memory:", database, busyTimeoutMs: 0 });
-  return {
-    store,
-    arm: () => (armed = true),
-    busy: () => busy,
-    release: () => {
-      unlock();
-      armed = false;
-    },
-    close: () => rival.close(),
-  };
-}
 
 const ts = (code: string) => "```ts\n" + code + "\n```";
 
 describe("transient store failures", () => {
   it("a busy store while the workspace opens is waited out, not recorded as a corrupt record", async () => {
-    const contended = contendedStore("rollback", (sql) => sql.includes("FROM job_variables"));
+    const contended = contendedSqliteStore({ mode: "rollback", when: (sql) => sql.includes("FROM job_variables"), busy: { times: 1 } });
     const agent = new Agent({ role: "counter", model: scriptedModel([ts("let n = 1"), ts("n += 1\nexit(n)")]) });
     const statek = await Statek.open({ store: contended.store, agents: [agent], warmJobs: 0 });
     try {
@@ -103,7 +45,7 @@ describe("transient store failures", () => {
   });
 
   it("a busy store at commit is waited out", async () => {
-    const contended = contendedStore("wal", (sql) => sql === "BEGIN IMMEDIATE", 2);
+    const contended = contendedSqliteStore({ mode: "wal", when: (sql) => sql === "BEGIN IMMEDIATE", busy: { times: 2 } });
     const agent = new Agent({ role: "committer", model: scriptedModel([ts("exit('committed')")]) });
     const statek = await Statek.open({ store: contended.store, agents: [agent] });
     try {
@@ -121,7 +63,7 @@ describe("transient store failures", () => {
   });
 
   it("a store that stays busy rejects the step with a retryable StoreError and leaves the job as it was", async () => {
-    const contended = contendedStore("rollback", (sql) => sql.includes("FROM job_variables"), 1_000);
+    const contended = contendedSqliteStore({ mode: "rollback", when: (sql) => sql.includes("FROM job_variables"), busy: { times: 1_000 } });
     const agent = new Agent({ role: "patient", model: scriptedModel([ts("let n = 1"), ts("exit(n)")]) });
     const statek = await Statek.open({ store: contended.store, agents: [agent], warmJobs: 0 });
     try {
@@ -150,7 +92,7 @@ describe("transient store failures", () => {
 
 describe("every path to FAILED runs the job's error handlers", () => {
   it("a job whose stored status cannot be read fails, and its handlers run", async () => {
-    const path = join(root, `case-${++files}.db`);
+    const path = join(root, "corrupt.db");
     const runs: unknown[] = [];
     const release = errorHandler({ name: "_release", run: (context) => void runs.push(context) });
     const claim = tool({ name: "claim", description: "Claims a ticket.", params: z.object({ id: z.string().describe("id") }), errorHandler: release, run: ({ id }) => `claimed ${id}` });
