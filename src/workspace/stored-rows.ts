@@ -76,6 +76,8 @@ export class StoredRows {
   apply(collected: Collected, guard: ReferenceGuard): RowChanges {
     const changes: RowChanges = { put: [], deleted: [], changed: new Set(), refused: [] };
     for (const name of collected.order) {
+      // The report comes from the guest: a name must be a string, and only an own text counts.
+      if (typeof name !== "string" || !Object.prototype.hasOwnProperty.call(collected.texts, name)) continue;
       let blob = collected.texts[name];
       if (typeof blob !== "string") continue;
       const stored = this.#rows.get(name);
@@ -93,7 +95,7 @@ export class StoredRows {
       changes.changed.add(name);
     }
     if (changes.put.length) this.#refuseUndecodable(changes);
-    const present = new Set(collected.order);
+    const present = new Set(collected.order.filter((name) => typeof name === "string"));
     for (const name of [...this.#rows.keys()]) {
       if (present.has(name)) continue;
       this.#rows.delete(name);
