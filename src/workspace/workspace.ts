@@ -23,6 +23,7 @@ import { HandleTable } from "./membrane/handle-table.ts";
 import { createHostCodec } from "./membrane/host-codec.ts";
 import { HostReferences, type ExposedClasses } from "./membrane/host-references.ts";
 import { ReferenceGuard } from "./membrane/reference-guard.ts";
+import { visibleUnder } from "./membrane/member-policy.ts";
 import { ToolAccess } from "./membrane/tool-access.ts";
 import { parseUntrusted } from "./membrane/untrusted-json.ts";
 import { StoredRows, tombstoneText, type Collected } from "./stored-rows.ts";
@@ -235,6 +236,7 @@ export class Workspace {
       origin,
       ...(callId === undefined ? {} : { callId }),
       ctx: this.#toolContext(printed),
+      visible: visibleUnder((value) => this.#references.policyOf(value)),
       record: (record) => this.#toolCalls.push(record),
       registerErrorHandler: (handler, context) => this.#registerErrorHandler(handler, context),
       ...(printed ? { printed: () => printed } : {}),

@@ -16,8 +16,8 @@ import { isTool, type Tool } from "../../tools/tool.ts";
 import { llmRepr } from "../../tools/llm-repr.ts";
 import type { Crossing, CrossingJournal, CrossingOp } from "./crossing-journal.ts";
 import type { ClassPolicy } from "./exposed-classes.ts";
-import { classNameOf, type HandleEntry, type HandleTable } from "./handle-table.ts";
-import { memberRefusal, publicKeys, writeRefusal } from "./member-policy.ts";
+import type { HandleEntry, HandleTable } from "./handle-table.ts";
+import { memberRefusal, publicKeys, visibleUnder, writeRefusal } from "./member-policy.ts";
 import type { ToolAccess } from "./tool-access.ts";
 
 /** What the broker needs from its workspace. */
@@ -70,10 +70,7 @@ export class Broker {
   }
 
   /** Whether formatting may show member `member` of `object`: the member policy of its exposed class. */
-  readonly #visible = (object: object, member: string): boolean => {
-    const policy = this.#options.policyOf?.(object);
-    return policy === undefined || memberRefusal(object, member, classNameOf(object), policy) === undefined;
-  };
+  readonly #visible = visibleUnder((object) => this.#options.policyOf?.(object));
 
   #repr(value: unknown): string {
     return llmRepr(value, { visible: this.#visible });

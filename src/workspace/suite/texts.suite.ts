@@ -97,10 +97,12 @@ export function textCases({ test, session }: SuiteContext): void {
     assert.equal(adopted, 0);
   });
 
-  test("texts: formatting a handle shows only what the class policy allows", async () => {
+  test("texts: formatting a handle or a tool result shows only what the class policy allows", async () => {
     const exposed = new ExposedClasses();
     exposed.register(Meeting, { allow: ["title", "cancel"] });
-    const s = session({ globals: { meeting: new Meeting() }, exposed });
+    const meeting = new Meeting();
+    const pick = tool({ name: "pick", description: "Picks the meeting.", run: () => meeting });
+    const s = session({ globals: { meeting }, exposed, tools: [pick] });
     const result = await s.ok("print(meeting)\nprint(String(meeting), `${meeting}`, meeting.toString())\nprint([meeting], { m: meeting })\nmeeting");
     assert.deepEqual(result.lines, [
       '[out] Meeting {title:"standup"}',
@@ -109,6 +111,7 @@ export function textCases({ test, session }: SuiteContext): void {
       '[echo] Meeting {title:"standup"}',
     ]);
     assert.equal((await s.run("throw meeting")).error, 'Error: uncaught Meeting {title:"standup"}');
+    assert.equal((await s.formal("pick", {})).toolCalls[0]?.result, 'Meeting {title:"standup"}', "a tool result shown to the model too");
   });
 
   test("texts: one unreadable value costs only its own variable", async () => {
