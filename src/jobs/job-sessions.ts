@@ -23,14 +23,26 @@ export interface JobSession {
 export const DEFAULT_WARM_MEMORY_BYTES = 256 * 1024 * 1024;
 
 /**
+ * What an idle VM that never grew past its initial reservation is charged: its runtime touches about half a
+ * megabyte of it; the rest of the reservation is never resident (measured: ~0.5 MiB RSS per idle QuickJS VM).
+ */
+const UNGROWN_VM_BYTES = 1024 * 1024;
+
+/**
  * A least-recently-used set of {@link JobSession}s, bounded by count and by the memory their VMs hold
- * together (`Workspace.memory().reservedBytes`: a VM keeps the memory its cells once touched, so twenty idle
- * jobs can hold a gigabyte). A session whose VM alone is over the memory bound is not kept at all.
+ * together. A VM keeps the memory its cells once touched (twenty idle jobs whose VMs touched 56 MB held
+ * 1.14 GiB), so a VM that grew is charged its whole reservation (`Workspace.memory().reservedBytes`); one that
+ * never grew past what it was made with is charged {@link UNGROWN_VM_BYTES} (charging it the untouched
+ * reservation, 16 MiB for QuickJS, would keep only sixteen jobs warm under the default bound). A session whose
+ * VM alone is over the bound is not kept at all.
  */
 export class JobSessions {
   readonly #capacity: number;
   readonly #maxBytes: number;
   readonly #sessions = new Map<string, JobSession>();
+  /** What each kept session's VM held when it was kept (an idle VM does not grow). */
+  readonly #bytes = new Map<string, number>();
+  #held = 0;
 
   /**
    * @param capacity sessions kept at most; 0 disables warm sessions.
@@ -45,7 +57,7 @@ export class JobSessions {
   take(id: string, version: number, agent: Agent): JobSession | undefined {
     const session = this.#sessions.get(id);
     if (!session) return undefined;
-    this.#sessions.delete(id);
+    this.#forget(id);
     if (session.version === version && session.agent === agent) return session;
     session.workspace?.dispose();
     return undefined;
@@ -62,16 +74,22 @@ export class JobSessions {
       session.workspace?.dispose();
       return;
     }
-    this.#sessions.delete(id);
+    this.#forget(id);
+    const bytes = session.workspace ? heldBytes(session.workspace.memory()) : 0;
     this.#sessions.set(id, session);
-    let held = 0;
-    for (const kept of this.#sessions.values()) held += reservedBytes(kept);
-    while (this.#sessions.size > this.#capacity || (held > this.#maxBytes && this.#sessions.size > 0)) {
+    this.#bytes.set(id, bytes);
+    this.#held += bytes;
+    while (this.#sessions.size > this.#capacity || (this.#held > this.#maxBytes && this.#sessions.size > 0)) {
       const [oldest, evicted] = this.#sessions.entries().next().value!;
-      held -= reservedBytes(evicted);
-      this.#sessions.delete(oldest);
+      this.#forget(oldest);
       evicted.workspace?.dispose();
     }
+  }
+
+  #forget(id: string): void {
+    this.#held -= this.#bytes.get(id) ?? 0;
+    this.#bytes.delete(id);
+    this.#sessions.delete(id);
   }
 
   /** Number of sessions kept. */
@@ -83,9 +101,13 @@ export class JobSessions {
   clear(): void {
     for (const session of this.#sessions.values()) session.workspace?.dispose();
     this.#sessions.clear();
+    this.#bytes.clear();
+    this.#held = 0;
   }
 }
 
-function reservedBytes(session: JobSession): number {
-  return session.workspace?.memory().reservedBytes ?? 0;
+/** What a warm VM is charged against the memory bound (see {@link JobSessions}). */
+function heldBytes({ reservedBytes, initialBytes }: { reservedBytes: number | undefined; initialBytes: number | undefined }): number {
+  if (reservedBytes === undefined) return 0;
+  return initialBytes !== undefined && reservedBytes <= initialBytes ? UNGROWN_VM_BYTES : reservedBytes;
 }
