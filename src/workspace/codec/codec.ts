@@ -327,7 +327,10 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
         }
         // The encoder recurses: a value nested deeper than the guest's stack allows reads as "too deep" too.
         const tooDeep = error instanceof RangeError && /call stack|stack overflow/i.test(reason);
+        // QuickJS throws `null` when an allocation fails and it cannot even make the error.
+        const outOfMemory = error === null || error === undefined || /out of memory/i.test(reason);
         let why = tooDeep ? TOO_DEEP : "it could not be read (" + (reason.length > 200 ? reason.slice(0, 200) + "…" : reason) + ")";
+        if (outOfMemory) why = "the workspace ran out of memory while saving it";
         if (error && typeof error.codecReason === "string") why = error.codecReason;
         problems.push({ path: name, reason: why });
         put(texts, name, JSON.stringify({ v: { $: "tomb", why, at: name } }));
