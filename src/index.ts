@@ -110,6 +110,7 @@ export { NoSuchJobError } from "./errors/no-such-job-error.ts";
 export { NoSuchAgentError } from "./errors/no-such-agent-error.ts";
 export { JobConflictError } from "./errors/job-conflict-error.ts";
 export { CorruptRecordError } from "./errors/corrupt-record-error.ts";
+export { StoreError } from "./errors/store-error.ts";
 export { ScriptExhaustedError } from "./errors/script-exhausted-error.ts";
 export { InvalidToolArgumentsError } from "./errors/invalid-tool-arguments-error.ts";
 export { NameError } from "./errors/name-error.ts";

@@ -53,7 +53,7 @@ async function withinLimit(work: Promise<void>, name: string): Promise<void> {
   }
 }
 
-async function runOne(env: StepEnvironment, agent: Agent, entry: RegisteredErrorHandler, error: unknown, changes: StepChanges): Promise<void> {
+async function runOne(env: StepEnvironment, agent: Agent | undefined, entry: RegisteredErrorHandler, error: unknown, changes: StepChanges): Promise<void> {
   const started = performance.now();
   const log = (outcome: "done" | "failed" | "missing", problem?: string) => {
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
@@ -66,8 +66,8 @@ async function runOne(env: StepEnvironment, agent: Agent, entry: RegisteredError
   }
   try {
     const bindings = new Map(env.bindings);
-    for (const [name, value] of Object.entries(agent.context)) bindings.set(name, value);
-    const references = await loadReferences([entry.context], { bindings, tools: agent.registry.all, exposed: env.exposed });
+    for (const [name, value] of Object.entries(agent?.context ?? {})) bindings.set(name, value);
+    const references = await loadReferences([entry.context], { bindings, tools: agent?.registry.all ?? [], exposed: env.exposed });
     const context = decodeValue(entry.context, references);
     await withinLimit(Promise.resolve().then(() => handler.run(context, error)), entry.name);
     log("done");
@@ -76,8 +76,11 @@ async function runOne(env: StepEnvironment, agent: Agent, entry: RegisteredError
   }
 }
 
-/** Runs the handlers of a failed step (see the module comment); never throws. */
-export async function runErrorHandlers(env: StepEnvironment, agent: Agent, changes: StepChanges): Promise<void> {
+/**
+ * Runs the handlers of a failed step (see the module comment); never throws. Without the job's agent (not
+ * registered in this process), contexts are decoded against the process's bindings only.
+ */
+export async function runErrorHandlers(env: StepEnvironment, agent: Agent | undefined, changes: StepChanges): Promise<void> {
   const failure = changes.failure;
   if (!failure) return;
   const handlers = failure.handlers.splice(0);

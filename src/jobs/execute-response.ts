@@ -5,6 +5,7 @@
  * see `reply-disposition.ts`) and a call whose arguments the model garbled are not run; the model reads why.
  */
 import { CorruptRecordError } from "../errors/corrupt-record-error.ts";
+import { StatekError } from "../errors/statek-error.ts";
 import type { JobRow } from "../store/store.ts";
 import { compileCell } from "../workspace/cell-compiler.ts";
 import { Workspace } from "../workspace/workspace.ts";
@@ -14,6 +15,7 @@ import { chatStyleRules } from "./chat-styles/chat-styles.ts";
 import type { ModelResponseRecord } from "./history.ts";
 import type { JobSession } from "./job-sessions.ts";
 import { replyDisposition, type HeldReply } from "./reply-disposition.ts";
+import { retried } from "./store-retries.ts";
 import type { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { TS_CLI, runTsCli } from "./ts-cli.ts";
@@ -80,6 +82,8 @@ function holdReply(response: ModelResponseRecord, held: HeldReply, changes: Step
 export async function openWorkspace(env: StepEnvironment, agent: Agent, row: JobRow, options: { allowHidden?: boolean } = {}): Promise<Workspace> {
   const bindings = new Map(env.bindings);
   for (const [name, value] of Object.entries(agent.context)) bindings.set(name, value);
+  // A store that is busy is waited out; if it stays busy the step rejects and the job stays as it was.
+  const variables = await retried(env, () => env.store.getVariables(row.id));
   try {
     return await Workspace.open(
       {
@@ -97,9 +101,12 @@ export async function openWorkspace(env: StepEnvironment, agent: Agent, row: Job
         exposed: env.exposed,
         ...(env.signal ? { signal: env.signal } : {}),
       },
-      await env.store.getVariables(row.id),
+      variables,
     );
   } catch (error) {
+    // Only what the stored rows themselves cause fails the job (a row's metadata that cannot be read, a restore
+    // that fails); a transient failure (the engine busy, out of resources) rejects the step instead.
+    if (error instanceof CorruptRecordError || StatekError.isInstance(error) && error.isRetryable) throw error;
     throw new CorruptRecordError({ jobId: row.id, location: "workspace variables", cause: error });
   }
 }

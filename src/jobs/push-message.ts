@@ -13,6 +13,7 @@ import { chatStyleRules } from "./chat-styles/chat-styles.ts";
 import type { HistoryRecord, HistoryRecordData } from "./history.ts";
 import type { JobSessions } from "./job-sessions.ts";
 import { readJobState } from "./job-state.ts";
+import { withStoreRetries } from "./store-retries.ts";
 
 /** Conflicting commits (another process stepping the job) are retried this often before giving up. */
 const ATTEMPTS = 5;
@@ -20,7 +21,7 @@ const ATTEMPTS = 5;
 /** Appends a user message to job `id` (restarting a `DONE` dialog job) and commits it. */
 export async function pushUserMessage(store: Store, sessions: JobSessions, id: string, message: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
-    const row = await store.getJob(id);
+    const row = await withStoreRetries(() => store.getJob(id));
     if (!row) throw new NoSuchJobError({ jobId: id });
     const dialog = chatStyleRules(chatStyleOf(row.metadata)).dialog;
     if (row.status === "FAILED" || (row.status === "DONE" && !dialog)) throw new JobFinishedError({ jobId: id, status: row.status });
@@ -39,7 +40,7 @@ export async function pushUserMessage(store: Store, sessions: JobSessions, id: s
       };
     }
     try {
-      await store.commit(commit);
+      await withStoreRetries(() => store.commit(commit));
     } catch (error) {
       if (error instanceof JobConflictError && attempt < ATTEMPTS) continue;
       throw error;

@@ -19,14 +19,18 @@ import type { HistoryRecord } from "./history.ts";
 import type { JobSession } from "./job-sessions.ts";
 import { readJobState, writeJobState } from "./job-state.ts";
 import { StepChanges } from "./step-changes.ts";
+import { retried } from "./store-retries.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { runWarmupBlock, type WarmupBlock } from "./warmup.ts";
 
 export { DEFAULT_MAX_TURNS, type StepEnvironment } from "./step-environment.ts";
 
-/** Runs one step of job `id` and commits it. Returns the job's status afterwards. */
+/**
+ * Runs one step of job `id` and commits it. Returns the job's status afterwards. Transient store failures are
+ * retried (`store-retries.ts`); when they persist the step rejects and the job stays as it was.
+ */
 export async function runStep(env: StepEnvironment, id: string): Promise<JobStatus> {
-  const row = await env.store.getJob(id);
+  const row = await retried(env, () => env.store.getJob(id));
   if (!row) throw new NoSuchJobError({ jobId: id });
   let status: JobStatus;
   try {
@@ -39,7 +43,7 @@ export async function runStep(env: StepEnvironment, id: string): Promise<JobStat
   const session: JobSession = env.sessions.take(id, row.version, agent) ?? {
     version: row.version,
     agent,
-    history: (await env.store.getHistory(id)) as unknown as HistoryRecord[],
+    history: (await retried(env, () => env.store.getHistory(id))) as unknown as HistoryRecord[],
     workspace: undefined,
   };
   const changes = new StepChanges(row);
@@ -53,7 +57,7 @@ export async function runStep(env: StepEnvironment, id: string): Promise<JobStat
     }
     // Every path to FAILED goes through changes.fail; its error handlers run before the failure commits.
     await runErrorHandlers(env, agent, changes);
-    await env.store.commit(changes.commit(row));
+    await retried(env, () => env.store.commit(changes.commit(row)));
     committed = true;
   } finally {
     const finished = changes.status === "DONE" || changes.status === "FAILED";
@@ -68,11 +72,21 @@ export async function runStep(env: StepEnvironment, id: string): Promise<JobStat
   return changes.status;
 }
 
+/** A row whose status cannot be read fails like any other job: through `StepChanges.fail`, handlers first. */
 async function failCorrupt(env: StepEnvironment, row: JobRow, error: unknown): Promise<JobStatus> {
-  const message = error instanceof Error ? error.message : String(error);
-  await env.store.commit({ id: row.id, expectedVersion: row.version, job: { status: "FAILED", error: message } });
+  const changes = new StepChanges(row);
+  changes.fail(error instanceof Error ? error.message : String(error), error);
+  let agent: Agent | undefined;
+  try {
+    agent = env.agentFor(row.role);
+  } catch {
+    // The handlers still run, against the process's bindings only.
+  }
+  await runErrorHandlers(env, agent, changes);
+  await retried(env, () => env.store.commit(changes.commit(row)));
   return "FAILED";
 }
+
 
 async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, session: JobSession, changes: StepChanges): Promise<void> {
   // [model layer] the job's chat style and harness limits.

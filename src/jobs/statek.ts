@@ -18,12 +18,13 @@ import { Agent, checkAllowedTools } from "./agent.ts";
 import { ErrorHandlers } from "./error-handlers.ts";
 import { toJobSummary, toJobView, type JobSummary, type JobView } from "./job-view.ts";
 import { DEFAULT_MAX_TURNS, runStep, type StepEnvironment } from "./run-step.ts";
-import { JobSessions } from "./job-sessions.ts";
+import { DEFAULT_WARM_MEMORY_BYTES, JobSessions } from "./job-sessions.ts";
 import { encodeInitialVariables, toJsonParams } from "./submit-values.ts";
 import { createModelSettings, type ModelOptions, type ModelSettings } from "../models/model-settings.ts";
 import { checkHarnessLimits, type HarnessLimits } from "./harness.ts";
 import type { SubmittedRecord } from "./history.ts";
 import { pushUserMessage } from "./push-message.ts";
+import { withStoreRetries } from "./store-retries.ts";
 import { parseWarmup, type WarmupSource } from "./warmup.ts";
 import { notifyModelText, type JobEvent, type OnModelText } from "./job-events.ts";
 
@@ -52,6 +53,11 @@ export interface StatekOptions {
   xmlBoxConsole?: string;
   /** Jobs whose workspace VM and history stay warm in this process between steps. @default 100 */
   warmJobs?: number;
+  /**
+   * Memory the warm jobs' VMs may hold together; the least recently stepped are let go beyond it (a VM keeps
+   * what its cells once touched). @default 268_435_456 (256 MiB)
+   */
+  warmMemoryBytes?: number;
   /**
    * Error handlers this process can run by name, besides those of the registered agents' tools — e.g. a
    * handler registered by a tool that this process's agents no longer have.
@@ -136,7 +142,7 @@ export class Statek {
     this.#harness = checkHarnessLimits({ maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, ...options.harness }, "Statek.open");
     this.#models = createModelSettings(options.models);
     this.#xmlBoxConsole = options.xmlBoxConsole;
-    this.#sessions = new JobSessions(options.warmJobs ?? 100);
+    this.#sessions = new JobSessions(options.warmJobs ?? 100, options.warmMemoryBytes ?? DEFAULT_WARM_MEMORY_BYTES);
     this.#onModelText = options.onModelText;
     for (const handler of options.errorHandlers ?? []) this.#errorHandlers.register(handler);
     for (const agent of options.agents ?? []) this.register(agent);
@@ -148,6 +154,10 @@ export class Statek {
     const executor = resolveExecutor(options.executor);
     executor.checkLimits?.(resolveLimits(options.limits));
     if (options.onModelText !== undefined && typeof options.onModelText !== "function") throw new TypeError("Statek.open: onModelText must be a function");
+    for (const name of ["warmJobs", "warmMemoryBytes"] as const) {
+      const value = options[name];
+      if (value !== undefined && !(Number.isInteger(value) && value >= 0)) throw new TypeError(`Statek.open: ${name} must be a non-negative integer, got ${String(value)}`);
+    }
     const spec = options.store ?? DEFAULT_STORE_PATH;
     const store = await openStore(spec);
     return new Statek(store, typeof spec === "string", { ...options, executor });
@@ -236,7 +246,7 @@ export class Statek {
     const history = [{ seq: 0, kind: "submitted", at: now, data: submitted as unknown as JsonValue }];
     if (options.message !== undefined) history.push({ seq: 1, kind: "user-message", at: now, data: { text: String(options.message) } });
     job.historyLength = history.length;
-    await this.store.insertJob(job, rows as VariableRow[], history);
+    await withStoreRetries(() => this.store.insertJob(job, rows as VariableRow[], history));
     return { id: job.id };
   }
 
@@ -282,9 +292,9 @@ export class Statek {
   /** A job's view, or `null` when there is no such job. */
   async getJob(id: string): Promise<JobView | null> {
     this.#check();
-    const row = await this.store.getJob(id);
+    const row = await withStoreRetries(() => this.store.getJob(id));
     if (!row) return null;
-    const [variables, history] = await Promise.all([this.store.getVariables(id), this.store.getHistory(id)]);
+    const [variables, history] = await withStoreRetries(() => Promise.all([this.store.getVariables(id), this.store.getHistory(id)]));
     const texts = variables.map((variable) => variable.blob);
     if (row.exitStatus !== null) texts.push(row.exitStatus);
     const references = await loadReferences(texts, this.#scope(this.#agents.get(row.role)));

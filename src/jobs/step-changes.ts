@@ -31,6 +31,15 @@ function registeredHandlers(state: Record<string, JsonValue>): RegisteredErrorHa
   });
 }
 
+/** The value `read` gives, or `undefined` when it throws (a corrupt field of the row). */
+function readable<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Collects what a step appends and changes, for one commit. */
 export class StepChanges {
   readonly history: HistoryRow[] = [];
@@ -45,11 +54,12 @@ export class StepChanges {
   readonly #row: JobRow;
   readonly #handlers: RegisteredErrorHandler[];
 
+  /** A row whose `status` or `state` cannot be read is accepted: the step can still fail it. */
   constructor(row: JobRow) {
     this.#row = row;
     this.#seq = row.historyLength;
-    this.status = row.status;
-    this.#handlers = registeredHandlers(row.state);
+    this.status = readable(() => row.status) ?? "STARTED";
+    this.#handlers = registeredHandlers(readable(() => row.state) ?? {});
   }
 
   /** Registers an error handler on the job (a tool's, or deferred until a future resolved). */
@@ -58,8 +68,9 @@ export class StepChanges {
     this.#writeHandlers();
   }
 
+  // A state that cannot be read is replaced (its counters are lost with it; the commit repairs the row).
   #writeHandlers(): void {
-    this.job.state = { ...this.#row.state, ...this.job.state, errorHandlers: this.#handlers.map((entry) => ({ ...entry })) };
+    this.job.state = { ...readable(() => this.#row.state), ...this.job.state, errorHandlers: this.#handlers.map((entry) => ({ ...entry })) };
   }
 
   /** Appends a history record; returns its `seq`. */

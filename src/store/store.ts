@@ -125,6 +125,10 @@ export interface StoreCallOptions {
  * `CorruptRecordError` naming the job and field — so the runner can fail that one job, and a commit that
  * replaces the field repairs it. Every implementation behaves this way (the SQLite tests pin it down; damaging
  * a row is engine-specific, so the shared suite cannot).
+ *
+ * A failure of the engine itself is a `StoreError` whose `isRetryable` says whether repeating the call may
+ * succeed (busy, locked, connection lost) — worked out once by the implementation from the engine's code, so
+ * the job runner retries transient failures and never records them as a job's failure.
  */
 export interface Store {
   /** The engine's name, e.g. `sqlite`. */

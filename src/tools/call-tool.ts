@@ -4,9 +4,10 @@
  * the tool's error handler with the result, and reports what happened — arguments, result or error, timing —
  * so every call lands in the job history, from either route (agent code or a formal call from the model).
  */
+import { isPromise } from "node:util/types";
 import { DEFER_ERROR_HANDLER, defersRegistration, type ErrorHandler } from "./error-handler.ts";
 import { prepareCall, runPreparedCall } from "./invoke-tool.ts";
-import { llmRepr } from "./llm-repr.ts";
+import { llmRepr, type LlmReprOptions } from "./llm-repr.ts";
 import type { Tool, ToolContext } from "./tool.ts";
 
 /** The durable record of one tool call. */
@@ -29,9 +30,12 @@ export interface ToolCallRecord {
   durationMs: number;
 }
 
-/** Formats a tool result for the model: nothing for `undefined` and `null`. */
-export function formatToolResult(value: unknown): string {
-  return value === undefined || value === null ? "" : llmRepr(value, { rawStrings: true });
+/**
+ * Formats a tool result for the model: nothing for `undefined` and `null`; `visible` filters the members of
+ * class instances (the workspace passes the exposed classes' member policy).
+ */
+export function formatToolResult(value: unknown, visible?: LlmReprOptions["visible"]): string {
+  return value === undefined || value === null ? "" : llmRepr(value, { rawStrings: true, ...(visible ? { visible } : {}) });
 }
 
 /** `<ErrorName>: <message>` for anything thrown. */
@@ -51,6 +55,8 @@ export interface CallToolOptions {
   registerErrorHandler?(handler: ErrorHandler, context: unknown): void;
   /** For formal calls: what the tool printed so far, which becomes the start of its result. */
   printed?(): readonly string[];
+  /** Which members of class instances the record may show (the member policy); default: every public one. */
+  visible?: LlmReprOptions["visible"];
 }
 
 /**
@@ -66,14 +72,14 @@ export function callTool(tool: Tool, args: readonly unknown[] | Record<string, u
       name: tool.name,
       origin: options.origin,
       ...(options.callId === undefined ? {} : { callId: options.callId }),
-      args: llmRepr(shown, { maxDepth: 2, maxItems: 10 }),
+      args: llmRepr(shown, { maxDepth: 2, maxItems: 10, ...(options.visible ? { visible: options.visible } : {}) }),
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
     };
     if ("error" in outcome) {
       record.error = formatError(outcome.error);
       if (printed.length) record.result = printed.join("\n");
     } else {
-      record.result = [...printed, formatToolResult(outcome.result)].filter((text) => text !== "").join("\n");
+      record.result = [...printed, formatToolResult(outcome.result, options.visible)].filter((text) => text !== "").join("\n");
     }
     options.record(record);
   };
@@ -91,8 +97,10 @@ export function callTool(tool: Tool, args: readonly unknown[] | Record<string, u
     finish({ error });
     throw error;
   }
-  if (result && typeof (result as PromiseLike<unknown>).then === "function") {
-    return Promise.resolve(result).then(succeed, (error: unknown) => {
+  // Only a real promise is awaited: another value's `then` may come from agent code (a tool that returns its
+  // argument) and would never call back.
+  if (isPromise(result)) {
+    return result.then(succeed, (error: unknown) => {
       finish({ error });
       throw error;
     });

@@ -28,6 +28,11 @@ export interface LlmReprOptions {
   rawStrings?: boolean;
   /** Formatters by class, tried before the default form. */
   formatters?: ReadonlyMap<Function, LlmFormatter>;
+  /**
+   * Whether member `member` of class instance `object` may be shown; by default every public one is. The
+   * workspace passes the member policy of `statek.expose`, so formatting never shows what the policy hides.
+   */
+  visible?: (object: object, member: string) => boolean;
 }
 
 /** Marker for values that only have a description (a closure or Promise printed from agent code). */
@@ -64,7 +69,7 @@ function truncated(items: string[], total: number, open: string, close: string):
   return total > items.length ? `${open}${items.join(",")}, …${close} (${total} items total)` : `${open}${items.join(",")}${close}`;
 }
 
-function format(value: unknown, options: Required<Omit<LlmReprOptions, "formatters">> & LlmReprOptions, depth: number, seen: Set<object>): string {
+function format(value: unknown, options: Required<Omit<LlmReprOptions, "formatters" | "visible">> & LlmReprOptions, depth: number, seen: Set<object>): string {
   switch (typeof value) {
     case "string": return depth === 0 && options.rawStrings ? value : JSON.stringify(value);
     case "number": return Object.is(value, -0) ? "-0" : String(value);
@@ -106,8 +111,9 @@ function format(value: unknown, options: Required<Omit<LlmReprOptions, "formatte
       return truncated(items, (object as unknown as ArrayLike<unknown>).length, `${object.constructor.name}[`, "]");
     }
     const name = className(object);
-    if (name && hasOwnToString(object)) return String(object);
-    const keys = name ? Object.keys(object).filter((key) => !key.startsWith("_")) : Object.keys(object);
+    const visible = options.visible;
+    if (name && hasOwnToString(object) && (!visible || visible(object, "toString"))) return String(object);
+    const keys = name ? Object.keys(object).filter((key) => !key.startsWith("_") && (!visible || visible(object, key))) : Object.keys(object);
     const items = keys.slice(0, limit).map((key) => `${formatKey(key)}:${inner((object as Record<string, unknown>)[key])}`);
     return truncated(items, keys.length, `${name ? `${name} ` : ""}{`, "}");
   } finally {

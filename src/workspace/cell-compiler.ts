@@ -151,8 +151,16 @@ function collectCatchBodies(node: AnyNode, insertions: Edit[]): void {
   }
 }
 
+// Assigning the global `__proto__` would replace the prototype of the workspace's global object, and the
+// variable would vanish: refused, with the reason.
+const PROTO_NAME = "a workspace variable cannot be named __proto__ (assigning it would replace the prototype of the global object)";
+
 function rewriteTopLevel(node: AnyNode, source: string, state: State): void {
   const text = (n: AnyNode) => state.slice(n.start, n.end);
+  const declared = new Set<string>();
+  if (node.type === "VariableDeclaration") collectBoundNames(node, declared);
+  else if ((node.type === "FunctionDeclaration" || node.type === "ClassDeclaration") && node.id) declared.add(node.id.name);
+  if (declared.has("__proto__")) state.error ??= PROTO_NAME;
   switch (node.type) {
     case "VariableDeclaration":
       countNodes(node, state);

@@ -13,43 +13,57 @@ export interface ConsoleEntry {
   text: string;
 }
 
-/** Collects console entries up to a character budget. */
+/**
+ * Collects console entries up to a character budget.
+ *
+ * Output (`out`, `err`, `echo`) and notices share the budget. Notices matter more than output (they say what
+ * was not saved), so once output has spent the budget they may still use a reserve of a tenth of it; past
+ * that they are dropped too, and counted in the marker. The error that ended the cell always gets in, cut to
+ * the budget's size: there is at most one per cell.
+ */
 export class ConsoleBuffer {
   readonly entries: ConsoleEntry[] = [];
   readonly #max: number;
   #remaining: number;
+  #reserve: number;
   #dropped = 0;
+  #droppedNotices = 0;
 
   constructor(maxCharacters: number) {
     this.#max = maxCharacters;
     this.#remaining = maxCharacters;
+    this.#reserve = Math.ceil(maxCharacters / 10);
   }
 
-  /**
-   * Appends an entry, or the part of it that fits. Errors and notices always get in — they matter most — but
-   * each is cut to the budget's size, so not even an error message can flood a step.
-   */
+  /** Appends an entry, or the part of it that fits (see the class comment). */
   push(stream: ConsoleStream, text: string): void {
-    if (stream === "error" || stream === "notice") {
+    if (stream === "error") {
       const cut = text.length > this.#max ? `${text.slice(0, this.#max)}[… ${(text.length - this.#max).toLocaleString("en-US")} characters truncated]` : text;
       this.entries.push({ stream, text: cut });
       return;
     }
-    if (text.length <= this.#remaining) {
-      this.entries.push({ stream, text });
-      this.#remaining -= text.length;
+    const notice = stream === "notice";
+    const room = this.#remaining + (notice ? this.#reserve : 0);
+    if (room <= 0) {
+      this.#dropped += text.length;
+      if (notice) this.#droppedNotices++;
       return;
     }
-    if (this.#remaining > 0) this.entries.push({ stream, text: text.slice(0, this.#remaining) });
-    this.#dropped += text.length - Math.max(this.#remaining, 0);
-    this.#remaining = 0;
+    const kept = text.length <= room ? text : text.slice(0, room);
+    this.entries.push({ stream, text: kept });
+    this.#dropped += text.length - kept.length;
+    const fromBudget = Math.min(kept.length, this.#remaining);
+    this.#remaining -= fromBudget;
+    this.#reserve -= kept.length - fromBudget;
   }
 
-  /** The entries, with a `[… N characters truncated]` marker when output was cut. */
+  /** The entries, with a `[… N characters truncated]` marker when output or notices were cut. */
   finish(): ConsoleEntry[] {
     if (this.#dropped > 0) {
-      this.entries.push({ stream: "notice", text: `[… ${this.#dropped.toLocaleString("en-US")} characters truncated]` });
+      const notices = this.#droppedNotices === 0 ? "" : `; ${this.#droppedNotices.toLocaleString("en-US")} notice${this.#droppedNotices === 1 ? " was" : "s were"} dropped`;
+      this.entries.push({ stream: "notice", text: `[… ${this.#dropped.toLocaleString("en-US")} characters truncated${notices}]` });
       this.#dropped = 0;
+      this.#droppedNotices = 0;
     }
     return this.entries;
   }

@@ -25,7 +25,11 @@ export async function loadReferences(texts: Iterable<string>, scope: DecodeScope
   return references;
 }
 
-/** Decodes variables in definition order (after {@link loadReferences}). Throws when a blob is malformed. */
+/**
+ * Decodes variables in definition order (after {@link loadReferences}). A blob that cannot be decoded (a
+ * damaged row, a text written before the host checked them) becomes a {@link Tombstone} saying so, so the job
+ * stays readable.
+ */
 export function decodeVariables(rows: readonly VariableRow[], references: HostReferences): Record<string, unknown> {
   const codec = createHostCodec({
     table: new HandleTable(),
@@ -33,10 +37,13 @@ export function decodeVariables(rows: readonly VariableRow[], references: HostRe
     resolveKey: (key) => references.resolve(key),
   });
   const ordered = [...rows].sort((a, b) => a.position - b.position);
-  return codec.decodeAll(ordered.map((row) => [row.name, row.blob]));
+  return codec.decodeAll(ordered.map((row) => [row.name, row.blob]), undefined, { isolate: true });
 }
 
-/** Decodes one codec text produced by the workspace (an exit status), or `undefined` for `null`. */
+/**
+ * Decodes one codec text produced by the workspace (an exit status, an error handler's context), or
+ * `undefined` for `null`; a text that cannot be decoded becomes a {@link Tombstone}.
+ */
 export function decodeValue(text: string | null, references: HostReferences): unknown {
   if (text === null) return undefined;
   return decodeVariables([{ name: "value", blob: text, position: 0 }], references).value;

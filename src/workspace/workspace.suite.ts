@@ -1,19 +1,22 @@
 /**
  * @module
  * The conformance suite every {@link Executor} passes (DESIGN.md §6.5): it drives a real `Workspace`
- * through cells, persistence, the membrane and tools. Each cell runs in a freshly opened workspace restored
- * from the rows the previous cells stored, so every case also proves restore-from-store. An executor's test
+ * through cells, persistence, the membrane and tools. Every case runs cold (each cell in a freshly opened
+ * workspace restored from the rows the previous cells stored, which proves restore-from-store) and warm (one
+ * workspace kept across the cells), and the two runs must print and store the same. An executor's test
  * file calls {@link runWorkspaceSuite}, then adds the cases only that executor has. The file name is not
  * `*.test.ts`, so the test runner never runs it on its own.
  */
+import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { Executor } from "./executor.ts";
-import { Session, type SuiteContext } from "./suite/harness.ts";
+import { Session, type SessionMode, type SuiteContext, type Transcript } from "./suite/harness.ts";
 import { boundaryCases } from "./suite/boundary.suite.ts";
 import { cellCases } from "./suite/cells.suite.ts";
 import { codecCases } from "./suite/codec.suite.ts";
 import { membraneCases } from "./suite/membrane.suite.ts";
 import { sandboxCases } from "./suite/sandbox.suite.ts";
+import { textCases } from "./suite/texts.suite.ts";
 import { toolCases } from "./suite/tools.suite.ts";
 
 /** How to run {@link runWorkspaceSuite} against one executor. */
@@ -26,17 +29,46 @@ export interface WorkspaceSuiteOptions {
   skip?: Record<string, string>;
 }
 
-/** Defines the conformance cases for one executor. */
+/**
+ * Defines the conformance cases for one executor. Each case runs twice, cold (a fresh workspace per cell) and
+ * warm (one workspace per session), and both runs must print and store the same (see `suite/harness.ts`).
+ */
 export function runWorkspaceSuite({ name, executor, skip = {} }: WorkspaceSuiteOptions): void {
   describe(`Workspace conformance: ${name}`, () => {
     const names = new Set<string>();
+    // The run in progress: cases run one at a time, each once per mode.
+    let run: { mode: SessionMode; transcript: Transcript; sessions: Session[] } | undefined;
+    const inMode = async (mode: SessionMode, body: () => Promise<void>): Promise<Transcript> => {
+      run = { mode, transcript: [], sessions: [] };
+      const current = run;
+      try {
+        await body();
+      } catch (error) {
+        if (error instanceof Error) error.message = `(${mode}) ${error.message}`;
+        throw error;
+      } finally {
+        for (const session of current.sessions) session.close();
+        run = undefined;
+      }
+      return current.transcript;
+    };
     const context: SuiteContext = {
-      test(caseName, body) {
+      test(caseName, body, options = {}) {
         if (names.has(caseName)) throw new Error(`duplicate case name: ${caseName}`);
         names.add(caseName);
-        it(caseName, { skip: skip[caseName] ?? false }, body);
+        it(caseName, { skip: skip[caseName] ?? false }, async () => {
+          const cold = await inMode("cold", body);
+          if (options.coldOnly) return;
+          const warm = await inMode("warm", body);
+          assertSameRuns(cold, warm);
+        });
       },
-      session: (options) => new Session(executor, options),
+      session: (options) => {
+        if (!run) throw new Error("sessions are made inside a case");
+        const session = new Session(executor, options, run.mode, run.transcript, run.sessions.length);
+        run.sessions.push(session);
+        return session;
+      },
       executor,
     };
     cellCases(context);
@@ -45,6 +77,7 @@ export function runWorkspaceSuite({ name, executor, skip = {} }: WorkspaceSuiteO
     toolCases(context);
     boundaryCases(context);
     sandboxCases(context);
+    textCases(context);
     it("skip names only existing cases", { skip: false }, () => {
       const unknown = Object.keys(skip).filter((caseName) => !names.has(caseName));
       if (unknown.length) throw new Error(`skip names cases that do not exist: ${unknown.join(", ")}`);
@@ -52,4 +85,14 @@ export function runWorkspaceSuite({ name, executor, skip = {} }: WorkspaceSuiteO
   });
 }
 
-export { Session, type SessionOptions, type SuiteContext } from "./suite/harness.ts";
+/** Warm and cold runs of a case printed and stored the same, cell by cell. */
+function assertSameRuns(cold: Transcript, warm: Transcript): void {
+  for (let i = 0; i < Math.max(cold.length, warm.length); i++) {
+    const [a, b] = [cold[i], warm[i]];
+    const where = a ? `session ${a.session}, cell ${a.cell}` : `cell ${i}`;
+    assert.deepEqual(b?.lines, a?.lines, `warm and cold runs printed differently (${where})`);
+    assert.deepEqual(b?.rows, a?.rows, `warm and cold runs stored different variables (${where})`);
+  }
+}
+
+export { Session, type SessionMode, type SessionOptions, type SuiteContext, type Transcript } from "./suite/harness.ts";

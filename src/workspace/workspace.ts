@@ -23,6 +23,7 @@ import { CrossingJournal, type Crossing } from "./membrane/crossing-journal.ts";
 import { HandleTable } from "./membrane/handle-table.ts";
 import { createHostCodec } from "./membrane/host-codec.ts";
 import { HostReferences, type ExposedClasses } from "./membrane/host-references.ts";
+import { visibleUnder } from "./membrane/member-policy.ts";
 import { ReferenceGuard } from "./membrane/reference-guard.ts";
 import { ToolAccess } from "./membrane/tool-access.ts";
 import { parseUntrusted } from "./membrane/untrusted-json.ts";
@@ -121,6 +122,10 @@ export class Workspace {
   #errorHandlers: RegisteredErrorHandler[] = [];
   #exit: unknown = undefined;
   #exited = false;
+  /** What the current VM held when it was made (see {@link memory}). */
+  #initialBytes: number | undefined;
+  /** The last restore left references it could not resolve: a cold open would try (and report) them again. */
+  #unresolved = false;
 
   private constructor(options: WorkspaceOptions, variables: readonly VariableRow[]) {
     this.#options = options;
@@ -156,11 +161,15 @@ export class Workspace {
         const issued = this.#table.withKey(key);
         if (issued) return { value: issued.value };
         const resolved = this.#references.resolve(key);
-        if ("why" in resolved) this.#console.push("notice", `${path} could not be restored: ${resolved.why}`);
+        if ("why" in resolved) {
+          this.#unresolved = true;
+          this.#console.push("notice", `${path} could not be restored: ${resolved.why}`);
+        }
         return resolved;
       },
       clock: options.clock ?? Date.now,
       random: options.random ?? Math.random,
+      policyOf: (value) => this.#references.policyOf(value),
     });
     this.#host = new CellHost(this.#broker.channel, {
       timers: options.timers,
@@ -193,6 +202,7 @@ export class Workspace {
       host: this.#host,
     });
     this.#pendingSetup = [{ entry: "provide", args: [this.#codec.encode(this.#provided())] }, this.#restoreCall()];
+    this.#initialBytes = vm.reservedMemory();
     this.#vm = vm;
     return vm;
   }
@@ -230,6 +240,7 @@ export class Workspace {
       origin,
       ...(callId === undefined ? {} : { callId }),
       ctx: this.#toolContext(printed),
+      visible: visibleUnder((value) => this.#references.policyOf(value)),
       record: (record) => this.#toolCalls.push(record),
       registerErrorHandler: (handler, context) => this.#registerErrorHandler(handler, context),
       ...(printed ? { printed: () => printed } : {}),
@@ -321,6 +332,7 @@ export class Workspace {
     const before = this.#pendingSetup;
     this.#pendingSetup = [];
     this.#broker.restoring = before.length > 0;
+    if (before.length) this.#unresolved = false;
     try {
       return await vm.runCell(script, {
         timeLimitMs: this.#limits.cellTimeMs,
@@ -434,8 +446,12 @@ export class Workspace {
     const changes = this.#stored.apply(collected, this.#guard);
     for (const notice of changes.refused) this.#console.push("notice", notice);
     // A warm VM must hold what a cold restore would give: values that became tombstones are restored again
-    // before the next cell.
-    if ((collected.problems.length || changes.refused.length) && changes.changed.size) this.#pendingSetup = [this.#restoreCall()];
+    // before the next cell, and classes re-declared against variables that changed; references a restore
+    // could not resolve get another chance (and their notices are shown again), as in a cold open.
+    const touched = [...changes.changed, ...changes.deleted];
+    if (((collected.problems.length || changes.refused.length) && changes.changed.size) || this.#unresolved || this.#stored.classesMention(touched)) {
+      if (!this.#pendingSetup.length) this.#pendingSetup = [this.#restoreCall()];
+    }
     for (const problem of collected.problems) {
       const path = String(problem?.path ?? "");
       const root = /^[^.[]+/.exec(path)?.[0] ?? path;
@@ -465,9 +481,21 @@ export class Workspace {
     return !this.#closed;
   }
 
-  /** The VM's memory: guest heap in use, bytes held from the worker, and the bound. */
-  memory(): { usedBytes: number | undefined; reservedBytes: number | undefined; limitBytes: number } {
-    return { usedBytes: this.#vm?.memoryUsage(), reservedBytes: this.#vm?.reservedMemory(), limitBytes: this.#limits.memoryBytes };
+  /**
+   * The VM's memory: guest heap in use, bytes held from the worker, what the VM held when it was made (an
+   * executor may reserve memory up front that stays untouched until the guest needs it), and the bound.
+   */
+  memory(): { readonly usedBytes: number | undefined; reservedBytes: number | undefined; initialBytes: number | undefined; limitBytes: number } {
+    const vm = this.#vm;
+    return {
+      // Measuring the heap walks it (~0.2 ms): only when asked.
+      get usedBytes() {
+        return vm?.memoryUsage();
+      },
+      reservedBytes: vm?.reservedMemory(),
+      initialBytes: this.#vm ? this.#initialBytes : undefined,
+      limitBytes: this.#limits.memoryBytes,
+    };
   }
 
   /** Frees the VM. */

@@ -99,7 +99,7 @@ hostileSuite("hostile code: escapes", [
   {
     name: "a host global constructor smuggled through the codec",
     code: forgeArguments('{"v":{"$":"ref","i":0},"o":[{"t":"ta","k":"Function","b":"00"}]}'),
-    expect: 'Error: unknown typed array "Function"',
+    expect: 'TypeError: malformed value: unknown typed array "Function"',
   },
   {
     name: "a host method that returns the Function constructor",

@@ -22,6 +22,8 @@ import { scriptedModel, type ScriptedTurn } from "../../src/models/scripted-mode
 import { tool } from "../../src/tools/tool.ts";
 import type { Executor, Vm } from "../../src/workspace/executor.ts";
 import type { WorkspaceLimits } from "../../src/workspace/limits.ts";
+import type { ExposeOptions } from "../../src/workspace/membrane/exposed-classes.ts";
+import { contendedSqliteStore, type ContentionOptions } from "../support/contended-sqlite.ts";
 import { createQuickJsExecutor } from "../../src/workspace/quickjs/quickjs-executor.ts";
 
 const MiB = 1024 * 1024;
@@ -56,6 +58,12 @@ export class Calendar {
   fail(): never {
     throw new RangeError("the calendar is closed");
   }
+  async laterText(size: number): Promise<string> {
+    return "x".repeat(size);
+  }
+  async laterFunction(): Promise<unknown> {
+    return Function;
+  }
   isPolluted(): boolean {
     return ({} as Record<string, unknown>).polluted !== undefined || this.received.some((value) => Object.getPrototypeOf(value) !== Object.prototype);
   }
@@ -68,6 +76,7 @@ export class Calendar {
 export class Meeting {
   title = "standup";
   room = "A";
+  notes = "the host's notes";
   cancel(): string {
     return "cancelled";
   }
@@ -110,6 +119,10 @@ export interface HostileCase {
   toolCalls?: Array<{ name: string; args: Record<string, unknown> }>;
   /** Extra assertions on the hostile job. */
   check?: (view: JobView, calendar: Calendar) => void;
+  /** How `Meeting` is exposed. @default { deny: ["delete*"], readOnly: ["title"] } */
+  expose?: ExposeOptions<Meeting>;
+  /** Run both jobs on a SQLite file whose connection meets real lock contention (`support/contended-sqlite.ts`). */
+  contention?: ContentionOptions;
 }
 
 /** An executor that remembers the most memory each of its VMs held. */
@@ -177,7 +190,7 @@ async function runCase(test: HostileCase): Promise<void> {
     model: scriptedModel(hostileTurns),
     tools: [twice, wipe, adminReset],
     allowedTools: ["twice"],
-    context: { calendar, meeting: new Meeting() },
+    context: { calendar, meeting: new Meeting(), formatSlot: (slot: unknown) => `slot ${String(slot)}` },
     limits: { maxTurns: 10 },
   });
   const ordinary = new Agent({
@@ -189,15 +202,17 @@ async function runCase(test: HostileCase): Promise<void> {
     ]),
     context: { counter: new Counter() },
   });
+  const contended = test.contention ? contendedSqliteStore(test.contention) : undefined;
   const statek = await Statek.open({
-    store: ":memory:",
+    store: contended?.store ?? ":memory:",
     agents: [hostile, ordinary],
     bindings: { adminVault: new AdminVault() },
     executor: tracking.executor,
     limits: { cellTimeMs: 300, memoryBytes: HOSTILE_MEMORY_BYTES, maxHostCalls: 20_000, ...test.limits },
     warmJobs: 0,
   });
-  statek.expose(Meeting, { deny: ["delete*"], readOnly: ["title"] });
+  statek.expose(Meeting, test.expose ?? { deny: ["delete*"], readOnly: ["title"] });
+  contended?.arm();
   try {
     const [bad, good] = await Promise.all([
       statek.submitJob(hostile).then(({ id }) => statek.runJob(id)),
@@ -214,8 +229,12 @@ async function runCase(test: HostileCase): Promise<void> {
     assert.equal(good.exitStatus, 61, "the ordinary job computed its result");
     await new Promise((resolve) => setTimeout(resolve, 1));
   } finally {
+    contended?.release();
     await statek.close();
+    await contended?.store.close();
+    contended?.close();
   }
+  if (contended) assert.ok(contended.busy() > 0, "the store met the lock");
   for (const peak of tracking.peaks) assert.ok(peak <= HOSTILE_MEMORY_BYTES, `a VM held ${peak} bytes, over its bound of ${HOSTILE_MEMORY_BYTES}`);
   const peakAfter = process.resourceUsage().maxRSS * 1024;
   const allowed = rssBefore + tracking.maxLive() * HOSTILE_MEMORY_BYTES + HOST_ALLOWANCE_BYTES;

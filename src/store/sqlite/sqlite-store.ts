@@ -12,6 +12,7 @@ import { JOB_STATUSES } from "../store.ts";
 import type { HistoryRow, JobCommit, JobFilter, JobRow, Store, StoreCallOptions, VariableRow } from "../store.ts";
 import { SQLITE_SYNCHRONOUS_MODES } from "./sqlite-config.ts";
 import type { SqliteDatabase, SqliteStatement, SqliteStoreConfig, SqliteValue } from "./sqlite-config.ts";
+import { toStoreError } from "./sqlite-errors.ts";
 import { applySqliteMigrations } from "./sqlite-migrations.ts";
 import { JSON_FIELDS, decodeHistory, decodeJob } from "./sqlite-rows.ts";
 
@@ -55,6 +56,8 @@ interface QueuedWrite {
  *   {@link CorruptRecordError} naming the job and column when it is read. `id`, `version` and the other
  *   plain columns stay readable, so the caller can fail that one job, and a commit that replaces the field
  *   repairs it.
+ * - **Engine errors carry their retry policy**: a `node:sqlite` failure is rethrown as a `StoreError` whose
+ *   `isRetryable` is true for `SQLITE_BUSY`/`SQLITE_LOCKED` (another connection holds the lock).
  * - **node:sqlite is synchronous**: a statement, and waiting for another process's lock (`busyTimeoutMs`),
  *   blocks the event loop. Steps are short, and group commit keeps the number of transactions low.
  */
@@ -169,10 +172,14 @@ export class SqliteStore implements Store {
     if (this.#closing !== undefined) return Promise.reject(new Error(`store is closed (SqliteStore ${this.#path})`));
     const signal = options?.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    const promise = this.#ready().then(() => {
-      signal?.throwIfAborted();
-      return body();
-    });
+    const promise = this.#ready()
+      .then(() => {
+        signal?.throwIfAborted();
+        return body();
+      })
+      .catch((error: unknown) => {
+        throw toStoreError(error);
+      });
     this.#inFlight.add(promise);
     const forget = () => this.#inFlight.delete(promise);
     promise.then(forget, forget);

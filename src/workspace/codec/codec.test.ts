@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import vm from "node:vm";
-import { createCodec, type CodecHooks } from "./codec.ts";
+import { codecSource, createCodec, type CodecHooks } from "./codec.ts";
 
 const roundTrip = (value: unknown, hooks: CodecHooks = {}) => {
   const codec = createCodec(hooks);
@@ -203,13 +203,80 @@ describe("createCodec", () => {
 
   it("refuses malformed texts", () => {
     const codec = createCodec({});
-    assert.throws(() => codec.decode('{"v":{"$":"nope"}}'), /unknown value tag "nope"/);
+    assert.throws(() => codec.decode('{"v":{"$":"nope"}}'), /^TypeError: malformed value: unknown value tag "nope"$/);
     assert.throws(() => codec.decode('{"v":{"$":"ref","i":3}}'), /dangling reference/);
     assert.throws(() => codec.decode('{"v":{"$":"ref","i":0},"o":[{"t":"??"}]}'), /unknown node type/);
+    assert.throws(() => codec.decode('{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":"ab"}]}'), /items must be a list/);
+    assert.throws(() => codec.decode('{"v":{"$":"ref","i":0},"o":[{"t":"obj","p":[["a"]]}]}'), /\[key, value\] pairs/);
+    assert.throws(() => codec.decode("null"), /expected a graph/);
+  });
+
+  it("resolves references only as indices into the tables it decodes, never by name on the realm", () => {
+    // Before issue #8 these decoded to the realm's Object.prototype, Object, Object.assign, Array.prototype.
+    const codec = createCodec({});
+    const attacks = [
+      '{"v":{"$":"xref","n":"constructor","i":"prototype"}}',
+      '{"v":{"$":"xref","n":"constructor","i":"constructor"}}',
+      '{"v":{"$":"xref","n":"constructor","i":"assign"}}',
+      '{"v":{"$":"xref","n":"__proto__","i":0}}',
+      '{"v":{"$":"ref","i":"__proto__"}}',
+      '{"v":{"$":"ref","i":0.5},"o":[{"t":"obj"}]}',
+      '{"v":{"$":"ref","i":0},"o":[{"t":"obj","c":{"$":"xref","n":"constructor","i":"prototype"}}]}',
+      '{"v":{"$":"ref","i":0},"o":[{"t":"obj","c":{"$":"ref","i":1}},{"t":"arr","v":[]}]}',
+    ];
+    for (const text of attacks) assert.throws(() => codec.decode(text), /^TypeError: malformed value: /, text);
+    assert.throws(() => codec.decodeAll([["a", '{"v":1}'], ["a", '{"v":2}']]), /duplicate/);
+  });
+
+  it("keeps a variable named __proto__ as data, both ways", () => {
+    const codec = createCodec({});
+    const { texts } = codec.encodeAll([["__proto__", { a: 1 }], ["other", 2]], "persist");
+    assert.deepEqual(Object.keys(texts), ["__proto__", "other"]);
+    const back = codec.decodeAll(Object.entries(texts));
+    assert.equal(Object.getPrototypeOf(back), Object.prototype);
+    assert.deepEqual(Object.getOwnPropertyDescriptor(back, "__proto__")?.value, { a: 1 });
+  });
+
+  it("isolates stored variables that cannot be decoded", () => {
+    const broken: string[] = [];
+    const codec = createCodec({ tombstone: (why, path) => ({ why, path }) });
+    const back = codec.decodeAll(
+      [
+        ["good", '{"v":{"$":"ref","i":0},"o":[{"t":"obj","p":[["n",1]]}]}'],
+        ["bad", '{"v":{"$":"ref","i":0},"o":[{"t":"obj","p":[["n",{"$":"nope"}]]}]}'],
+        ["sharing", '{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":[{"$":"xref","n":"good","i":0},{"$":"xref","n":"bad","i":0}]}]}'],
+        ["unparsable", "{"],
+      ],
+      undefined,
+      { isolate: true, broken: (name) => broken.push(name) },
+    ) as Record<string, any>;
+    assert.deepEqual(back.good, { n: 1 });
+    assert.match(back.bad.why, /^its stored value could not be read back \(TypeError: malformed value: unknown value tag "nope"\)$/);
+    assert.equal(back.sharing[0], back.good);
+    assert.match(back.sharing[1].why, /^it shared a value with bad/);
+    assert.match(back.unparsable.why, /^its stored value could not be read back \(SyntaxError/);
+    assert.deepEqual(broken.sort(), ["bad", "unparsable"]);
+  });
+
+  it("makes a variable it cannot read a tombstone of its own when persisting, and throws when transferring", () => {
+    const codec = createCodec({});
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    let deep: unknown = 1;
+    for (let i = 0; i < 1200; i++) deep = [deep];
+    const shared = { s: 1 };
+    const { texts, problems } = codec.encodeAll([["a", shared], ["revoked", { shared, proxy }], ["deep", deep], ["b", [shared]]], "persist");
+    assert.deepEqual(problems.map((problem) => problem.path), ["revoked", "deep"]);
+    assert.match(problems[0]!.reason, /^it could not be read \(TypeError: .*revoked/);
+    assert.equal(problems[1]!.reason, "it is nested too deeply to be saved");
+    const back = createCodec({ tombstone: (why) => `[${why}]` }).decodeAll(Object.entries(texts)) as Record<string, any>;
+    assert.equal(back.b[0], back.a, "sharing with the variables that were kept survives");
+    assert.match(back.revoked, /^\[it could not be read/);
+    assert.throws(() => codec.encode({ proxy }), /revoked/);
   });
 
   it("is self-contained, so it can run inside the sandbox from its source", () => {
-    const text = vm.runInNewContext(`(${createCodec.toString()})({}).encode(new Map([[1, new Date(0)]]))`) as string;
+    const text = vm.runInNewContext(`(${codecSource()})({}).encode(new Map([[1, new Date(0)]]))`) as string;
     const back = createCodec({}).decode(text) as Map<number, Date>;
     assert.equal(back.get(1)?.getTime(), 0);
   });

@@ -3,9 +3,10 @@
  * The workspace codec (DESIGN.md §6.2): turns values into JSON text and back, keeping `undefined`, `BigInt`,
  * `Date`, `RegExp`, `Map`, `Set`, arrays, plain objects, typed arrays, errors, cycles and shared references.
  *
- * The same function runs in two realms: in the host (Node) and inside the sandbox, where its source is
- * evaluated as part of the guest runtime. That is why {@link createCodec} is self-contained: it may not refer
- * to anything outside its own body, and it only uses language features both realms have.
+ * The same functions run in two realms: in the host (Node) and inside the sandbox, where their source
+ * ({@link codecSource}) is evaluated as part of the guest runtime. That is why {@link createCodec} and its
+ * decoder (`codec-decoder.ts`) are self-contained: they may not refer to anything outside their own bodies,
+ * and they only use language features both realms have.
  *
  * Wire format. A *graph* is `{ "v": value, "o": [node, …] }`. Strings, booleans, finite numbers and `null` are
  * themselves; every other value is `{ "$": tag, … }`; objects live in the node table `o` and are referenced by
@@ -14,7 +15,14 @@
  * variables. Host objects are never copied: the realm's hooks turn them into handle references. A value that
  * cannot be kept is a tombstone written in place, `{ "$": "tomb", "why": reason, "at": path }`, so a restored
  * tombstone stored again yields the same text.
+ *
+ * Texts are untrusted (DESIGN.md §6.6): decoding checks every field, resolves references only as integers into
+ * the tables of the call, and never looks a name up on an object of the realm. Persisting is guarded per
+ * variable: a value that cannot even be read (a revoked proxy, a detached buffer, a getter that throws,
+ * nesting deeper than the encoder can follow) makes that one variable a tombstone.
  */
+
+import { createDecoder } from "./codec-decoder.ts";
 
 /** How a value leaves a realm: `transfer` crosses the sandbox boundary now, `persist` goes to the store. */
 export type CodecMode = "transfer" | "persist";
@@ -47,6 +55,12 @@ export interface CodecHooks {
   opaque?(description: string): unknown;
   /** The value that replaces something that could not be kept, when decoding. */
   tombstone?(reason: string, path: string): unknown;
+  /**
+   * Refuse to decode an object whose `then` is a function (only the host's own functions, reached through
+   * handles, are callable there). The host sets it: such a value would be adopted as a promise by the
+   * application's `await` and never settle.
+   */
+  refuseThenables?: boolean;
   /** Turns a JSON text into data; the realm's own `JSON.parse`. */
   parse?(text: string): unknown;
   /**
@@ -56,20 +70,37 @@ export interface CodecHooks {
   maxBigIntDigits?: number;
 }
 
+/** Options of {@link Codec.decodeAll}. */
+export interface DecodeOptions {
+  /**
+   * Stored texts: a variable whose text cannot be decoded becomes a tombstone on its own (references to it
+   * from other variables too) instead of failing the whole call.
+   */
+  isolate?: boolean;
+  /** Told about each variable `isolate` turned into a tombstone, with why. */
+  broken?(name: string, reason: string): void;
+}
+
 /** The codec's operations, bound to one realm's hooks. */
 export interface Codec {
-  /** Encodes named roots together; returns one JSON text per name, plus what could not be kept. */
+  /**
+   * Encodes named roots together; returns one JSON text per name, plus what could not be kept. In `persist`
+   * mode a root whose value cannot be read becomes a tombstone of its own; in `transfer` mode that throws.
+   */
   encodeAll(entries: Array<[string, unknown]>, mode: CodecMode): { texts: Record<string, string>; problems: CodecProblem[] };
   /** Decodes texts produced by `encodeAll` (in the same order), resolving references between them. */
-  decodeAll(entries: Array<[string, string]>, assign?: (name: string, value: unknown) => void): Record<string, unknown>;
+  decodeAll(entries: Array<[string, string]>, assign?: (name: string, value: unknown) => void, options?: DecodeOptions): Record<string, unknown>;
   /** Encodes one value for transfer. */
   encode(value: unknown, mode?: CodecMode): string;
   /** Decodes one value produced by `encode`. */
   decode(text: string): unknown;
 }
 
-/** Creates a codec for one realm. Self-contained: see the module comment. */
-export function createCodec(hooks: CodecHooks): Codec {
+/**
+ * Creates a codec for one realm. Self-contained apart from its decoder (see the module comment and
+ * {@link codecSource}); `makeDecoder` is only passed where the decoder is not in scope by that name.
+ */
+export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder = createDecoder): Codec {
   const H: any = hooks || {};
   const parseJson = H.parse || JSON.parse;
   const TYPED = [
@@ -81,6 +112,15 @@ export function createCodec(hooks: CodecHooks): Codec {
   const G: any = typeof globalThis !== "undefined" ? globalThis : {};
   const objectProto = Object.prototype;
   const HEX = "0123456789abcdef";
+  // Deepest nesting of objects the encoder follows (its recursion must end well before the stack does).
+  const MAX_DEPTH = 1000;
+  const TOO_DEEP = "it is nested too deeply to be saved";
+  const DETACHED = "a detached ArrayBuffer (its contents were transferred away)";
+  // Throws `error` (what a transfer reports), carrying the reason a persisted variable's tombstone gives.
+  function refuse(error: any, why: string): never {
+    error.codecReason = why;
+    throw error;
+  }
 
   function isSimple(value: unknown) {
     const type = typeof value;
@@ -132,7 +172,15 @@ export function createCodec(hooks: CodecHooks): Codec {
     const texts: Record<string, string> = {};
     for (const [name, root] of entries) {
       const nodes: any[] = [];
+      let depth = 0;
       const enc = (value: any, path: string): any => {
+        if (value === null || (typeof value !== "object" && typeof value !== "function")) return encodeValue(value, path);
+        if (++depth > MAX_DEPTH) refuse(new RangeError("a value nested more than " + MAX_DEPTH + " objects deep cannot be kept"), TOO_DEEP);
+        const encoded = encodeValue(value, path);
+        depth--;
+        return encoded;
+      };
+      const encodeValue = (value: any, path: string): any => {
         const type = typeof value;
         if (value === null || type === "string" || type === "boolean") return value;
         if (type === "number") {
@@ -225,11 +273,13 @@ export function createCodec(hooks: CodecHooks): Codec {
         if (typed) {
           node.t = "ta";
           node.k = typed;
+          if (value.buffer.detached === true) refuse(new TypeError(DETACHED), "it holds " + DETACHED);
           node.b = toHex(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
           return ref;
         }
         if (value instanceof ArrayBuffer) {
           node.t = "ab";
+          if ((value as any).detached === true) refuse(new TypeError(DETACHED), "it holds " + DETACHED);
           node.b = toHex(new Uint8Array(value));
           return ref;
         }
@@ -260,170 +310,36 @@ export function createCodec(hooks: CodecHooks): Codec {
         for (const key of Object.keys(value)) node.p.push([key, enc(value[key], keyPath(path, key))]);
         return ref;
       };
-      const v = enc(root, name);
-      texts[name] = JSON.stringify(nodes.length ? { v, o: nodes } : { v });
+      const problemCount = problems.length;
+      try {
+        const v = enc(root, name);
+        put(texts, name, JSON.stringify(nodes.length ? { v, o: nodes } : { v }));
+      } catch (error: any) {
+        if (mode !== "persist") throw error;
+        // This variable cannot be kept, the others can: it becomes a tombstone, and nothing may share with it.
+        for (const [value, where] of seen) if (where.root === name) seen.delete(value);
+        problems.length = problemCount;
+        let reason: string;
+        try {
+          reason = error instanceof Error ? error.name + ": " + error.message : "a thrown " + typeof error;
+        } catch {
+          reason = "an error that could not be read";
+        }
+        // The encoder recurses: a value nested deeper than the guest's stack allows reads as "too deep" too.
+        const tooDeep = error instanceof RangeError && /call stack|stack overflow/i.test(reason);
+        // QuickJS throws `null` when an allocation fails and it cannot even make the error.
+        const outOfMemory = error === null || error === undefined || /out of memory/i.test(reason);
+        let why = tooDeep ? TOO_DEEP : "it could not be read (" + (reason.length > 200 ? reason.slice(0, 200) + "…" : reason) + ")";
+        if (outOfMemory) why = "the workspace ran out of memory while saving it";
+        if (error && typeof error.codecReason === "string") why = error.codecReason;
+        problems.push({ path: name, reason: why });
+        put(texts, name, JSON.stringify({ v: { $: "tomb", why, at: name } }));
+      }
     }
     return { texts, problems };
   }
 
-  function decodeAll(entries: Array<[string, string]>, assign?: (name: string, value: unknown) => void) {
-    const graphs: Record<string, any> = {};
-    const shells: Record<string, any[]> = {};
-    const result: Record<string, unknown> = {};
-    const at = (root: string, index: number) => {
-      const table = shells[root];
-      if (!table || index >= table.length) throw new Error("dangling reference to " + root + "#" + index);
-      return table[index];
-    };
-    const dec = (value: any, root: string, path: string): any => {
-      if (value === null || typeof value !== "object") return value;
-      switch (value.$) {
-        case "num": return value.v === "-0" ? -0 : Number(value.v);
-        case "undef": return undefined;
-        case "big": {
-          // `x` holds hexadecimal digits; `v` (decimal) is how earlier versions stored BigInts.
-          const digits = String(value.x !== undefined ? value.x : value.v);
-          if (H.maxBigIntDigits && digits.length > H.maxBigIntDigits) {
-            throw new RangeError("a BigInt of " + digits.length + " digits cannot cross the sandbox boundary (at most " + H.maxBigIntDigits + ")");
-          }
-          if (value.x === undefined) return BigInt(digits);
-          return digits.charAt(0) === "-" ? -BigInt("0x" + digits.slice(1)) : BigInt("0x" + digits);
-        }
-        case "ref": return at(root, value.i);
-        case "xref": return at(value.n, value.i);
-        case "h": return H.fromHandle ? H.fromHandle(value, value.at || path) : tomb("a host object", value.at || path);
-        case "tomb": return tomb(value.why, value.at || path);
-        case "opaque": return H.opaque ? H.opaque(value.d) : undefined;
-        default: throw new Error("unknown value tag " + JSON.stringify(value.$));
-      }
-    };
-    const tomb = (why: string, path: string) => (H.tombstone ? H.tombstone(why, path) : undefined);
-    // Pass 1: a shell per node. Definitions are evaluated in variable order, and a variable whose value is a
-    // definition is assigned at once, so `class B extends A` finds `A`. A definition that fails (its `A` comes
-    // later: variables keep the position of their first declaration) is retried once others are assigned.
-    const deferred: any[] = [];
-    const define = (item: any) => {
-      try {
-        item.table[item.index] = H.fromDefinition(item.node.src, item.node.name);
-        return true;
-      } catch (error: any) {
-        item.error = error && error.message !== undefined ? error.name + ": " + error.message : String(error);
-        return false;
-      }
-    };
-    const assignDefinition = (name: string) => {
-      const v = graphs[name].v;
-      if (!assign || name in result || !v || (v.$ !== "ref" && v.$ !== "xref")) return;
-      const root = v.$ === "ref" ? name : v.n;
-      const node = graphs[root] && (graphs[root].o || [])[v.i];
-      const shell = shells[root] && shells[root][v.i];
-      if (!node || node.t !== "fn" || shell === undefined) return;
-      assign(name, shell);
-      result[name] = shell;
-    };
-    for (const [name, text] of entries) {
-      const graph = parseJson(text);
-      graphs[name] = graph;
-      const table: any[] = [];
-      shells[name] = table;
-      for (const node of graph.o || []) {
-        switch (node.t) {
-          case "obj": table.push(node.np ? Object.create(null) : {}); break;
-          case "arr": table.push(new Array(node.v.length)); break;
-          case "date": table.push(new Date(node.v === null ? NaN : node.v)); break;
-          case "re": { const re = new RegExp(node.src, node.fl); re.lastIndex = node.li || 0; table.push(re); break; }
-          case "map": table.push(new Map()); break;
-          case "set": table.push(new Set()); break;
-          case "ta": {
-            if (TYPED.indexOf(node.k) < 0 || typeof G[node.k] !== "function") throw new Error("unknown typed array " + JSON.stringify(node.k));
-            const bytes = fromHex(String(node.b));
-            table.push(new G[node.k](bytes.buffer));
-            break;
-          }
-          case "ab": table.push(fromHex(String(node.b)).buffer); break;
-          case "err": {
-            const Builtin = ERRORS.indexOf(node.name) >= 0 && typeof G[node.name] === "function" ? G[node.name] : Error;
-            const error = new Builtin(node.msg);
-            if (error.name !== node.name) error.name = node.name;
-            table.push(error);
-            break;
-          }
-          case "fn": {
-            if (!H.fromDefinition) {
-              table.push(tomb("a function", name));
-              break;
-            }
-            const item = { table, index: table.length, node, name, error: "" };
-            table.push(undefined);
-            if (!define(item)) deferred.push(item);
-            break;
-          }
-          case "tomb": table.push(tomb(node.why, node.at || name)); break;
-          default: throw new Error("unknown node type " + JSON.stringify(node.t));
-        }
-      }
-      assignDefinition(name);
-    }
-    for (let progress = true; deferred.length && progress;) {
-      progress = false;
-      for (const item of deferred.splice(0)) {
-        if (define(item)) progress = true;
-        else deferred.push(item);
-      }
-      for (const [name] of entries) assignDefinition(name);
-    }
-    for (const item of deferred) {
-      item.table[item.index] = tomb("its definition could not be re-declared (" + item.error + ")", item.node.name || item.name);
-    }
-    for (const [name] of entries) assignDefinition(name);
-    // Pass 2: fill the shells.
-    for (const [name] of entries) {
-      const graph = graphs[name];
-      const table = shells[name];
-      (graph.o || []).forEach((node: any, index: number) => {
-        const shell = table[index];
-        switch (node.t) {
-          case "obj":
-          case "err":
-            for (const [key, v] of node.p || []) put(shell, key, dec(v, name, keyPath(name, key)));
-            if (node.c !== undefined) {
-              if (typeof node.c === "string") {
-                if (H.foreignPrototype) Object.setPrototypeOf(shell, H.foreignPrototype(node.c));
-              } else {
-                const cls = dec(node.c, name, name + ".constructor");
-                let proto;
-                try {
-                  proto = typeof cls === "function" ? cls.prototype : undefined;
-                } catch {
-                  // The class is a tombstone (its definition failed): the instance keeps its data.
-                }
-                if (proto) Object.setPrototypeOf(shell, proto);
-              }
-            }
-            break;
-          case "fn":
-            for (const [key, v] of node.p || []) {
-              try {
-                put(shell, key, dec(v, name, keyPath(name, key)));
-              } catch {
-                // The definition is a tombstone: its properties are gone with it.
-              }
-            }
-            break;
-          case "arr": node.v.forEach((v: any, i: number) => { shell[i] = dec(v, name, name + "[" + i + "]"); }); break;
-          case "map": for (const [k, v] of node.v) shell.set(dec(k, name, name), dec(v, name, name)); break;
-          case "set": for (const v of node.v) shell.add(dec(v, name, name)); break;
-        }
-      });
-    }
-    for (const [name] of entries) {
-      if (name in result) continue;
-      const value = dec(graphs[name].v, name, name);
-      result[name] = value;
-      if (assign) assign(name, value);
-    }
-    return result;
-  }
+  const decodeAll = makeDecoder(H, { parseJson, put, keyPath, fromHex, TYPED, ERRORS, G });
 
   return {
     encodeAll: encodeAll as Codec["encodeAll"],
@@ -435,9 +351,24 @@ export function createCodec(hooks: CodecHooks): Codec {
       return encodeAll([["$", value]], mode || "transfer").texts.$;
     },
     decode(text: string) {
-      if (text.indexOf('"$"') < 0) return parseJson(text).v;
-      if (text.startsWith('{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":') && text.indexOf('"$"', 20) < 0) return parseJson(text).o[0].v;
+      // Texts without tags (nearly every host call) skip the graph machinery; they hold plain JSON data only.
+      if (text.indexOf('"$"') < 0) {
+        const graph = parseJson(text);
+        if (graph !== null && typeof graph === "object" && !Array.isArray(graph) && graph.o === undefined && "v" in graph) return graph.v;
+      } else if (text.startsWith('{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":') && text.indexOf('"$"', 20) < 0) {
+        const graph = parseJson(text);
+        const node = Array.isArray(graph.o) && graph.o.length === 1 ? graph.o[0] : undefined;
+        if (node && node.t === "arr" && Array.isArray(node.v)) return node.v;
+      }
       return decodeAll([["$", text]]).$;
     },
   };
+}
+
+/**
+ * The codec as source text for another realm: an expression whose value is {@link createCodec} with its
+ * decoder in scope.
+ */
+export function codecSource(): string {
+  return `(() => { const createDecoder = ${createDecoder.toString()}; return ${createCodec.toString()}; })()`;
 }

@@ -4,7 +4,7 @@
  * text is an expression whose value is the runtime's private entries; the executor keeps that value for
  * itself, so agent code never sees it.
  */
-import { createCodec } from "../codec/codec.ts";
+import { codecSource } from "../codec/codec.ts";
 import { RANDOM_BATCH, installHostClock } from "./guest-clock.ts";
 import { GUEST_OPERATION_CODES } from "./guest-protocol.ts";
 import { createGuestHandles } from "./guest-handles.ts";
@@ -25,7 +25,7 @@ export function guestBootstrapSource(sendName: string): string {
     source = `(function () {
   const send = globalThis[${JSON.stringify(sendName)}];
   delete globalThis[${JSON.stringify(sendName)}];
-  return (${installGuestRuntime.toString()})(send, ${JSON.stringify(GUEST_OPERATION_CODES)}, ${createCodec.toString()}, ${createGuestHandles.toString()}, ${installHostClock.toString()}, ${RANDOM_BATCH}, ${installGuestTimers.toString()});
+  return (${installGuestRuntime.toString()})(send, ${JSON.stringify(GUEST_OPERATION_CODES)}, ${codecSource()}, ${createGuestHandles.toString()}, ${installHostClock.toString()}, ${RANDOM_BATCH}, ${installGuestTimers.toString()});
 })()`;
     cached.set(sendName, source);
   }

@@ -222,7 +222,7 @@ export function installGuestRuntime(
   };
 
   installHostClock(G, send, answer, randomBatch, ops);
-  installGuestTimers(G, send, answer, ops, reportEnd);
+  const resetTimers = installGuestTimers(G, send, answer, ops, reportEnd);
   // The engine hands `Error.prepareStackTrace` call sites whose `getFunction()` returns the functions on the
   // stack, the runtime's own among them. Nothing is secret there (the broker checks everything), but agent
   // code has no business with the runtime's closures: the hook is fixed to "none".
@@ -243,7 +243,14 @@ export function installGuestRuntime(
 
   // Workspace variables are the globals the cells created, plus provided globals a cell replaced.
   const workspaceNames = () =>
-    ownNames(G).filter((name) => name !== "__statek" && !(baseline.has(name) && Object.is(baseline.get(name), G[name])));
+    ownNames(G).filter((name) => {
+      if (name === "__statek" || !baseline.has(name)) return name !== "__statek";
+      try {
+        return !Object.is(baseline.get(name), G[name]);
+      } catch {
+        return true; // A provided global replaced by a getter that throws: collect makes it a tombstone.
+      }
+    });
 
   // Fixed in place: compiled cells depend on it, so agent code may neither replace nor delete it.
   defineProperty(G, "__statek", { writable: false, configurable: false, enumerable: false, value: Object.freeze({
@@ -283,6 +290,7 @@ export function installGuestRuntime(
     /** Arms `__statek.run` for the cell the host evaluates next. */
     begin() {
       armed = true;
+      resetTimers();
       return "";
     },
     /** Settles a pending host promise. */
@@ -318,22 +326,43 @@ export function installGuestRuntime(
       if (!provided.has(name) && baseline.has(name) && Object.is(baseline.get(name), value)) return "";
       return codec.encode(value, "transfer");
     },
-    /** Restores persisted variables, in definition order. */
+    /**
+     * Restores persisted variables, in definition order. A variable whose text cannot be decoded becomes a
+     * tombstone saying so; the others are restored. `__proto__` is defined as the global's own property.
+     */
     restore(text: string) {
       const entries = parse(text);
       order = entries.map((entry: [string, string]) => entry[0]);
       codec.decodeAll(entries, (name: string, value: unknown) => {
-        G[name] = value;
-      });
+        if (name === "__proto__") defineProperty(G, name, { value, writable: true, enumerable: true, configurable: true });
+        else G[name] = value;
+      }, { isolate: true });
       return "";
     },
-    /** Encodes the current workspace variables: `{ texts, problems, order }` as JSON. */
+    /**
+     * Encodes the current workspace variables: `{ texts, problems, order }` as JSON. Guarded per variable: one
+     * that cannot be read (a getter that throws, a revoked proxy, a detached buffer, nesting too deep) becomes
+     * a tombstone with the reason, and the others are kept.
+     */
     collect() {
+      const readable = (name: string) => {
+        try {
+          return [name, G[name]];
+        } catch (error: any) {
+          let reason;
+          try {
+            reason = error instanceof Error ? error.name + ": " + error.message : "a thrown " + typeof error;
+          } catch {
+            reason = "an error that could not be read";
+          }
+          return [name, tombstone("it could not be read (" + clip(reason) + ")", name)];
+        }
+      };
       const names = workspaceNames();
       const present = new Set(names);
       order = order.filter((name) => present.has(name));
       for (const name of names) if (!order.includes(name)) order.push(name);
-      const encoded = codec.encodeAll(order.map((name) => [name, G[name]]), "persist");
+      const encoded = codec.encodeAll(order.map(readable), "persist");
       return stringify({ texts: encoded.texts, problems: encoded.problems, order });
     },
   };

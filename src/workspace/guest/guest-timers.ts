@@ -9,14 +9,17 @@
  * {@link installGuestTimers} runs *inside* the sandbox from its source text, so it is self-contained.
  */
 
-/** Installs the timer globals. Runs inside the sandbox. */
+/**
+ * Installs the timer globals; returns the function that starts a new cell's numbering of timer handles (so a
+ * warm VM numbers them as a new one does). Runs inside the sandbox.
+ */
 export function installGuestTimers(
   G: any,
   send: (op: number, ...args: string[]) => string,
   answer: (reply: string) => unknown,
   ops: Record<string, number>,
   reportEnd: (error: unknown) => void,
-): void {
+): () => void {
   const TIMER = ops.timer!;
   const CLEAR = ops.clearTimer!;
   // Timer handle → the pending id of its current timer (an interval gets a new one each round).
@@ -81,4 +84,8 @@ export function installGuestTimers(
   define("clearInterval", function clearInterval(handle: unknown) {
     clear(handle);
   });
+  return () => {
+    live.clear();
+    nextHandle = 1;
+  };
 }

@@ -7,14 +7,16 @@
  * refuses forged handles and the host values that must never cross), records the crossing in the
  * {@link CrossingJournal}, and answers in the protocol of `guest-protocol.ts`.
  */
+import { isPromise } from "node:util/types";
 import type { Codec } from "../codec/codec.ts";
 import type { ConsoleStream } from "../console-buffer.ts";
 import { METHOD_REPLY, UNDEFINED_REPLY, decodeArguments, errorReply, thrownReply, valueReply } from "../guest/guest-protocol.ts";
 import { isTool, type Tool } from "../../tools/tool.ts";
 import { llmRepr } from "../../tools/llm-repr.ts";
 import type { Crossing, CrossingJournal, CrossingOp } from "./crossing-journal.ts";
+import type { ClassPolicy } from "./exposed-classes.ts";
 import type { HandleEntry, HandleTable } from "./handle-table.ts";
-import { memberRefusal, publicKeys, writeRefusal } from "./member-policy.ts";
+import { memberRefusal, publicKeys, visibleUnder, writeRefusal } from "./member-policy.ts";
 import type { ToolAccess } from "./tool-access.ts";
 
 /** What the broker needs from its workspace. */
@@ -38,11 +40,17 @@ export interface BrokerOptions {
   clock(): number;
   /** A random number in [0, 1) for agent code's `Math.random()`. */
   random(): number;
+  /** The member policy of a host object's exposed class, if it has one (formatting obeys it too). */
+  policyOf?(value: object): ClassPolicy | undefined;
 }
 
-/** Formats values for `print` and echoes: strings raw, everything else with `llmRepr`. */
-export function formatPrinted(values: readonly unknown[]): string {
-  return values.map((value) => (typeof value === "string" ? value : llmRepr(value))).join(" ");
+/**
+ * Formats values for `print` and echoes: strings raw, everything else with `llmRepr`; `visible` filters the
+ * members of class instances (the member policy, for what agent code prints).
+ */
+export function formatPrinted(values: readonly unknown[], visible?: (object: object, member: string) => boolean): string {
+  const options = visible ? { visible } : {};
+  return values.map((value) => (typeof value === "string" ? value : llmRepr(value, options))).join(" ");
 }
 
 const MAX_RANDOM_BATCH = 1024;
@@ -58,6 +66,13 @@ export class Broker {
   constructor(options: BrokerOptions) {
     this.#options = options;
     this.channel = (op, args) => this.#receive(op, args);
+  }
+
+  /** Whether formatting may show member `member` of `object`: the member policy of its exposed class. */
+  readonly #visible = visibleUnder((object) => this.#options.policyOf?.(object));
+
+  #repr(value: unknown): string {
+    return llmRepr(value, { visible: this.#visible });
   }
 
   #reply(value: unknown): string {
@@ -79,24 +94,38 @@ export class Broker {
     if (refusal) throw new TypeError(refusal);
   }
 
-  /** The reply for a host result; a promise settles later through the journal's pending count. */
+  /**
+   * The reply for a host result; a promise settles later through the journal's pending count. Only a real
+   * promise is awaited: any other value with a `then` is a value like the rest, because its `then` may be the
+   * guest's (a handle's function set as a field) and adopting it would wait forever.
+   */
   #settle(record: Crossing, result: unknown): string | Promise<string> {
-    const journal = this.#options.journal;
-    if (result !== null && (typeof result === "object" || typeof result === "function") && typeof (result as PromiseLike<unknown>).then === "function") {
-      journal.startPending(record);
-      return Promise.resolve(result as PromiseLike<unknown>).then(
-        (value) => this.#reply(value),
-        (error: unknown) => {
-          journal.fail(record, error);
-          return thrownReply(error);
-        },
-      ).then((reply) => {
-        journal.endPending(record, reply);
-        return reply;
-      });
+    if (isPromise(result)) {
+      this.#options.journal.startPending(record);
+      return this.#settleLater(record, result);
     }
     const reply = this.#reply(result);
-    journal.close(record, reply);
+    this.#options.journal.close(record, reply);
+    return reply;
+  }
+
+  /** Awaits a host promise; the pending call ends whatever happens (a result that cannot cross included). */
+  async #settleLater(record: Crossing, promise: Promise<unknown>): Promise<string> {
+    const journal = this.#options.journal;
+    let reply: string;
+    try {
+      reply = this.#reply(await promise);
+    } catch (error) {
+      journal.fail(record, error);
+      reply = thrownReply(error);
+    }
+    try {
+      // Counts the reply against the cell's transfer limit, like a synchronous one.
+      journal.endPending(record, reply);
+    } catch (error) {
+      journal.fail(record, error);
+      reply = thrownReply(error);
+    }
     return reply;
   }
 
@@ -104,7 +133,7 @@ export class Broker {
     if (op === "resolve") return this.#resolve(args);
     // Numbers sent as they are: the same call, with its argument list written here.
     if (op === "callNumbers") return this.#receive("call", [args[0] ?? "", args[1] ?? "", `[${args.slice(2).join(",")}]`]);
-    if (op === "repr") return this.#guard(() => this.#reply(llmRepr(this.#options.codec.decode(args[0] ?? ""))));
+    if (op === "repr") return this.#guard(() => this.#reply(this.#repr(this.#options.codec.decode(args[0] ?? ""))));
     let record: Crossing | undefined;
     try {
       const [first, second, third] = args;
@@ -161,7 +190,7 @@ export class Broker {
         case "print": {
           record = this.#options.journal.open("print", "write", undefined, first, second);
           const stream = first === "err" || first === "echo" ? first : "out";
-          this.#options.console.push(stream, formatPrinted(this.#arguments(second)));
+          this.#options.console.push(stream, formatPrinted(this.#arguments(second), this.#visible));
           this.#options.journal.close(record, UNDEFINED_REPLY);
           return UNDEFINED_REPLY;
         }
@@ -253,7 +282,7 @@ export class Broker {
       if (typeof entry.value !== "function") throw new TypeError(`${entry.className} is not a function`);
       return (entry.value as (...values: unknown[]) => unknown)(...args);
     }
-    if (prop === "toString" && usesDefaultToString(entry.value)) return llmRepr(entry.value);
+    if (prop === "toString" && usesDefaultToString(entry.value)) return this.#repr(entry.value);
     this.#refuse(entry, prop);
     const method = (entry.value as Record<string, unknown>)[prop];
     if (typeof method !== "function") throw new TypeError(`${entry.className}.${prop} is not a function`);

@@ -43,8 +43,11 @@ export class CrossingJournal {
   readonly #limits: CrossingLimits;
   #records: Crossing[] = [];
   #transferred = 0;
-  /** Host promises outstanding; they keep host resources busy until they settle, even after their cell. */
-  #pending = 0;
+  /**
+   * The current cell's host promises that have not settled. Calls a cell abandoned stop counting when it ends:
+   * a warm workspace must behave like one opened cold, which never sees an earlier cell's calls.
+   */
+  #cellPending = new Set<Crossing>();
 
   constructor(limits: CrossingLimits) {
     this.#limits = limits;
@@ -54,6 +57,7 @@ export class CrossingJournal {
   begin(): void {
     this.#records = [];
     this.#transferred = 0;
+    this.#cellPending = new Set();
   }
 
   /**
@@ -65,7 +69,7 @@ export class CrossingJournal {
     if (this.#records.length >= limits.maxHostCalls) {
       throw new ResourceLimitError({ limit: "maxHostCalls", bound: limits.maxHostCalls, message: "the cell made too many host calls" });
     }
-    if (this.#pending >= limits.maxPendingHostCalls) {
+    if (this.#cellPending.size >= limits.maxPendingHostCalls) {
       throw new ResourceLimitError({
         limit: "maxPendingHostCalls", bound: limits.maxPendingHostCalls, message: "too many host calls are pending at once; await some of them first",
       });
@@ -83,21 +87,28 @@ export class CrossingJournal {
     record.result = reply;
   }
 
-  /** Completes a record with a failure. */
+  /** Completes a record with a failure. Never throws, whatever was thrown. */
   fail(record: Crossing, error: unknown): void {
-    record.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    try {
+      record.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    } catch {
+      record.error = "Error: a value that could not be described was thrown";
+    }
   }
 
   /** Marks a record as an asynchronous call (refused by {@link open} while too many are outstanding). */
   startPending(record: Crossing): void {
-    this.#pending++;
+    this.#cellPending.add(record);
     record.pending = true;
   }
 
-  /** Completes an asynchronous call. */
+  /**
+   * Completes an asynchronous call. The call stops counting as pending in every case; then its reply counts
+   * against the transfer limit of its cell (if that cell is still running), and may throw `ResourceLimitError`.
+   */
   endPending(record: Crossing, reply: string): void {
-    this.#pending--;
     record.pending = false;
+    if (this.#cellPending.delete(record)) this.#count(reply);
     record.result = reply;
   }
 

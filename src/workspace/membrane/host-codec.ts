@@ -100,6 +100,7 @@ export function createHostCodec({ table, describeHandle, resolveKey }: HostCodec
     opaque: (description) => new OpaqueValue(String(description)),
     tombstone: (why, path) => new Tombstone(String(why), String(path)),
     maxBigIntDigits: MAX_BIGINT_DIGITS,
+    refuseThenables: true,
     parse: parseUntrusted,
   });
 }

@@ -7,7 +7,7 @@
  * the member policy of its exposed class.
  */
 import { isTool, type Tool } from "../../tools/tool.ts";
-import type { ExposedClasses } from "./exposed-classes.ts";
+import type { ClassPolicy, ExposedClasses } from "./exposed-classes.ts";
 import { classNameOf, type HandleDescription } from "./handle-table.ts";
 
 export { ExposedClasses, type ExposeOptions } from "./exposed-classes.ts";
@@ -55,6 +55,11 @@ export class HostReferences {
       }
     }
     return { key: null, why: `a ${classNameOf(value)} host object that is neither a binding nor of an exposed class`, ...policy };
+  }
+
+  /** The member policy of `value`'s exposed class, if it has one. */
+  policyOf(value: object): ClassPolicy | undefined {
+    return this.#exposed?.find(value)?.policy;
   }
 
   /** Loads, ahead of a synchronous restore, every exposed object the stored texts refer to. */

@@ -50,3 +50,14 @@ function isBuiltinOnly(target: object, name: string): boolean {
 export function publicKeys(target: object, className: string, policy?: ClassPolicy): string[] {
   return Object.keys(target).filter((key) => memberRefusal(target, key, className, policy) === undefined);
 }
+
+/**
+ * A filter for formatting (`llmRepr`'s `visible`) that shows a member of a class instance only when agent code
+ * may use it: what the member policy hides stays hidden in print, echoes and tool results too.
+ */
+export function visibleUnder(policyOf: (value: object) => ClassPolicy | undefined): (object: object, member: string) => boolean {
+  return (object, member) => {
+    const policy = policyOf(object);
+    return policy === undefined || memberRefusal(object, member, "", policy) === undefined;
+  };
+}

@@ -48,6 +48,12 @@ class Vault {
   functionConstructor(): unknown {
     return Function;
   }
+  async laterText(size: number): Promise<string> {
+    return "x".repeat(size);
+  }
+  async laterFunction(): Promise<unknown> {
+    return Function;
+  }
   processObject(): unknown {
     return process;
   }
@@ -174,6 +180,26 @@ export function boundaryCases({ test, session }: SuiteContext): void {
     );
   });
 
+  test("boundary: async host results count against the transfer limit", async () => {
+    const vault = new Vault();
+    const s = session({ globals: { vault }, limits: { maxTransferCharacters: 1_000 } });
+    assert.equal(
+      (await s.run("const text = await vault.laterText(2_000)")).error,
+      "ResourceLimitError: the cell moved too much data across the sandbox boundary (limit maxTransferCharacters = 1,000)",
+    );
+    assert.equal(await s.output("(await vault.laterText(500)).length"), "500", "the next cell has its own budget");
+  });
+
+  test("boundary: an async result that cannot cross still ends its pending call", async () => {
+    const vault = new Vault();
+    const s = session({ globals: { vault }, limits: { maxPendingHostCalls: 2 } });
+    const result = await s.run(
+      "const errors = []\nfor (let i = 0; i < 5; i++) { try { await vault.laterFunction() } catch (e) { errors.push(e.message) } }\n" +
+        "print(errors.length, errors[0])\nprint(await vault.later(7))",
+    );
+    assert.deepEqual(result.texts("out"), ["5 the host's Function constructor cannot cross into the workspace", "7"]);
+  });
+
   test("boundary: host calls a cell did not await are abandoned when it ends", async () => {
     const vault = new Vault();
     const s = session({ globals: { vault } });
@@ -216,7 +242,7 @@ export function boundaryCases({ test, session }: SuiteContext): void {
       (await s.run(forge('{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":[{"$":"h","k":"binding:other"}]}]}'))).error,
       "TypeError: a host object can only be passed back as the handle it came in",
     );
-    assert.equal((await s.run(forge('{"v":{"$":"ref","i":0},"o":[{"t":"ta","k":"Function","b":"00"}]}'))).error, 'Error: unknown typed array "Function"');
+    assert.equal((await s.run(forge('{"v":{"$":"ref","i":0},"o":[{"t":"ta","k":"Function","b":"00"}]}'))).error, 'TypeError: malformed value: unknown typed array "Function"');
     assert.deepEqual(vault.received, []);
   });
 

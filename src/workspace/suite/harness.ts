@@ -1,15 +1,24 @@
 /**
  * @module
- * The harness the workspace conformance suite drives: a *session* is one job's sequence of cells. Every cell
- * opens a fresh {@link Workspace} from the variable rows the previous cells left (kept in a plain array, as a
- * store would keep them), runs, applies its `put` and `deleted` rows, and disposes the workspace — so every
- * cell also proves that the workspace restores from what was stored.
+ * The harness the workspace conformance suite drives: a *session* is one job's sequence of cells, run either
+ * **cold** — every cell opens a fresh {@link Workspace} from the variable rows the previous cells left (kept in a
+ * plain array, as a store would keep them), runs, applies its `put` and `deleted` rows, and disposes the
+ * workspace, so every cell proves that the workspace restores from what was stored — or **warm**: one workspace
+ * stays open across the session's cells, as a worker keeps a job's VM between steps. The suite runs every case
+ * both ways and compares what each cell printed and stored ({@link Transcript}): a warm VM must behave exactly
+ * like one restored cold (DESIGN.md §6.6).
  */
 import type { VariableRow } from "../../store/store.ts";
 import type { Tool } from "../../tools/tool.ts";
 import type { Executor } from "../executor.ts";
 import type { ExposedClasses } from "../membrane/exposed-classes.ts";
 import { Workspace, type WorkspaceLimits, type WorkspaceOptions, type WorkspaceReport } from "../workspace.ts";
+
+/** How a session keeps its workspace between cells. */
+export type SessionMode = "cold" | "warm";
+
+/** What each cell of a run printed and left stored, in the order the cells ran. */
+export type Transcript = Array<{ session: number; cell: number; lines: string[]; rows: VariableRow[] }>;
 
 /** What a session's workspaces are opened with. */
 export interface SessionOptions {
@@ -38,19 +47,45 @@ export interface CellResult extends WorkspaceReport {
 export class Session {
   readonly #executor: () => Executor;
   #options: SessionOptions;
+  readonly #mode: SessionMode;
+  readonly #transcript: Transcript | undefined;
+  readonly #index: number;
+  #cells = 0;
+  #warm: Workspace | undefined;
   /** The stored variable rows, as a store would hold them. */
   rows: VariableRow[] = [];
-  /** Every workspace a cell ran in was opened fresh; this counts them. */
+  /** How many workspaces the session opened. */
   opened = 0;
 
-  constructor(executor: () => Executor, options: SessionOptions = {}) {
+  /** `transcript` (with this session's `index`) receives what every cell printed and stored. */
+  constructor(executor: () => Executor, options: SessionOptions = {}, mode: SessionMode = "cold", transcript?: Transcript, index = 0) {
     this.#executor = executor;
     this.#options = options;
+    this.#mode = mode;
+    this.#transcript = transcript;
+    this.#index = index;
   }
 
   /** Changes what later cells are opened with (another process may register other bindings). */
   reconfigure(options: SessionOptions): void {
     this.#options = { ...this.#options, ...options };
+    this.#dropWarm();
+  }
+
+  /** Replaces a stored row's text behind the workspace's back, as a damaged store or another writer would. */
+  replaceStored(name: string, blob: string): void {
+    this.rows = this.rows.map((row) => (row.name === name ? { ...row, blob } : row));
+    this.#dropWarm();
+  }
+
+  /** Frees the warm workspace, if any. */
+  close(): void {
+    this.#dropWarm();
+  }
+
+  #dropWarm(): void {
+    this.#warm?.dispose();
+    this.#warm = undefined;
   }
 
   /** The stored blob of a variable, or `undefined`. */
@@ -81,7 +116,8 @@ export class Session {
     return result.console.filter((entry) => entry.stream === "out" || entry.stream === "echo").map((entry) => entry.text).join("\n");
   }
 
-  async #withWorkspace(work: (workspace: Workspace) => Promise<WorkspaceReport>): Promise<CellResult> {
+  async #open(): Promise<Workspace> {
+    if (this.#warm) return this.#warm;
     const options = this.#options;
     const open: WorkspaceOptions = {
       executor: this.#executor(),
@@ -98,11 +134,18 @@ export class Session {
     if (options.random) open.random = options.random;
     const workspace = await Workspace.open(open, this.rows);
     this.opened++;
+    if (this.#mode === "warm") this.#warm = workspace;
+    return workspace;
+  }
+
+  async #withWorkspace(work: (workspace: Workspace) => Promise<WorkspaceReport>): Promise<CellResult> {
+    const workspace = await this.#open();
     let report: WorkspaceReport;
     try {
       report = await work(workspace);
     } finally {
-      workspace.dispose();
+      if (this.#mode === "cold" || !workspace.reusable) workspace.dispose();
+      if (!workspace.reusable) this.#warm = undefined;
     }
     for (const row of report.put) {
       const index = this.rows.findIndex((existing) => existing.name === row.name);
@@ -110,9 +153,11 @@ export class Session {
       else this.rows.push(row);
     }
     this.rows = this.rows.filter((row) => !report.deleted.includes(row.name));
+    const lines = report.console.map((entry) => `[${entry.stream}] ${entry.text}`);
+    this.#transcript?.push({ session: this.#index, cell: this.#cells++, lines, rows: this.rows.map((row) => ({ ...row })) });
     return {
       ...report,
-      lines: report.console.map((entry) => `[${entry.stream}] ${entry.text}`),
+      lines,
       texts: (stream) => report.console.filter((entry) => entry.stream === stream).map((entry) => entry.text),
       notices: report.console.filter((entry) => entry.stream === "notice").map((entry) => entry.text),
     };
@@ -120,7 +165,16 @@ export class Session {
 }
 
 /** A case of the suite: a stable name and its body. Skipped when the options name it. */
-export type SuiteTest = (caseName: string, body: () => Promise<void>) => void;
+export type SuiteTest = (caseName: string, body: () => Promise<void>, options?: SuiteTestOptions) => void;
+
+/** How a case runs. */
+export interface SuiteTestOptions {
+  /**
+   * Run the case cold only, saying why a warm run must differ (agent code that runs while variables are
+   * restored runs again in every new VM, and only there).
+   */
+  coldOnly?: string;
+}
 
 /** What each topic of the suite registers its cases with. */
 export interface SuiteContext {
