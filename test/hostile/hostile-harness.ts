@@ -23,6 +23,7 @@ import { tool } from "../../src/tools/tool.ts";
 import type { Executor, Vm } from "../../src/workspace/executor.ts";
 import type { WorkspaceLimits } from "../../src/workspace/limits.ts";
 import { createQuickJsExecutor } from "../../src/workspace/quickjs/quickjs-executor.ts";
+import { forgingExecutor, type Forgery } from "../../src/workspace/suite/forging-executor.ts";
 
 const MiB = 1024 * 1024;
 /** The memory bound of every VM in the hostile cases. */
@@ -106,6 +107,8 @@ export interface HostileCase {
   toolCalls?: Array<{ name: string; args: Record<string, unknown> }>;
   /** Extra assertions on the hostile job. */
   check?: (view: JobView, calendar: Calendar) => void;
+  /** Texts to forge on their way from the guest to the host (a realm that is locked down cannot forge them). */
+  forge?: Forgery;
 }
 
 /** An executor that remembers the most memory each of its VMs held. */
@@ -157,7 +160,8 @@ async function runCase(test: HostileCase): Promise<void> {
   gc();
   const rssBefore = process.memoryUsage().rss;
   const peakBefore = process.resourceUsage().maxRSS * 1024;
-  const tracking = trackingExecutor(createQuickJsExecutor({ invokeTimeMs: 500 }));
+  const quickjs = createQuickJsExecutor({ invokeTimeMs: 500 });
+  const tracking = trackingExecutor(test.forge ? forgingExecutor(quickjs, test.forge) : quickjs);
   const calendar = new Calendar();
   const { twice, wipe, adminReset } = hostileTools();
   const hostileTurns: ScriptedTurn[] = [

@@ -1,14 +1,37 @@
 /**
  * @module
- * The source text a new VM evaluates to install the guest runtime with its codec, handles and clock. The
- * text is an expression whose value is the runtime's private entries; the executor keeps that value for
- * itself, so agent code never sees it.
+ * The source text a new VM evaluates to install the guest runtime with its codec, handles, clock and realm.
+ * The text is an expression whose value is the runtime's private entries; the executor keeps that value for
+ * itself, so agent code never sees it. In order, it:
+ *
+ * 1. takes the executor's message function off the global object;
+ * 2. binds the names of the built-ins as constants of its own scope, so the runtime, the codec and the realm
+ *    parts keep the originals whatever a cell later assigns to `globalThis.JSON` or `globalThis.Map`;
+ * 3. prunes the engine's globals to the workspace's set (`guest-realm.ts`);
+ * 4. installs the runtime, which installs the clock and the realm's own globals (`performance`, `URL`,
+ *    `structuredClone`, …);
+ * 5. locks the realm down (`guest-lockdown.ts`): every intrinsic is frozen before any agent code runs.
  */
 import { createCodec } from "../codec/codec.ts";
+import { installStructuredClone } from "./guest-clone.ts";
 import { RANDOM_BATCH, installHostClock } from "./guest-clock.ts";
 import { GUEST_OPERATION_CODES } from "./guest-protocol.ts";
 import { createGuestHandles } from "./guest-handles.ts";
+import { lockdownRealm } from "./guest-lockdown.ts";
+import { ENGINE_GLOBALS, installRealmGlobals, pruneEngineGlobals } from "./guest-realm.ts";
 import { installGuestRuntime } from "./guest-runtime.ts";
+import { installText } from "./guest-text.ts";
+import { installUrl } from "./guest-url.ts";
+import { createUrlHosts } from "./guest-url-hosts.ts";
+import { createSearchParams } from "./guest-url-search-params.ts";
+
+/** Globals of the guest runtime itself: not intrinsics, so the lockdown leaves them as they are. */
+export const RUNTIME_GLOBALS = ["console", "print", "exit", "__statek"] as const;
+
+/** Built-ins the bootstrap's scope binds as constants (values and names that cannot be rebound stay out). */
+const BOUND_BUILTINS = ENGINE_GLOBALS.filter(
+  (name) => !["globalThis", "Infinity", "NaN", "undefined", "eval", "DOMException", "queueMicrotask"].includes(name),
+);
 
 let cached: Map<string, string> | undefined;
 
@@ -21,10 +44,17 @@ export function guestBootstrapSource(sendName: string): string {
   cached ??= new Map();
   let source = cached.get(sendName);
   if (source === undefined) {
+    const parts = `{ installText: ${installText}, createUrlHosts: ${createUrlHosts}, createSearchParams: ${createSearchParams}, ` +
+      `installUrl: ${installUrl}, installStructuredClone: ${installStructuredClone} }`;
     source = `(function () {
   const send = globalThis[${JSON.stringify(sendName)}];
   delete globalThis[${JSON.stringify(sendName)}];
-  return (${installGuestRuntime.toString()})(send, ${JSON.stringify(GUEST_OPERATION_CODES)}, ${createCodec.toString()}, ${createGuestHandles.toString()}, ${installHostClock.toString()}, ${RANDOM_BATCH});
+  const { ${BOUND_BUILTINS.join(", ")} } = globalThis;
+  (${pruneEngineGlobals})(globalThis, ${JSON.stringify(ENGINE_GLOBALS)});
+  const installRealm = (G, link) => (${installRealmGlobals})(G, link, ${parts});
+  const entries = (${installGuestRuntime})(send, ${JSON.stringify(GUEST_OPERATION_CODES)}, ${createCodec}, ${createGuestHandles}, ${installHostClock}, ${RANDOM_BATCH}, installRealm);
+  (${lockdownRealm})(globalThis, ${JSON.stringify(RUNTIME_GLOBALS)});
+  return entries;
 })()`;
     cached.set(sendName, source);
   }

@@ -29,7 +29,7 @@
 import { parseUntrusted } from "../membrane/untrusted-json.ts";
 
 /** The operations a guest message can name; the guest sends the index. */
-export const GUEST_OPERATIONS = ["done", "get", "set", "has", "keys", "call", "print", "repr", "exit", "resolve", "now", "random", "callNumbers"] as const;
+export const GUEST_OPERATIONS = ["done", "get", "set", "has", "keys", "call", "print", "repr", "exit", "resolve", "now", "random", "callNumbers", "monotonic"] as const;
 
 /** Operation index by name, as the guest runtime is given it. */
 export const GUEST_OPERATION_CODES: Readonly<Record<(typeof GUEST_OPERATIONS)[number], number>> = Object.freeze(

@@ -23,6 +23,7 @@ export function installGuestRuntime(
   createGuestHandles: Function,
   installHostClock: Function,
   randomBatch: number,
+  installRealm: Function,
 ): Record<string, Function> {
   const G: any = globalThis;
   const DONE = ops.done!;
@@ -56,6 +57,8 @@ export function installGuestRuntime(
   let exiting = false;
   // Set by the host's `begin`: the next `__statek.run` starts the cell; any other call is refused.
   let armed = false;
+  // Ends the running cell with an error (a realm part's promise job that threw); unset between cells.
+  let failRunning: ((error: unknown) => void) | undefined;
   const indirectEval = G.eval;
   let order: string[] = [];
   const baseline: Map<string, unknown> = new Map();
@@ -205,6 +208,20 @@ export function installGuestRuntime(
     defineProperty(G, name, { value, writable: true, configurable: true, enumerable: false });
 
   installHostClock(G, send, answer, randomBatch, ops);
+  installRealm(G, {
+    send,
+    ops,
+    answer,
+    hostValueName(value: object) {
+      const dead = tombstones.get(value);
+      if (dead) return "a value that was not persisted (" + dead.why + ")";
+      const ref = handles.refOf(value);
+      return ref ? "a host object (" + (ref.c || "object") + ")" : undefined;
+    },
+    failCell(error: unknown) {
+      if (failRunning) failRunning(error);
+    },
+  });
   // The engine hands `Error.prepareStackTrace` call sites whose `getFunction()` returns the functions on the
   // stack, the runtime's own among them. Nothing is secret there (the broker checks everything), but agent
   // code has no business with the runtime's closures: the hook is fixed to "none".
@@ -251,7 +268,11 @@ export function installGuestRuntime(
     run(body: () => Promise<unknown>) {
       if (!armed) throw new TypeError("__statek.run is internal to the workspace");
       armed = false;
+      let finished = false;
       const finish = (error?: any) => {
+        if (finished) return;
+        finished = true;
+        failRunning = undefined;
         if (exiting || error === EXIT || error === undefined) return send(DONE, "");
         let text;
         try {
@@ -263,6 +284,7 @@ export function installGuestRuntime(
         send(DONE, text);
       };
       exiting = false;
+      failRunning = finish;
       try {
         body().then(() => finish(), finish);
       } catch (error) {
@@ -294,7 +316,10 @@ export function installGuestRuntime(
     provide(text: string) {
       const values = codec.decode(text);
       for (const name of Object.keys(values)) {
-        hidden(name, values[name]);
+        // A built-in's global binding is not configurable (the realm is locked down): its value is replaced.
+        const own = Object.getOwnPropertyDescriptor(G, name);
+        if (own && !own.configurable) defineProperty(G, name, { value: values[name], writable: true, enumerable: false });
+        else hidden(name, values[name]);
         provided.add(name);
       }
       for (const name of ownNames(G)) baseline.set(name, G[name]);
