@@ -18,6 +18,7 @@ import { parseWarmup, type WarmupBlock, type WarmupSource } from "./warmup.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
 import { SYSTEM_TOOLS } from "./system-tools.ts";
 import { isIdentifier } from "../tools/is-identifier.ts";
+import { WORKSPACE_GLOBALS_NOTE } from "../workspace/workspace-notes.ts";
 
 export type { HarnessLimits } from "./harness.ts";
 
@@ -73,7 +74,7 @@ function defaultSystemPrompt(style: ChatStyle): string {
     " Variables you declare at the top level persist between steps. " +
     (chatStyleRules(style).dialog ? "Call exit(result) to end the job for good.\n" : "Call exit(result) when the task is done.\n") +
     // `{workspace_isolation}` is filled from the executor in use (sandbox or not), never from the agent.
-    "{workspace_isolation}\n\n" +
+    "{workspace_isolation}\n" + WORKSPACE_GLOBALS_NOTE + "\n\n" +
     "Available variables: {shared_var_names}\nAvailable tools:\n{brief_tools}";
 }
 

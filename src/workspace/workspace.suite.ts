@@ -13,6 +13,8 @@ import { boundaryCases } from "./suite/boundary.suite.ts";
 import { cellCases } from "./suite/cells.suite.ts";
 import { codecCases } from "./suite/codec.suite.ts";
 import { membraneCases } from "./suite/membrane.suite.ts";
+import { realmGlobalCases } from "./suite/realm-globals.suite.ts";
+import { realmCases } from "./suite/realm.suite.ts";
 import { toolCases } from "./suite/tools.suite.ts";
 
 /** How to run {@link runWorkspaceSuite} against one executor. */
@@ -43,6 +45,8 @@ export function runWorkspaceSuite({ name, executor, skip = {} }: WorkspaceSuiteO
     membraneCases(context);
     toolCases(context);
     boundaryCases(context);
+    realmCases(context);
+    realmGlobalCases(context);
     it("skip names only existing cases", { skip: false }, () => {
       const unknown = Object.keys(skip).filter((caseName) => !names.has(caseName));
       if (unknown.length) throw new Error(`skip names cases that do not exist: ${unknown.join(", ")}`);

@@ -9,21 +9,25 @@
  * (handles) cannot be cloned: a `DOMException` named `DataCloneError` says which. Transferred buffers end up
  * detached, as in the browser, and only once the copy succeeded.
  *
- * {@link installStructuredClone} runs *inside* the sandbox from its source text, so it is self-contained.
+ * {@link createCloneEngine} runs *inside* the sandbox from its source text (the first time a VM calls
+ * `structuredClone`, which `guest-realm.ts` installs), so it is self-contained.
  */
-import type { RealmLink } from "./guest-realm.ts";
 
-/** Installs `structuredClone`. Runs inside the sandbox; see the module comment. */
-export function installStructuredClone(G: any, link: RealmLink): void {
-  const DOMException = G.DOMException;
+/** `structuredClone` without its argument check. */
+export type CloneEngine = (value: unknown, options?: { transfer?: Iterable<unknown> } | null) => unknown;
+
+/**
+ * Creates the clone algorithm; `hostValueName` names a handle or tombstone (`undefined` for a guest value),
+ * `typedArrays` are the realm's typed-array constructors. Runs inside the sandbox, on first use; see the module
+ * comment.
+ */
+export function createCloneEngine(DOMException: any, hostValueName: (value: object) => string | undefined, typedArrays: readonly unknown[]): CloneEngine {
   const defineProperty = Object.defineProperty;
   const hasOwn = (target: object, key: string) => Object.prototype.hasOwnProperty.call(target, key);
   const prototypeOf = Object.getPrototypeOf;
   const ERROR_NAMES = ["Error", "EvalError", "RangeError", "ReferenceError", "SyntaxError", "TypeError", "URIError"];
-  const TYPED = [
-    "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array",
-    "Float16Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array",
-  ].map((name) => G[name]).filter((constructor) => typeof constructor === "function");
+  const ERRORS: Record<string, unknown> = { Error, EvalError, RangeError, ReferenceError, SyntaxError, TypeError, URIError };
+  const TYPED = typedArrays.filter((constructor) => typeof constructor === "function") as any[];
   const WRAPPERS: any[] = [Boolean, Number, String, BigInt];
   const byteLengthOf = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "byteLength")!.get!;
   const detachedOf = Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, "detached");
@@ -53,8 +57,7 @@ export function installStructuredClone(G: any, link: RealmLink): void {
     return "#<" + (tag === "Object" && prototypeOf(value) && prototypeOf(value).constructor && prototypeOf(value).constructor.name || tag) + ">";
   };
 
-  const structuredClone = function structuredClone(value: unknown, options?: { transfer?: Iterable<unknown> } | null) {
-    if (arguments.length === 0) throw new TypeError("structuredClone: 1 argument required, but only 0 present");
+  return (value, options) => {
     const memory = new Map<unknown, unknown>();
     const transfer: ArrayBuffer[] = [];
     if (options !== undefined && options !== null) {
@@ -82,7 +85,7 @@ export function installStructuredClone(G: any, link: RealmLink): void {
       if (type === "symbol") throw notCloneable(String(input));
       if (input === null || (type !== "object" && type !== "function")) return input;
       if (memory.has(input)) return memory.get(input);
-      const host = link.hostValueName(input);
+      const host = hostValueName(input);
       if (host !== undefined) throw notCloneable(host);
       if (type === "function") throw notCloneable("function " + (input.name || "(anonymous)"));
       let output: any;
@@ -125,7 +128,7 @@ export function installStructuredClone(G: any, link: RealmLink): void {
         return output;
       } else if (input instanceof Error) {
         const name = String(input.name);
-        const Constructor = ERROR_NAMES.indexOf(name) >= 0 ? G[name] : Error;
+        const Constructor: any = ERROR_NAMES.indexOf(name) >= 0 ? ERRORS[name] : Error;
         output = new Constructor();
         memory.set(input, output);
         if (hasOwn(input, "message")) defineProperty(output, "message", { value: String(input.message), writable: true, enumerable: false, configurable: true });
@@ -147,5 +150,4 @@ export function installStructuredClone(G: any, link: RealmLink): void {
     for (const buffer of transfer) if (typeof (buffer as any).transfer === "function") (buffer as any).transfer();
     return result;
   };
-  defineProperty(G, "structuredClone", { value: structuredClone, writable: true, enumerable: false, configurable: true });
 }

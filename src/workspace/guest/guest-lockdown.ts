@@ -28,8 +28,6 @@ export function lockdownRealm(G: any, keep: readonly string[]): void {
   const describeAll = Object.getOwnPropertyDescriptors;
   const prototypeOf = Object.getPrototypeOf;
   const freeze = Object.freeze;
-  const values = Object.values;
-  const symbols = Object.getOwnPropertySymbols;
   const ownKeys = Reflect.ownKeys;
   const hasOwn = (target: object, key: PropertyKey) => Object.prototype.hasOwnProperty.call(target, key);
 
@@ -82,21 +80,22 @@ export function lockdownRealm(G: any, keep: readonly string[]): void {
   enableSome(generator, ["constructor", "toString"], "GeneratorFunction.prototype");
   if (G.Iterator) enableSome(G.Iterator.prototype, ["toString", "constructor", Symbol.toStringTag], "Iterator.prototype");
 
-  // Every object reachable from the roots, through prototypes, values, getters and setters, is frozen.
-  const seen = new Set<object>();
+  // Every object reachable from the roots, through prototypes, values, getters and setters, is frozen. An
+  // object is frozen when it is found, so "not extensible" means "seen" (no intrinsic starts out frozen; the
+  // workspace suite walks the realm to check that nothing was missed).
+  const isExtensible = Object.isExtensible;
   const stack: object[] = [];
   const reach = (value: unknown) => {
-    if ((typeof value === "object" || typeof value === "function") && value !== null && !seen.has(value)) {
-      seen.add(value);
+    if ((typeof value === "object" || typeof value === "function") && value !== null && isExtensible(value)) {
+      freeze(value);
       stack.push(value);
     }
   };
-  seen.add(G);
   const skipped = new Set(keep);
   for (const name of ownKeys(G)) {
     if (typeof name === "string" && skipped.has(name)) continue;
     const desc: any = describe(G, name);
-    reach(desc.value);
+    if (desc.value !== G) reach(desc.value);
     reach(desc.get);
     reach(desc.set);
   }
@@ -116,30 +115,28 @@ export function lockdownRealm(G: any, keep: readonly string[]): void {
     // An engine without iterator helpers has no such prototypes.
   }
   for (const value of anonymous) reach(value);
+  const functionPrototype = G.Function.prototype;
   while (stack.length) {
     const object: any = stack.pop();
-    freeze(object);
     reach(prototypeOf(object));
-    // A built-in method has only `length` and `name`, both numbers or strings: no descriptors needed.
     const keys = ownKeys(object);
-    if (typeof object === "function" && keys.length === 2 && keys[0] === "length" && keys[1] === "name") continue;
     const descriptors: any = describeAll(object);
-    const list: any[] = values(descriptors);
-    for (let index = 0; index < list.length; index++) {
-      const desc = list[index];
-      if ("value" in desc) reach(desc.value);
-      else {
+    for (let index = 0; index < keys.length; index++) {
+      const desc = descriptors[keys[index]!];
+      const value = desc.value;
+      if (value === undefined) {
         reach(desc.get);
         reach(desc.set);
-      }
-    }
-    const symbolKeys = symbols(object);
-    for (let index = 0; index < symbolKeys.length; index++) {
-      const desc = descriptors[symbolKeys[index]!];
-      if ("value" in desc) reach(desc.value);
-      else {
-        reach(desc.get);
-        reach(desc.set);
+      } else if (typeof value === "function") {
+        // Most values are built-in methods (own `length` and `name` only, `Function.prototype` as prototype):
+        // frozen here, never stacked. This loop is most of the cost of making a VM, so it avoids calls.
+        if (!isExtensible(value)) continue;
+        freeze(value);
+        const own = ownKeys(value);
+        if (own.length !== 2 || own[0] !== "length" || own[1] !== "name" || prototypeOf(value) !== functionPrototype) stack.push(value);
+      } else if (typeof value === "object" && value !== null && isExtensible(value)) {
+        freeze(value);
+        stack.push(value);
       }
     }
   }

@@ -8,8 +8,11 @@
  *   clock) and those only one engine has (`Intl`, `WebAssembly`, `Atomics`, `DisposableStack`,
  *   `InternalError`, …), so code sees the same realm under `quickjs` and `trusted`.
  * - {@link installRealmGlobals} adds the globals the guest writes itself: `performance.now()` through the
- *   host (one recorded crossing per call, like `Date.now()`), `queueMicrotask` and `DOMException` where the
- *   engine lacks them, then the parts written in their own files (text encoding, `URL`, `structuredClone`).
+ *   host (one recorded crossing per call, like `Date.now()`), `queueMicrotask`, `DOMException` where the
+ *   engine lacks it, then the parts written in their own files: text encoding (`guest-text.ts`), `URL` and
+ *   `URLSearchParams` (`guest-url-api.ts`), `structuredClone` (`guest-clone.ts`). Those are thin globals over
+ *   *engines* (encoders, the URL parser, the clone algorithm) that a VM compiles the first time it uses them:
+ *   most cells never do, and compiling them in every VM would double the cost of making one.
  *
  * Both run *inside* the sandbox from their source text, so they are self-contained.
  */
@@ -24,8 +27,8 @@ export const ENGINE_GLOBALS = [
   "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array",
   "Float16Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array",
   "JSON", "Math", "Reflect",
-  // Kept where the engine has them; the guest supplies them where it does not.
-  "DOMException", "queueMicrotask",
+  // Kept where the engine has it; the guest supplies it where it does not.
+  "DOMException",
 ] as const;
 
 /** Deletes every global of the fresh realm that is not in `keep`. Runs inside the sandbox, first. */
@@ -48,13 +51,14 @@ export interface RealmLink {
   failCell(error: unknown): void;
 }
 
-/** The realm parts written in their own files, passed in as functions (each self-contained). */
+/** The realm parts written in their own files (each self-contained). */
 export interface RealmParts {
-  installText: Function;
-  createUrlHosts: Function;
-  createSearchParams: Function;
-  installUrl: Function;
-  installStructuredClone: Function;
+  /** The function a source of {@link RealmParts.engines} defines, compiled now with the original built-ins. */
+  load(source: string): Function;
+  /** Sources of the engines' factories: `createTextEngine`, `createUrlHosts`, `createUrlEngine`, `createCloneEngine`. */
+  engines: { text: string; urlHosts: string; url: string; clone: string };
+  installTextGlobals: Function;
+  installUrlGlobals: Function;
 }
 
 /** Installs the guest-written globals. Runs inside the sandbox; see the module comment. */
@@ -72,27 +76,40 @@ export function installRealmGlobals(G: any, link: RealmLink, parts: RealmParts):
   defineProperty(performance, Symbol.toStringTag, { value: "Performance", configurable: true });
   global("performance", performance);
 
-  if (typeof G.queueMicrotask !== "function") {
-    const settled = Promise.resolve();
-    // An exception in the callback ends the cell, as one in a promise job does in the QuickJS executor.
-    global("queueMicrotask", function queueMicrotask(callback: () => void) {
-      if (typeof callback !== "function") throw new TypeError("not a function");
-      settled.then(() => {
-        try {
-          callback();
-        } catch (error) {
-          link.failCell(error);
-        }
-      });
+  // The guest's own, in every executor: QuickJS-NG has one, but an exception in its callback escapes the job
+  // queue and leaves the rest of the queue for the next cell. Here it ends the cell with that error, as an
+  // uncaught exception does, and the queue goes on.
+  const settled = Promise.resolve();
+  global("queueMicrotask", function queueMicrotask(callback: () => void) {
+    if (typeof callback !== "function") throw new TypeError("queueMicrotask: the callback is not a function");
+    settled.then(() => {
+      try {
+        callback();
+      } catch (error) {
+        link.failCell(error);
+      }
     });
-  }
+  });
 
   if (typeof G.DOMException !== "function") global("DOMException", makeDomException());
 
-  const text = parts.installText(G);
-  const hosts = parts.createUrlHosts(text);
-  parts.installUrl(G, hosts, parts.createSearchParams(text, hosts));
-  parts.installStructuredClone(G, link);
+  // Engines are made on first use; the classes that reach them exist (and are frozen) from the start.
+  const once = <T>(make: () => T) => {
+    let made: T | undefined;
+    return () => (made === undefined ? (made = make()) : made);
+  };
+  const DOMExceptionClass = G.DOMException;
+  const typedArrays = ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array",
+    "Float16Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"].map((name) => G[name]);
+  const text = once(() => parts.load(parts.engines.text)(DOMExceptionClass));
+  const url = once(() => parts.load(parts.engines.url)(text(), parts.load(parts.engines.urlHosts)(text())));
+  const clone = once(() => parts.load(parts.engines.clone)(DOMExceptionClass, link.hostValueName, typedArrays));
+  parts.installTextGlobals(G, text);
+  parts.installUrlGlobals(G, url);
+  global("structuredClone", function structuredClone(value: unknown, options?: unknown) {
+    if (arguments.length === 0) throw new TypeError("structuredClone: 1 argument required, but only 0 present");
+    return clone()(value, options);
+  });
 
   // The `DOMException` of the web platform (as QuickJS-NG has it): name and message on the prototype, a legacy
   // `code` for the names that have one, and the legacy constants.

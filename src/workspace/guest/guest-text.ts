@@ -6,29 +6,39 @@
  * `btoa` and `atob` (forgiving base64; characters outside Latin-1, or text that is not base64, throw a
  * `DOMException` named `InvalidCharacterError`). Neither engine has them inside a workspace.
  *
- * {@link installText} runs *inside* the sandbox from its source text, so it is self-contained. It returns the
- * UTF-8 helpers `URL` and `URLSearchParams` use.
+ * Two functions run *inside* the sandbox from their source text, so each is self-contained:
+ * {@link installTextGlobals} (the globals, thin, installed in every VM) and {@link createTextEngine} (the
+ * encoders, compiled the first time a VM needs them; `URL` uses its UTF-8 helpers too).
  */
 
-/** The UTF-8 helpers {@link installText} shares with the other realm parts. */
-export interface Utf8Helpers {
-  /** UTF-8 bytes of `text` (lone surrogates become U+FFFD). */
-  encode(text: string): Uint8Array;
-  /** Text of UTF-8 `bytes`, invalid sequences replaced by U+FFFD. */
-  decode(bytes: ArrayLike<number>): string;
+/** A `TextDecoder`'s state between calls. */
+export interface DecoderState {
+  fatal: boolean;
+  ignoreBOM: boolean;
+  /** Bytes of a sequence (or a byte order mark) not finished by the last streaming call. */
+  pending: number[];
+  /** The stream's first bytes are in (its byte order mark, if any, was handled). */
+  started: boolean;
 }
 
-/** Installs the text globals; returns the UTF-8 helpers. Runs inside the sandbox; see the module comment. */
-export function installText(G: any): Utf8Helpers {
-  const defineProperty = Object.defineProperty;
+/** What {@link createTextEngine} makes. */
+export interface TextEngine {
+  /** UTF-8 bytes of `text` (lone surrogates become U+FFFD). */
+  encode(text: string): Uint8Array;
+  /** `TextEncoder.encodeInto`: whole characters of `text` that fit into `destination`. */
+  encodeInto(text: string, destination: Uint8Array): { read: number; written: number };
+  /** Text of UTF-8 `bytes`, invalid sequences replaced by U+FFFD. */
+  decode(bytes: ArrayLike<number>): string;
+  /** `TextDecoder.decode` of `input` (a buffer source or `undefined`) for a decoder in `state`. */
+  decodeStream(state: DecoderState, input: unknown, stream: boolean): string;
+  btoa(data: string): string;
+  atob(data: string): string;
+}
+
+/** Creates the encoders. Runs inside the sandbox, on first use; see the module comment. */
+export function createTextEngine(DOMException: any): TextEngine {
   const fromCharCode = String.fromCharCode;
-  const DOMException = G.DOMException;
   const REPLACEMENT = 0xfffd;
-  const global = (name: string, value: unknown) => defineProperty(G, name, { value, writable: true, enumerable: false, configurable: true });
-  const tag = (cls: Function, name: string) => defineProperty(cls.prototype, Symbol.toStringTag, { value: name, configurable: true });
-  const needArguments = (given: number, needed: number, what: string) => {
-    if (given < needed) throw new TypeError(what + ": " + needed + " argument required, but only " + given + " present");
-  };
 
   const byteLength = (text: string) => {
     let length = 0;
@@ -173,78 +183,38 @@ export function installText(G: any): Utf8Helpers {
     throw new TypeError(what + ": the input must be an ArrayBuffer, a SharedArrayBuffer or a view of one");
   };
 
-  const UTF8_LABELS = ["unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "utf-8", "utf8", "x-unicode20utf8"];
-
-  class TextEncoder {
-    get encoding() {
-      return "utf-8";
+  const encodeInto = (text: string, destination: Uint8Array) => {
+    const result = write(text, destination, 0, 0);
+    return { read: result.read, written: result.written };
+  };
+  const decodeStream = (state: DecoderState, input: unknown, stream: boolean) => {
+    let bytes: ArrayLike<number> = input === undefined ? new Uint8Array(0) : bytesOf(input, "TextDecoder.decode");
+    if (state.pending.length) {
+      const joined = new Uint8Array(state.pending.length + bytes.length);
+      joined.set(state.pending, 0);
+      joined.set(bytes as Uint8Array, state.pending.length);
+      bytes = joined;
+      state.pending = [];
     }
-    encode(input: unknown = "") {
-      return encode(String(input));
-    }
-    encodeInto(source: unknown, destination: Uint8Array) {
-      needArguments(arguments.length, 2, "TextEncoder.encodeInto");
-      if (!(destination instanceof Uint8Array)) throw new TypeError("TextEncoder.encodeInto: the destination must be a Uint8Array");
-      const result = write(String(source), destination, 0, 0);
-      return { read: result.read, written: result.written };
-    }
-  }
-  tag(TextEncoder, "TextEncoder");
-
-  class TextDecoder {
-    #fatal: boolean;
-    #ignoreBOM: boolean;
-    #pending: number[] = [];
-    #started = false;
-    constructor(label: unknown = "utf-8", options: { fatal?: unknown; ignoreBOM?: unknown } | null | undefined = {}) {
-      const name = String(label).replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, "").toLowerCase();
-      if (UTF8_LABELS.indexOf(name) < 0) {
-        throw new RangeError("The encoding label provided ('" + String(label) + "') is not supported: TextDecoder in the workspace decodes UTF-8 only");
+    let start = 0;
+    if (!state.started) {
+      // The byte order mark can only be told apart once three bytes are in (or the stream ends).
+      if (stream && bytes.length < 3 && [0xef, 0xbb, 0xbf].slice(0, bytes.length).every((byte, index) => bytes[index] === byte)) {
+        state.pending = Array.prototype.slice.call(bytes);
+        return "";
       }
-      const given = options === null || options === undefined ? {} : options;
-      this.#fatal = Boolean(given.fatal);
-      this.#ignoreBOM = Boolean(given.ignoreBOM);
+      state.started = true;
+      if (!state.ignoreBOM && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
     }
-    get encoding() {
-      return "utf-8";
+    const result = decodeRange(bytes, start, bytes.length, state.fatal, !stream);
+    if (!stream) state.started = false;
+    if (result === undefined) {
+      state.pending = [];
+      throw new TypeError("The encoded data was not valid for encoding utf-8");
     }
-    get fatal() {
-      return this.#fatal;
-    }
-    get ignoreBOM() {
-      return this.#ignoreBOM;
-    }
-    decode(input?: unknown, options?: { stream?: unknown } | null) {
-      const stream = options !== null && options !== undefined && Boolean(options.stream);
-      let bytes: ArrayLike<number> = input === undefined ? new Uint8Array(0) : bytesOf(input, "TextDecoder.decode");
-      if (this.#pending.length) {
-        const joined = new Uint8Array(this.#pending.length + bytes.length);
-        joined.set(this.#pending, 0);
-        joined.set(bytes as Uint8Array, this.#pending.length);
-        bytes = joined;
-        this.#pending = [];
-      }
-      let start = 0;
-      if (!this.#started) {
-        // The byte order mark can only be told apart once three bytes are in (or the stream ends).
-        if (stream && bytes.length < 3 && [0xef, 0xbb, 0xbf].slice(0, bytes.length).every((byte, index) => bytes[index] === byte)) {
-          this.#pending = Array.prototype.slice.call(bytes);
-          return "";
-        }
-        this.#started = true;
-        if (!this.#ignoreBOM && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
-      }
-      const result = decodeRange(bytes, start, bytes.length, this.#fatal, !stream);
-      if (!stream) this.#started = false;
-      if (result === undefined) {
-        this.#pending = [];
-        throw new TypeError("The encoded data was not valid for encoding utf-8");
-      }
-      if (stream) this.#pending = Array.prototype.slice.call(bytes, result.rest);
-      return result.text;
-    }
-  }
-  tag(TextDecoder, "TextDecoder");
+    if (stream) state.pending = Array.prototype.slice.call(bytes, result.rest);
+    return result.text;
+  };
 
   const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   // Sextet by character code; 255 marks a character base64 does not use.
@@ -257,9 +227,7 @@ export function installText(G: any): Utf8Helpers {
     return text;
   };
 
-  const btoa = function btoa(data: unknown) {
-    needArguments(arguments.length, 1, "btoa");
-    const text = String(data);
+  const btoa = (text: string) => {
     let out = "";
     for (let index = 0; index < text.length; index += 3) {
       const a = text.charCodeAt(index);
@@ -273,9 +241,8 @@ export function installText(G: any): Utf8Helpers {
     return out;
   };
 
-  const atob = function atob(data: unknown) {
-    needArguments(arguments.length, 1, "atob");
-    let text = String(data).replace(/[\t\n\f\r ]+/g, "");
+  const atob = (data: string) => {
+    let text = data.replace(/[\t\n\f\r ]+/g, "");
     if (text.length % 4 === 0) text = text.replace(/==?$/, "");
     const notEncoded = () => invalidCharacter("The string to be decoded is not correctly encoded.");
     if (text.length % 4 === 1) throw notEncoded();
@@ -296,9 +263,68 @@ export function installText(G: any): Utf8Helpers {
     return fromBytes(codes);
   };
 
+  return { encode, encodeInto, decode, decodeStream, btoa, atob };
+}
+
+/** Installs the text globals over a lazily made engine. Runs inside the sandbox; see the module comment. */
+export function installTextGlobals(G: any, engine: () => TextEngine): void {
+  const defineProperty = Object.defineProperty;
+  const global = (name: string, value: unknown) => defineProperty(G, name, { value, writable: true, enumerable: false, configurable: true });
+  const tag = (cls: Function, name: string) => defineProperty(cls.prototype, Symbol.toStringTag, { value: name, configurable: true });
+  const needArguments = (given: number, needed: number, what: string) => {
+    if (given < needed) throw new TypeError(what + ": " + needed + " argument" + (needed > 1 ? "s" : "") + " required, but only " + given + " present");
+  };
+  const UTF8_LABELS = ["unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "utf-8", "utf8", "x-unicode20utf8"];
+
+  class TextEncoder {
+    get encoding() {
+      return "utf-8";
+    }
+    encode(input: unknown = "") {
+      return engine().encode(String(input));
+    }
+    encodeInto(source: unknown, destination: Uint8Array) {
+      needArguments(arguments.length, 2, "TextEncoder.encodeInto");
+      if (!(destination instanceof Uint8Array)) throw new TypeError("TextEncoder.encodeInto: the destination must be a Uint8Array");
+      return engine().encodeInto(String(source), destination);
+    }
+  }
+  tag(TextEncoder, "TextEncoder");
+
+  class TextDecoder {
+    #state: DecoderState;
+    constructor(label: unknown = "utf-8", options: { fatal?: unknown; ignoreBOM?: unknown } | null | undefined = {}) {
+      const name = String(label).replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, "").toLowerCase();
+      if (UTF8_LABELS.indexOf(name) < 0) {
+        throw new RangeError("The encoding label provided ('" + String(label) + "') is not supported: TextDecoder in the workspace decodes UTF-8 only");
+      }
+      const given = options === null || options === undefined ? {} : options;
+      this.#state = { fatal: Boolean(given.fatal), ignoreBOM: Boolean(given.ignoreBOM), pending: [], started: false };
+    }
+    get encoding() {
+      return "utf-8";
+    }
+    get fatal() {
+      return this.#state.fatal;
+    }
+    get ignoreBOM() {
+      return this.#state.ignoreBOM;
+    }
+    decode(input?: unknown, options?: { stream?: unknown } | null) {
+      const stream = options !== null && options !== undefined && Boolean(options.stream);
+      return engine().decodeStream(this.#state, input, stream);
+    }
+  }
+  tag(TextDecoder, "TextDecoder");
+
   global("TextEncoder", TextEncoder);
   global("TextDecoder", TextDecoder);
-  global("btoa", btoa);
-  global("atob", atob);
-  return { encode, decode };
+  global("btoa", function btoa(data: unknown) {
+    needArguments(arguments.length, 1, "btoa");
+    return engine().btoa(String(data));
+  });
+  global("atob", function atob(data: unknown) {
+    needArguments(arguments.length, 1, "atob");
+    return engine().atob(String(data));
+  });
 }

@@ -1,31 +1,47 @@
 /**
  * @module
- * The workspace's `URL`: the WHATWG URL standard's basic URL parser (its state machine, state overrides
- * included, which is what the setters use), serializer and API — `href`, `origin`, `protocol`, `username`,
- * `password`, `host`, `hostname`, `port`, `pathname`, `search`, `searchParams` (live), `hash`, `toString`,
- * `toJSON`, `URL.canParse`, `URL.parse`. Relative references resolve against a base; special schemes
- * (`http`, `https`, `ws`, `wss`, `ftp`, `file`) get their default ports dropped, backslashes read as slashes
- * and dot segments removed; other schemes keep opaque paths (`mailto:`, `data:`). A string that does not parse
- * is a `TypeError` (`Invalid URL`, `Invalid base URL`). Hosts and percent-encoding: `guest-url-hosts.ts`.
+ * The engine of the workspace's `URL` (the globals are `guest-url-api.ts`): the WHATWG URL standard's basic
+ * URL parser — its state machine, with the state overrides the setters use — the serializer, the origin, the
+ * setters' rules, and `application/x-www-form-urlencoded` for `URLSearchParams`. Relative references resolve
+ * against a base; special schemes (`http`, `https`, `ws`, `wss`, `ftp`, `file`) get their default ports
+ * dropped, backslashes read as slashes and dot segments removed; other schemes keep opaque paths (`mailto:`,
+ * `data:`). Hosts and percent-encoding: `guest-url-hosts.ts`.
  *
- * {@link installUrl} runs *inside* the sandbox from its source text, so it is self-contained.
+ * {@link createUrlEngine} runs *inside* the sandbox from its source text (the first time a VM uses `URL`), so
+ * it is self-contained.
  */
+import type { TextEngine } from "./guest-text.ts";
 import type { UrlHosts } from "./guest-url-hosts.ts";
-import type { SearchParamsParts } from "./guest-url-search-params.ts";
 
-/** Installs `URL` and `URLSearchParams`. Runs inside the sandbox; see the module comment. */
-export function installUrl(G: any, hosts: UrlHosts, params: SearchParamsParts): void {
-  interface UrlRecord {
-    scheme: string;
-    username: string;
-    password: string;
-    host: string | null;
-    port: number | null;
-    /** Segments, or a string for an opaque path. */
-    path: string[] | string;
-    query: string | null;
-    fragment: string | null;
-  }
+/** A parsed URL, as the standard defines its record. */
+export interface UrlRecord {
+  scheme: string;
+  username: string;
+  password: string;
+  host: string | null;
+  port: number | null;
+  /** Segments, or a string for an opaque path. */
+  path: string[] | string;
+  query: string | null;
+  fragment: string | null;
+}
+
+/** What {@link createUrlEngine} makes. */
+export interface UrlEngine {
+  /** The record of `input` against `base`, or the message of the `TypeError` to throw. */
+  parse(input: string, base: string | undefined): { record: UrlRecord } | { error: string };
+  /** Attribute `name` of `url`. */
+  get(url: UrlRecord, name: string): string;
+  /** Sets attribute `name` of `url` as the standard's setter does (a refused change leaves it as it was). */
+  set(url: UrlRecord, name: string, value: string): void;
+  /** The name/value pairs of form-encoded `query`. */
+  parseForm(query: string | null): Array<[string, string]>;
+  /** `list` form-encoded (`""` for none). */
+  serializeForm(list: ReadonlyArray<readonly [string, string]>): string;
+}
+
+/** Creates the URL engine. Runs inside the sandbox, on first use; see the module comment. */
+export function createUrlEngine(text: TextEngine, hosts: UrlHosts): UrlEngine {
   const { parseHost, percentEncode, sets } = hosts;
   const DEFAULT_PORTS: { [scheme: string]: number | null } = { ftp: 21, file: null, http: 80, https: 443, ws: 80, wss: 443 };
   const isSpecial = (scheme: string) => Object.prototype.hasOwnProperty.call(DEFAULT_PORTS, scheme);
@@ -69,7 +85,7 @@ export function installUrl(G: any, hosts: UrlHosts, params: SearchParamsParts): 
     let passwordTokenSeen = false;
     const segments = () => record.path as string[];
     for (let pointer = 0; pointer <= input.length; pointer++) {
-      const c = input[pointer]; // `undefined` past the end (EOF)
+      const c = input[pointer]; // undefined past the end (EOF)
       const special = isSpecial(record.scheme);
       const slash = c === "/" || (special && c === "\\");
       switch (state) {
@@ -398,147 +414,114 @@ export function installUrl(G: any, hosts: UrlHosts, params: SearchParamsParts): 
     if (!isSpecial(url.scheme) || url.scheme === "file") return "null";
     return url.scheme + "://" + url.host + (url.port !== null ? ":" + url.port : "");
   };
-  const parseWithBase = (input: unknown, base: unknown) => {
-    let baseRecord: UrlRecord | null = null;
-    if (base !== undefined) {
-      baseRecord = parse(String(base), null) ?? null;
-      if (!baseRecord) return { error: "Invalid base URL" };
+  // A setter's change, applied to a copy so that a refused one leaves the URL as it was.
+  const change = (url: UrlRecord, input: string, override: number) => {
+    const copy: UrlRecord = { ...url, path: typeof url.path === "string" ? url.path : url.path.slice() };
+    if (!parse(input, null, copy, override)) return false;
+    Object.assign(url, copy);
+    return true;
+  };
+  const get = (url: UrlRecord, name: string): string => {
+    switch (name) {
+      case "href": return serialize(url);
+      case "origin": return origin(url);
+      case "protocol": return url.scheme + ":";
+      case "username": return url.username;
+      case "password": return url.password;
+      case "host": return url.host === null ? "" : url.port === null ? url.host : url.host + ":" + url.port;
+      case "hostname": return url.host === null ? "" : url.host;
+      case "port": return url.port === null ? "" : String(url.port);
+      case "pathname": return pathname(url);
+      case "search": return url.query === null || url.query === "" ? "" : "?" + url.query;
+      case "hash": return url.fragment === null || url.fragment === "" ? "" : "#" + url.fragment;
     }
-    const record = parse(String(input), baseRecord);
-    return record ? { record } : { error: "Invalid URL" };
+    throw new TypeError("unknown URL attribute " + name);
+  };
+  const set = (url: UrlRecord, name: string, value: string): void => {
+    switch (name) {
+      case "href": {
+        const parsed = parse(value, null);
+        if (!parsed) throw new TypeError("Invalid URL");
+        Object.assign(url, parsed);
+        return;
+      }
+      case "protocol":
+        change(url, value + ":", SCHEME_START);
+        return;
+      case "username":
+        if (!cannotHaveCredentials(url)) url.username = percentEncode(value, sets.userinfo!);
+        return;
+      case "password":
+        if (!cannotHaveCredentials(url)) url.password = percentEncode(value, sets.userinfo!);
+        return;
+      case "host":
+      case "hostname":
+        if (typeof url.path !== "string") change(url, value, name === "host" ? HOST : HOSTNAME);
+        return;
+      case "port":
+        if (cannotHaveCredentials(url)) return;
+        if (value === "") url.port = null;
+        else change(url, value, PORT);
+        return;
+      case "pathname": {
+        if (typeof url.path === "string") return;
+        const before = url.path;
+        url.path = [];
+        if (!change(url, value, PATH_START)) url.path = before;
+        return;
+      }
+      case "search": {
+        if (value === "") {
+          url.query = null;
+          return;
+        }
+        const before = url.query;
+        url.query = "";
+        if (!change(url, value[0] === "?" ? value.slice(1) : value, QUERY)) url.query = before;
+        return;
+      }
+      case "hash": {
+        if (value === "") {
+          url.fragment = null;
+          return;
+        }
+        const before = url.fragment;
+        url.fragment = "";
+        if (!change(url, value[0] === "#" ? value.slice(1) : value, FRAGMENT)) url.fragment = before;
+        return;
+      }
+    }
+    throw new TypeError("URL." + name + " cannot be set");
   };
 
-  class URL {
-    #url: UrlRecord;
-    #params: object;
-    constructor(input: unknown, base?: unknown) {
-      if (arguments.length === 0) throw new TypeError("URL: 1 argument required, but only 0 present");
-      const parsed = parseWithBase(input, base);
-      if (!parsed.record) throw new TypeError(parsed.error);
-      const url = parsed.record;
-      this.#url = url;
-      this.#params = params.attached(url.query, (query) => {
-        url.query = query;
-      });
+  const parseForm = (query: string | null): Array<[string, string]> => {
+    const list: Array<[string, string]> = [];
+    if (query === null) return list;
+    for (const sequence of query.split("&")) {
+      if (sequence === "") continue;
+      const equals = sequence.indexOf("=");
+      const name = equals >= 0 ? sequence.slice(0, equals) : sequence;
+      const value = equals >= 0 ? sequence.slice(equals + 1) : "";
+      list.push([text.decode(hosts.percentDecode(name.replace(/\+/g, " "))), text.decode(hosts.percentDecode(value.replace(/\+/g, " ")))]);
     }
-    static canParse(input: unknown, base?: unknown) {
-      return parseWithBase(input, base).record !== undefined;
-    }
-    static parse(input: unknown, base?: unknown) {
-      return parseWithBase(input, base).record === undefined ? null : new URL(input, base);
-    }
-    get href() {
-      return serialize(this.#url);
-    }
-    set href(value: string) {
-      const parsed = parse(String(value), null);
-      if (!parsed) throw new TypeError("Invalid URL");
-      Object.assign(this.#url, parsed);
-      params.reset(this.#params, parsed.query);
-    }
-    get origin() {
-      return origin(this.#url);
-    }
-    get protocol() {
-      return this.#url.scheme + ":";
-    }
-    set protocol(value: string) {
-      this.#change(String(value) + ":", SCHEME_START);
-    }
-    get username() {
-      return this.#url.username;
-    }
-    set username(value: string) {
-      if (!cannotHaveCredentials(this.#url)) this.#url.username = percentEncode(String(value), sets.userinfo!);
-    }
-    get password() {
-      return this.#url.password;
-    }
-    set password(value: string) {
-      if (!cannotHaveCredentials(this.#url)) this.#url.password = percentEncode(String(value), sets.userinfo!);
-    }
-    get host() {
-      const url = this.#url;
-      if (url.host === null) return "";
-      return url.port === null ? url.host : url.host + ":" + url.port;
-    }
-    set host(value: string) {
-      if (typeof this.#url.path !== "string") this.#change(String(value), HOST);
-    }
-    get hostname() {
-      return this.#url.host === null ? "" : this.#url.host;
-    }
-    set hostname(value: string) {
-      if (typeof this.#url.path !== "string") this.#change(String(value), HOSTNAME);
-    }
-    get port() {
-      return this.#url.port === null ? "" : String(this.#url.port);
-    }
-    set port(value: string) {
-      if (cannotHaveCredentials(this.#url)) return;
-      const text = String(value);
-      if (text === "") this.#url.port = null;
-      else this.#change(text, PORT);
-    }
-    get pathname() {
-      return pathname(this.#url);
-    }
-    set pathname(value: string) {
-      if (typeof this.#url.path === "string") return;
-      const before = this.#url.path;
-      this.#url.path = [];
-      if (!this.#change(String(value), PATH_START)) this.#url.path = before;
-    }
-    get search() {
-      const query = this.#url.query;
-      return query === null || query === "" ? "" : "?" + query;
-    }
-    set search(value: string) {
-      const url = this.#url;
-      let text = String(value);
-      if (text === "") {
-        url.query = null;
-        params.reset(this.#params, null);
-        return;
+    return list;
+  };
+  const formEncode = (value: string) => percentEncode(value, sets.form!).replace(/%20/g, "+");
+  const serializeForm = (list: ReadonlyArray<readonly [string, string]>) => list.map((pair) => formEncode(pair[0]) + "=" + formEncode(pair[1])).join("&");
+
+  return {
+    parse(input, base) {
+      let baseRecord: UrlRecord | null = null;
+      if (base !== undefined) {
+        baseRecord = parse(base, null) ?? null;
+        if (!baseRecord) return { error: "Invalid base URL" };
       }
-      if (text[0] === "?") text = text.slice(1);
-      url.query = "";
-      this.#change(text, QUERY);
-      params.reset(this.#params, url.query);
-    }
-    get searchParams() {
-      return this.#params;
-    }
-    get hash() {
-      const fragment = this.#url.fragment;
-      return fragment === null || fragment === "" ? "" : "#" + fragment;
-    }
-    set hash(value: string) {
-      let text = String(value);
-      if (text === "") {
-        this.#url.fragment = null;
-        return;
-      }
-      if (text[0] === "#") text = text.slice(1);
-      this.#url.fragment = "";
-      this.#change(text, FRAGMENT);
-    }
-    toString() {
-      return serialize(this.#url);
-    }
-    toJSON() {
-      return serialize(this.#url);
-    }
-    // A setter's change, applied to a copy so that a refused one leaves the URL as it was.
-    #change(input: string, override: number): boolean {
-      const copy: UrlRecord = { ...this.#url, path: typeof this.#url.path === "string" ? this.#url.path : this.#url.path.slice() };
-      if (!parse(input, null, copy, override)) return false;
-      Object.assign(this.#url, copy);
-      return true;
-    }
-  }
-  Object.defineProperty(URL.prototype, Symbol.toStringTag, { value: "URL", configurable: true });
-  const global = (name: string, value: unknown) => Object.defineProperty(G, name, { value, writable: true, enumerable: false, configurable: true });
-  global("URL", URL);
-  global("URLSearchParams", params.URLSearchParams);
+      const record = parse(input, baseRecord);
+      return record ? { record } : { error: "Invalid URL" };
+    },
+    get,
+    set,
+    parseForm,
+    serializeForm,
+  };
 }
