@@ -18,7 +18,7 @@ import { RANDOM_BATCH, installHostClock } from "./guest-clock.ts";
 import { GUEST_OPERATION_CODES } from "./guest-protocol.ts";
 import { createGuestHandles } from "./guest-handles.ts";
 import { lockdownRealm } from "./guest-lockdown.ts";
-import { ENGINE_GLOBALS, installRealmGlobals, pruneEngineGlobals } from "./guest-realm.ts";
+import { ENGINE_GLOBALS, createDomException, installRealmGlobals, pruneEngineGlobals } from "./guest-realm.ts";
 import { installGuestRuntime } from "./guest-runtime.ts";
 import { createTextEngine, installTextGlobals } from "./guest-text.ts";
 import { createUrlEngine } from "./guest-url.ts";
@@ -42,6 +42,7 @@ const ENGINES = {
   urlHosts: engineSource(createUrlHosts),
   url: engineSource(createUrlEngine),
   clone: engineSource(createCloneEngine),
+  domException: engineSource(createDomException),
 };
 
 /** The source that {@link ENGINES} holds for `factory`, without comment lines and indentation. */

@@ -55,8 +55,8 @@ export interface RealmLink {
 export interface RealmParts {
   /** The function a source of {@link RealmParts.engines} defines, compiled now with the original built-ins. */
   load(source: string): Function;
-  /** Sources of the engines' factories: `createTextEngine`, `createUrlHosts`, `createUrlEngine`, `createCloneEngine`. */
-  engines: { text: string; urlHosts: string; url: string; clone: string };
+  /** Sources of the engines' factories: `createTextEngine`, `createUrlHosts`, `createUrlEngine`, `createCloneEngine`, `createDomException`. */
+  engines: { text: string; urlHosts: string; url: string; clone: string; domException: string };
   installTextGlobals: Function;
   installUrlGlobals: Function;
 }
@@ -91,7 +91,7 @@ export function installRealmGlobals(G: any, link: RealmLink, parts: RealmParts):
     });
   });
 
-  if (typeof G.DOMException !== "function") global("DOMException", makeDomException());
+  if (typeof G.DOMException !== "function") global("DOMException", parts.load(parts.engines.domException)());
 
   // Engines are made on first use; the classes that reach them exist (and are frozen) from the start.
   const once = <T>(make: () => T) => {
@@ -102,7 +102,7 @@ export function installRealmGlobals(G: any, link: RealmLink, parts: RealmParts):
   const typedArrays = ["Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array",
     "Float16Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array"].map((name) => G[name]);
   const text = once(() => parts.load(parts.engines.text)(DOMExceptionClass));
-  const url = once(() => parts.load(parts.engines.url)(text(), parts.load(parts.engines.urlHosts)(text())));
+  const url = once(() => parts.load(parts.engines.url)(parts.load(parts.engines.urlHosts)(text())));
   const clone = once(() => parts.load(parts.engines.clone)(DOMExceptionClass, link.hostValueName, typedArrays));
   parts.installTextGlobals(G, text);
   parts.installUrlGlobals(G, url);
@@ -110,52 +110,56 @@ export function installRealmGlobals(G: any, link: RealmLink, parts: RealmParts):
     if (arguments.length === 0) throw new TypeError("structuredClone: 1 argument required, but only 0 present");
     return clone()(value, options);
   });
+}
 
-  // The `DOMException` of the web platform (as QuickJS-NG has it): name and message on the prototype, a legacy
-  // `code` for the names that have one, and the legacy constants.
-  function makeDomException(): Function {
-    const LEGACY = [
-      ["INDEX_SIZE_ERR", "IndexSizeError"], ["DOMSTRING_SIZE_ERR", "DOMStringSizeError"], ["HIERARCHY_REQUEST_ERR", "HierarchyRequestError"],
-      ["WRONG_DOCUMENT_ERR", "WrongDocumentError"], ["INVALID_CHARACTER_ERR", "InvalidCharacterError"], ["NO_DATA_ALLOWED_ERR", "NoDataAllowedError"],
-      ["NO_MODIFICATION_ALLOWED_ERR", "NoModificationAllowedError"], ["NOT_FOUND_ERR", "NotFoundError"], ["NOT_SUPPORTED_ERR", "NotSupportedError"],
-      ["INUSE_ATTRIBUTE_ERR", "InUseAttributeError"], ["INVALID_STATE_ERR", "InvalidStateError"], ["SYNTAX_ERR", "SyntaxError"],
-      ["INVALID_MODIFICATION_ERR", "InvalidModificationError"], ["NAMESPACE_ERR", "NamespaceError"], ["INVALID_ACCESS_ERR", "InvalidAccessError"],
-      ["VALIDATION_ERR", "ValidationError"], ["TYPE_MISMATCH_ERR", "TypeMismatchError"], ["SECURITY_ERR", "SecurityError"],
-      ["NETWORK_ERR", "NetworkError"], ["ABORT_ERR", "AbortError"], ["URL_MISMATCH_ERR", "URLMismatchError"],
-      ["QUOTA_EXCEEDED_ERR", "QuotaExceededError"], ["TIMEOUT_ERR", "TimeoutError"], ["INVALID_NODE_TYPE_ERR", "InvalidNodeTypeError"],
-      ["DATA_CLONE_ERR", "DataCloneError"],
-    ];
-    const state = new WeakMap<object, { message: string; name: string }>();
-    const read = (self: object) => {
-      const entry = state.get(self);
-      if (!entry) throw new TypeError("DOMException object expected");
-      return entry;
-    };
-    const DOMException: any = function DOMException(this: unknown, message?: unknown, name?: unknown) {
-      if (new.target === undefined) throw new TypeError("must be called with new");
-      // An Error made for the subclass: it has the engine's stack, and `instanceof Error` holds.
-      const self = Reflect.construct(Error, [], new.target);
-      state.set(self, { message: message === undefined ? "" : String(message), name: name === undefined ? "Error" : String(name) });
-      return self;
-    };
-    const prototype = Object.create(Error.prototype);
-    const getter = (key: string, get: (self: object) => unknown) =>
-      defineProperty(prototype, key, { get: { [key]: function (this: object) { return get(this); } }[key], enumerable: false, configurable: true });
-    getter("name", (self) => read(self).name);
-    getter("message", (self) => read(self).message);
-    getter("code", (self) => {
-      const name = read(self).name;
-      for (let index = 0; index < LEGACY.length; index++) if (LEGACY[index]![1] === name) return index + 1;
-      return 0;
-    });
-    defineProperty(prototype, "constructor", { value: DOMException, writable: true, enumerable: false, configurable: true });
-    defineProperty(DOMException, "prototype", { value: prototype, writable: false, enumerable: false, configurable: false });
-    defineProperty(DOMException, "length", { value: 0, configurable: true });
-    LEGACY.forEach(([constant], index) => {
-      const code = { value: index + 1, writable: false, enumerable: true, configurable: false };
-      defineProperty(DOMException, constant!, code);
-      defineProperty(prototype, constant!, code);
-    });
-    return DOMException;
-  }
+/**
+ * The `DOMException` of the web platform, as QuickJS-NG has it (name and message on the prototype, a legacy
+ * `code` for the names that have one, the legacy constants), for an engine without one (V8 in `node:vm`).
+ * Runs inside the sandbox from its source text, compiled only where it is needed; see the module comment.
+ */
+export function createDomException(): Function {
+  const defineProperty = Object.defineProperty;
+  const LEGACY = [
+    ["INDEX_SIZE_ERR", "IndexSizeError"], ["DOMSTRING_SIZE_ERR", "DOMStringSizeError"], ["HIERARCHY_REQUEST_ERR", "HierarchyRequestError"],
+    ["WRONG_DOCUMENT_ERR", "WrongDocumentError"], ["INVALID_CHARACTER_ERR", "InvalidCharacterError"], ["NO_DATA_ALLOWED_ERR", "NoDataAllowedError"],
+    ["NO_MODIFICATION_ALLOWED_ERR", "NoModificationAllowedError"], ["NOT_FOUND_ERR", "NotFoundError"], ["NOT_SUPPORTED_ERR", "NotSupportedError"],
+    ["INUSE_ATTRIBUTE_ERR", "InUseAttributeError"], ["INVALID_STATE_ERR", "InvalidStateError"], ["SYNTAX_ERR", "SyntaxError"],
+    ["INVALID_MODIFICATION_ERR", "InvalidModificationError"], ["NAMESPACE_ERR", "NamespaceError"], ["INVALID_ACCESS_ERR", "InvalidAccessError"],
+    ["VALIDATION_ERR", "ValidationError"], ["TYPE_MISMATCH_ERR", "TypeMismatchError"], ["SECURITY_ERR", "SecurityError"],
+    ["NETWORK_ERR", "NetworkError"], ["ABORT_ERR", "AbortError"], ["URL_MISMATCH_ERR", "URLMismatchError"],
+    ["QUOTA_EXCEEDED_ERR", "QuotaExceededError"], ["TIMEOUT_ERR", "TimeoutError"], ["INVALID_NODE_TYPE_ERR", "InvalidNodeTypeError"],
+    ["DATA_CLONE_ERR", "DataCloneError"],
+  ];
+  const state = new WeakMap<object, { message: string; name: string }>();
+  const read = (self: object) => {
+    const entry = state.get(self);
+    if (!entry) throw new TypeError("DOMException object expected");
+    return entry;
+  };
+  const DOMException: any = function DOMException(this: unknown, message?: unknown, name?: unknown) {
+    if (new.target === undefined) throw new TypeError("must be called with new");
+    // An Error made for the subclass: it has the engine's stack, and `instanceof Error` holds.
+    const self = Reflect.construct(Error, [], new.target);
+    state.set(self, { message: message === undefined ? "" : String(message), name: name === undefined ? "Error" : String(name) });
+    return self;
+  };
+  const prototype = Object.create(Error.prototype);
+  const getter = (key: string, get: (self: object) => unknown) =>
+    defineProperty(prototype, key, { get: { [key](this: object) { return get(this); } }[key], enumerable: false, configurable: true });
+  getter("name", (self) => read(self).name);
+  getter("message", (self) => read(self).message);
+  getter("code", (self) => {
+    const name = read(self).name;
+    for (let index = 0; index < LEGACY.length; index++) if (LEGACY[index]![1] === name) return index + 1;
+    return 0;
+  });
+  defineProperty(prototype, "constructor", { value: DOMException, writable: true, enumerable: false, configurable: true });
+  defineProperty(DOMException, "prototype", { value: prototype, writable: false, enumerable: false, configurable: false });
+  defineProperty(DOMException, "length", { value: 0, configurable: true });
+  LEGACY.forEach(([constant], index) => {
+    const code = { value: index + 1, writable: false, enumerable: true, configurable: false };
+    defineProperty(DOMException, constant!, code);
+    defineProperty(prototype, constant!, code);
+  });
+  return DOMException;
 }

@@ -3,7 +3,8 @@
  * The host half of the workspace's `URL` (WHATWG URL standard, "hosts"): domains (percent-decoded, mapped to
  * lower case and NFKC, non-ASCII labels in Punycode — an approximation of UTS #46 that agrees with it on
  * common names), IPv4 addresses in every form the standard accepts (`0x7f.1` is `127.0.0.1`), IPv6 addresses
- * (compressed on output), and the opaque hosts of non-special schemes; plus the percent-encode sets.
+ * (compressed on output), and the opaque hosts of non-special schemes; plus the percent-encode sets and
+ * `application/x-www-form-urlencoded` (`URLSearchParams`).
  *
  * {@link createUrlHosts} runs *inside* the sandbox from its source text (with the URL engine, on first use), so
  * it is self-contained.
@@ -20,6 +21,10 @@ export interface UrlHosts {
   sets: Record<string, string>;
   /** Bytes of `input` with `%XX` sequences decoded. */
   percentDecode(input: string): Uint8Array;
+  /** The name/value pairs of `application/x-www-form-urlencoded` `query`. */
+  parseForm(query: string | null): Array<[string, string]>;
+  /** `list` as `application/x-www-form-urlencoded` text (`""` for none). */
+  serializeForm(list: ReadonlyArray<readonly [string, string]>): string;
 }
 
 /** Creates the host parser and percent-encoding helpers. Runs inside the sandbox; see the module comment. */
@@ -301,5 +306,20 @@ export function createUrlHosts(text: TextEngine): UrlHosts {
     return endsInNumber(ascii) ? parseIpv4(ascii) : ascii;
   };
 
-  return { parseHost, percentEncode, sets, percentDecode };
+  const parseForm = (query: string | null): Array<[string, string]> => {
+    const list: Array<[string, string]> = [];
+    if (query === null) return list;
+    for (const sequence of query.split("&")) {
+      if (sequence === "") continue;
+      const equals = sequence.indexOf("=");
+      const name = equals >= 0 ? sequence.slice(0, equals) : sequence;
+      const value = equals >= 0 ? sequence.slice(equals + 1) : "";
+      list.push([text.decode(percentDecode(name.replace(/\+/g, " "))), text.decode(percentDecode(value.replace(/\+/g, " ")))]);
+    }
+    return list;
+  };
+  const formEncode = (value: string) => percentEncode(value, sets.form!).replace(/%20/g, "+");
+  const serializeForm = (list: ReadonlyArray<readonly [string, string]>) => list.map((pair) => formEncode(pair[0]) + "=" + formEncode(pair[1])).join("&");
+
+  return { parseHost, percentEncode, sets, percentDecode, parseForm, serializeForm };
 }

@@ -5,12 +5,11 @@
  * setters' rules, and `application/x-www-form-urlencoded` for `URLSearchParams`. Relative references resolve
  * against a base; special schemes (`http`, `https`, `ws`, `wss`, `ftp`, `file`) get their default ports
  * dropped, backslashes read as slashes and dot segments removed; other schemes keep opaque paths (`mailto:`,
- * `data:`). Hosts and percent-encoding: `guest-url-hosts.ts`.
+ * `data:`). Hosts, percent-encoding and form encoding: `guest-url-hosts.ts`.
  *
  * {@link createUrlEngine} runs *inside* the sandbox from its source text (the first time a VM uses `URL`), so
  * it is self-contained.
  */
-import type { TextEngine } from "./guest-text.ts";
 import type { UrlHosts } from "./guest-url-hosts.ts";
 
 /** A parsed URL, as the standard defines its record. */
@@ -41,7 +40,7 @@ export interface UrlEngine {
 }
 
 /** Creates the URL engine. Runs inside the sandbox, on first use; see the module comment. */
-export function createUrlEngine(text: TextEngine, hosts: UrlHosts): UrlEngine {
+export function createUrlEngine(hosts: UrlHosts): UrlEngine {
   const { parseHost, percentEncode, sets } = hosts;
   const DEFAULT_PORTS: { [scheme: string]: number | null } = { ftp: 21, file: null, http: 80, https: 443, ws: 80, wss: 443 };
   const isSpecial = (scheme: string) => Object.prototype.hasOwnProperty.call(DEFAULT_PORTS, scheme);
@@ -494,21 +493,6 @@ export function createUrlEngine(text: TextEngine, hosts: UrlHosts): UrlEngine {
     throw new TypeError("URL." + name + " cannot be set");
   };
 
-  const parseForm = (query: string | null): Array<[string, string]> => {
-    const list: Array<[string, string]> = [];
-    if (query === null) return list;
-    for (const sequence of query.split("&")) {
-      if (sequence === "") continue;
-      const equals = sequence.indexOf("=");
-      const name = equals >= 0 ? sequence.slice(0, equals) : sequence;
-      const value = equals >= 0 ? sequence.slice(equals + 1) : "";
-      list.push([text.decode(hosts.percentDecode(name.replace(/\+/g, " "))), text.decode(hosts.percentDecode(value.replace(/\+/g, " ")))]);
-    }
-    return list;
-  };
-  const formEncode = (value: string) => percentEncode(value, sets.form!).replace(/%20/g, "+");
-  const serializeForm = (list: ReadonlyArray<readonly [string, string]>) => list.map((pair) => formEncode(pair[0]) + "=" + formEncode(pair[1])).join("&");
-
   return {
     parse(input, base) {
       let baseRecord: UrlRecord | null = null;
@@ -521,7 +505,7 @@ export function createUrlEngine(text: TextEngine, hosts: UrlHosts): UrlEngine {
     },
     get,
     set,
-    parseForm,
-    serializeForm,
+    parseForm: hosts.parseForm,
+    serializeForm: hosts.serializeForm,
   };
 }

@@ -145,6 +145,11 @@ export function realmCases({ test, session, executor }: SuiteContext): void {
     assert.deepEqual(second, ["[out] https://example.com a! 3 function"]);
   });
 
+  test("realm: tools and context values may take a built-in's name", async () => {
+    const s = session({ globals: { URL: "https://app.example", performance: { score: 3 } } });
+    assert.equal(await s.output("print(URL, performance.score)"), "https://app.example 3");
+  });
+
   test("realm: replacing globals the runtime relies on breaks only the cell's own use of them", async () => {
     const s = session();
     await s.ok(
