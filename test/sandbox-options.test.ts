@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { z } from "zod";
 import { Agent, Statek, scriptedModel, tool } from "../src/index.ts";
+import { WORKSPACE_GLOBALS_NOTE } from "../src/workspace/workspace-notes.ts";
 
 const ts = (code: string) => "```ts\n" + code + "\n```";
 
@@ -26,6 +27,7 @@ describe("sandbox options of Statek and Agent", () => {
       await statek.close();
       assert.equal(view.status, "DONE");
       assert.match(model.requests[0]!.system, expected);
+      assert.ok(model.requests[0]!.system.includes(`\n${WORKSPACE_GLOBALS_NOTE}\n`), "the default prompt says what the workspace has");
     }
   });
 

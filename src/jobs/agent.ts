@@ -19,6 +19,7 @@ import type { OnModelText } from "./job-events.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
 import { SYSTEM_TOOLS } from "./system-tools.ts";
 import { isIdentifier } from "../tools/is-identifier.ts";
+import { WORKSPACE_GLOBALS_NOTE } from "../workspace/workspace-notes.ts";
 
 export type { HarnessLimits } from "./harness.ts";
 
@@ -79,7 +80,7 @@ function defaultSystemPrompt(style: ChatStyle): string {
     " Variables you declare at the top level persist between steps. " +
     (chatStyleRules(style).dialog ? "Call exit(result) to end the job for good.\n" : "Call exit(result) when the task is done.\n") +
     // `{workspace_isolation}` is filled from the executor in use (sandbox or not), never from the agent.
-    "{workspace_isolation}\n\n" +
+    "{workspace_isolation}\n" + WORKSPACE_GLOBALS_NOTE + "\n\n" +
     "Available variables: {shared_var_names}\nAvailable tools:\n{brief_tools}";
 }
 

@@ -17,6 +17,8 @@ import { codecCases } from "./suite/codec.suite.ts";
 import { membraneCases } from "./suite/membrane.suite.ts";
 import { sandboxCases } from "./suite/sandbox.suite.ts";
 import { textCases } from "./suite/texts.suite.ts";
+import { realmGlobalCases } from "./suite/realm-globals.suite.ts";
+import { realmCases } from "./suite/realm.suite.ts";
 import { toolCases } from "./suite/tools.suite.ts";
 
 /** How to run {@link runWorkspaceSuite} against one executor. */
@@ -78,6 +80,8 @@ export function runWorkspaceSuite({ name, executor, skip = {} }: WorkspaceSuiteO
     boundaryCases(context);
     sandboxCases(context);
     textCases(context);
+    realmCases(context);
+    realmGlobalCases(context);
     it("skip names only existing cases", { skip: false }, () => {
       const unknown = Object.keys(skip).filter((caseName) => !names.has(caseName));
       if (unknown.length) throw new Error(`skip names cases that do not exist: ${unknown.join(", ")}`);

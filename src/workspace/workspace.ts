@@ -59,6 +59,8 @@ export interface WorkspaceOptions {
   clock?: () => number;
   /** The random source agent code reads. @default Math.random */
   random?: () => number;
+  /** The monotonic time agent code reads (`performance.now()`). @default the host's `performance.now` */
+  monotonic?: () => number;
   /** The timer source behind agent code's `setTimeout`/`setInterval`. @default the host's timers */
   timers?: TimerSource;
   signal?: AbortSignal;
@@ -169,6 +171,7 @@ export class Workspace {
       },
       clock: options.clock ?? Date.now,
       random: options.random ?? Math.random,
+      ...(options.monotonic ? { monotonic: options.monotonic } : {}),
       policyOf: (value) => this.#references.policyOf(value),
     });
     this.#host = new CellHost(this.#broker.channel, {

@@ -4,15 +4,20 @@
  * memory stays bounded (see `hostile-harness.ts`).
  */
 import assert from "node:assert/strict";
-import { hostileSuite } from "./hostile-harness.ts";
+import { hostileSuite, type HostileCase } from "./hostile-harness.ts";
 
-/** Cell code that replaces `JSON.stringify` while `calendar.keep(...)` encodes its argument as `text`. */
-function forgeArguments(text: string): string {
-  return (
-    "{ const real = JSON.stringify\n" +
-    `JSON.stringify = (value, ...rest) => Array.isArray(value && value.o) ? ${JSON.stringify(text)} : real.call(JSON, value, ...rest)\n` +
-    "try { calendar.keep({ any: 1 }) } finally { JSON.stringify = real } }"
-  );
+/**
+ * `calendar.keep(…)` whose argument text reaches the host as `text`. Cells used to forge such texts by
+ * replacing the guest's `JSON.stringify`; the locked-down realm no longer lets them (see realm.test.ts), so
+ * the harness rewrites the message on its way — the host's checks must hold all the same.
+ */
+function forgedArguments(text: string): Pick<HostileCase, "code" | "forge"> {
+  return { code: "calendar.keep({ any: 1 })", forge: { arguments: { member: "keep", text } } };
+}
+
+/** A variable `stolen` whose stored text reaches the host as `text` (see {@link forgedArguments}). */
+function forgedVariable(text: string): Pick<HostileCase, "code" | "forge"> {
+  return { code: "globalThis.stolen = 1", forge: { variable: { name: "stolen", text } } };
 }
 
 hostileSuite("hostile code: escapes", [
@@ -73,32 +78,28 @@ hostileSuite("hostile code: escapes", [
   },
   {
     name: "a forged handle id",
-    code: forgeArguments('{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":[{"$":"h","id":9001}]}]}'),
+    ...forgedArguments('{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":[{"$":"h","id":9001}]}]}'),
     expect: "TypeError: unknown handle 9001: handles cannot be forged",
   },
   {
     name: "a forged reference to another binding",
-    code: forgeArguments('{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":[{"$":"h","k":"binding:counter"}]}]}'),
+    ...forgedArguments('{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":[{"$":"h","k":"binding:counter"}]}]}'),
     expect: "TypeError: a host object can only be passed back as the handle it came in",
     check: (_view, calendar) => assert.deepEqual(calendar.received, []),
   },
   {
     name: "a forged stored reference to a binding the job was never given",
-    code:
-      "globalThis.stolen = 1\n{ const real = JSON.stringify\n" +
-      "JSON.stringify = (value, ...rest) => value && value.v === 1 ? '{\"v\":{\"$\":\"h\",\"k\":\"binding:adminVault\",\"at\":\"stolen\"}}' : real.call(JSON, value, ...rest) }",
+    ...forgedVariable('{"v":{"$":"h","k":"binding:adminVault","at":"stolen"}}'),
     expect: "stolen was not persisted: it refers to a host object this job was never given (binding:adminVault)",
   },
   {
     name: "a forged stored reference to another job's object",
-    code:
-      "globalThis.stolen = 1\n{ const real = JSON.stringify\n" +
-      "JSON.stringify = (value, ...rest) => value && value.v === 1 ? '{\"v\":{\"$\":\"h\",\"k\":\"binding:counter\",\"at\":\"stolen\"}}' : real.call(JSON, value, ...rest) }",
+    ...forgedVariable('{"v":{"$":"h","k":"binding:counter","at":"stolen"}}'),
     expect: "stolen was not persisted: it refers to a host object this job was never given (binding:counter)",
   },
   {
     name: "a host global constructor smuggled through the codec",
-    code: forgeArguments('{"v":{"$":"ref","i":0},"o":[{"t":"ta","k":"Function","b":"00"}]}'),
+    ...forgedArguments('{"v":{"$":"ref","i":0},"o":[{"t":"ta","k":"Function","b":"00"}]}'),
     expect: 'TypeError: malformed value: unknown typed array "Function"',
   },
   {
@@ -154,9 +155,7 @@ hostileSuite("hostile code: escapes", [
   },
   {
     name: "deeply nested JSON sent to the host",
-    code:
-      "{ const real = JSON.stringify\nJSON.stringify = (value, ...rest) => Array.isArray(value && value.o) ? '['.repeat(200000) + ']'.repeat(200000) : real.call(JSON, value, ...rest)\n" +
-      "try { calendar.keep({ a: 1 }) } finally { JSON.stringify = real } }",
+    ...forgedArguments("[".repeat(200_000) + "]".repeat(200_000)),
     expect: "TypeError: the data sent from the workspace is nested deeper than 32 levels",
   },
 ]);

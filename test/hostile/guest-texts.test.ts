@@ -1,6 +1,7 @@
 /**
- * Hostile code, texts from the guest (issue #8, classes 1, 2, 3 and 6). Agent code can replace the guest's
- * `JSON.stringify`, so every text the host reads may be crafted: references that once resolved by name to the
+ * Hostile code, texts from the guest (issue #8, classes 1, 2, 3 and 6). Agent code could once replace the
+ * guest's `JSON.stringify`; the realm is locked down now, but the host does not rely on it, and these cases
+ * forge the texts on their way to the host (`forge`, see `hostile-harness.ts`): references that once resolved by name to the
  * host's `Object.prototype`, `Function`, `Object.assign` and `Array.prototype`; thenables the host would adopt
  * and wait on forever; formatting that showed what `statek.expose` hides; one bad value that cost a whole
  * cell's variables; stored texts that made a job unreadable. Each case also proves the worker survives, a
@@ -13,15 +14,6 @@ import { Statek } from "../../src/jobs/statek.ts";
 import { scriptedModel } from "../../src/models/scripted-model.ts";
 import { Tombstone } from "../../src/workspace/stored-values.ts";
 import { hostileSuite } from "./hostile-harness.ts";
-
-/** Cell code that sends `text` as the codec text of `{ any: 1 }` while it runs `statement`. */
-function forged(statement: string, text: string): string {
-  return (
-    "{ const real = JSON.stringify\n" +
-    `JSON.stringify = (value, ...rest) => Array.isArray(value && value.o) ? ${JSON.stringify(text)} : real.call(JSON, value, ...rest)\n` +
-    `try { ${statement} } finally { JSON.stringify = real } }`
-  );
-}
 
 const OBJECT_PROTOTYPE = '{"v":{"$":"xref","n":"constructor","i":"prototype"}}';
 const ARRAY_PROTOTYPE = '{"v":{"$":"ref","i":"__proto__"}}';
@@ -39,7 +31,8 @@ function hostUntouched(): void {
 hostileSuite("hostile code: texts from the guest", [
   {
     name: "a crafted reference to the host's Object.prototype, written through a public field",
-    code: forged("calendar.owner = { any: 1 }", OBJECT_PROTOTYPE),
+    code: "calendar.owner = { any: 1 }",
+    forge: { write: { member: "owner", text: OBJECT_PROTOTYPE } },
     expect: 'TypeError: malformed value: dangling reference to node "prototype"',
     check: (_view, calendar) => {
       assert.equal(calendar.owner, "ana");
@@ -48,7 +41,8 @@ hostileSuite("hostile code: texts from the guest", [
   },
   {
     name: "a crafted reference to the host's Array.prototype, then a host method pushes into it",
-    code: forged("calendar.received = { any: 1 }", ARRAY_PROTOTYPE) + "\ncalendar.keep('polluted')",
+    code: "calendar.received = { any: 1 }\ncalendar.keep('polluted')",
+    forge: { write: { member: "received", text: ARRAY_PROTOTYPE } },
     expect: 'TypeError: malformed value: dangling reference to node "__proto__"',
     check: (_view, calendar) => {
       assert.ok(Array.isArray(calendar.received) && calendar.received !== Array.prototype);
@@ -57,13 +51,15 @@ hostileSuite("hostile code: texts from the guest", [
   },
   {
     name: "a crafted reference to the host's Object.assign as an argument",
-    code: forged("calendar.keep({ any: 1 })", OBJECT_ASSIGN),
+    code: "calendar.keep({ any: 1 })",
+    forge: { arguments: { member: "keep", text: OBJECT_ASSIGN } },
     expect: 'TypeError: malformed value: dangling reference to node "assign"',
     check: (_view, calendar) => assert.deepEqual(calendar.received, []),
   },
   {
     name: "a crafted class tag naming the host's Object",
-    code: forged("calendar.keep({ any: 1 })", '{"v":{"$":"ref","i":0},"o":[{"t":"obj","c":{"$":"xref","n":"constructor","i":"prototype"},"p":[["polluted",true]]}]}'),
+    code: "calendar.keep({ any: 1 })",
+    forge: { arguments: { member: "keep", text: '{"v":{"$":"ref","i":0},"o":[{"t":"obj","c":{"$":"xref","n":"constructor","i":"prototype"},"p":[["polluted",true]]}]}' } },
     expect: 'TypeError: malformed value: dangling reference to node "prototype"',
     check: (_view, calendar) => {
       assert.deepEqual(calendar.received, []);
@@ -72,7 +68,8 @@ hostileSuite("hostile code: texts from the guest", [
   },
   {
     name: "exit given a crafted text naming the host's Function",
-    code: forged("exit({ any: 1 })", FUNCTION),
+    code: "exit({ any: 1 })",
+    forge: { exit: { text: FUNCTION } },
     expect: 'TypeError: malformed value: dangling reference to node "constructor"',
   },
   {
@@ -140,9 +137,8 @@ hostileSuite("hostile code: texts from the guest", [
   },
   {
     name: "a forged variable text that does not decode",
-    code:
-      "globalThis.forged = 1; globalThis.fine = 2\n{ const real = JSON.stringify\n" +
-      "JSON.stringify = (value, ...rest) => value && value.v === 1 ? '{\"v\":{\"$\":\"ref\",\"i\":\"constructor\"}}' : real.call(JSON, value, ...rest) }",
+    code: "globalThis.forged = 1; globalThis.fine = 2",
+    forge: { variable: { name: "forged", text: '{"v":{"$":"ref","i":"constructor"}}' } },
     expect: 'forged was not persisted: its value could not be read back (TypeError: malformed value: dangling reference to node "constructor")',
     check: (view) => {
       assert.ok(view.variables.forged instanceof Tombstone);

@@ -25,6 +25,7 @@ import type { WorkspaceLimits } from "../../src/workspace/limits.ts";
 import type { ExposeOptions } from "../../src/workspace/membrane/exposed-classes.ts";
 import { contendedSqliteStore, type ContentionOptions } from "../support/contended-sqlite.ts";
 import { createQuickJsExecutor } from "../../src/workspace/quickjs/quickjs-executor.ts";
+import { forgingExecutor, type Forgery } from "../../src/workspace/suite/forging-executor.ts";
 
 const MiB = 1024 * 1024;
 /** The memory bound of every VM in the hostile cases. */
@@ -123,6 +124,8 @@ export interface HostileCase {
   expose?: ExposeOptions<Meeting>;
   /** Run both jobs on a SQLite file whose connection meets real lock contention (`support/contended-sqlite.ts`). */
   contention?: ContentionOptions;
+  /** Texts to forge on their way from the guest to the host (a realm that is locked down cannot forge them). */
+  forge?: Forgery;
 }
 
 /** An executor that remembers the most memory each of its VMs held. */
@@ -177,7 +180,8 @@ async function runCase(test: HostileCase): Promise<void> {
   gc();
   const rssBefore = process.memoryUsage().rss;
   const peakBefore = process.resourceUsage().maxRSS * 1024;
-  const tracking = trackingExecutor(createQuickJsExecutor({ invokeTimeMs: 500 }));
+  const quickjs = createQuickJsExecutor({ invokeTimeMs: 500 });
+  const tracking = trackingExecutor(test.forge ? forgingExecutor(quickjs, test.forge) : quickjs);
   const calendar = new Calendar();
   const { twice, wipe, adminReset } = hostileTools();
   const hostileTurns: ScriptedTurn[] = [

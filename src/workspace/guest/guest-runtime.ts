@@ -2,8 +2,9 @@
  * @module
  * The guest runtime: the code every workspace VM runs before the first cell. It gives agent code `console`,
  * `print` and `exit`, turns handle references into proxies (`guest-handles.ts`), takes the clock and random
- * numbers from the host (`guest-clock.ts`), restores and collects workspace variables with the codec, and
- * reports the end of each cell.
+ * numbers from the host (`guest-clock.ts`), installs the realm's own globals (`installRealm`, see
+ * `guest-realm.ts`), restores and collects workspace variables with the codec, and reports the end of each
+ * cell. The bootstrap locks the realm down once it returns (`guest-lockdown.ts`).
  *
  * {@link installGuestRuntime} is evaluated *inside* the sandbox from its source text, so it must be
  * self-contained (no imports, no outer variables). Its only link to the host is `send(op, ...strings)` (`op`
@@ -23,6 +24,7 @@ export function installGuestRuntime(
   createGuestHandles: Function,
   installHostClock: Function,
   randomBatch: number,
+  installRealm: Function,
   installGuestTimers: Function,
 ): Record<string, Function> {
   const G: any = globalThis;
@@ -57,6 +59,8 @@ export function installGuestRuntime(
   let exiting = false;
   // Set by the host's `begin`: the next `__statek.run` starts the cell; any other call is refused.
   let armed = false;
+  // Ends the running cell with an error (a realm part's promise job that threw); unset between cells.
+  let failRunning: ((error: unknown) => void) | undefined;
   const indirectEval = G.eval;
   let order: string[] = [];
   const baseline: Map<string, unknown> = new Map();
@@ -222,7 +226,23 @@ export function installGuestRuntime(
   };
 
   installHostClock(G, send, answer, randomBatch, ops);
-  const resetTimers = installGuestTimers(G, send, answer, ops, reportEnd);
+  installRealm(G, {
+    send,
+    ops,
+    answer,
+    hostValueName(value: object) {
+      const dead = tombstones.get(value);
+      if (dead) return "a value that was not persisted (" + dead.why + ")";
+      const ref = handles.refOf(value);
+      return ref ? "a host object (" + (ref.c || "object") + ")" : undefined;
+    },
+    failCell(error: unknown) {
+      if (failRunning) failRunning(error);
+      else reportEnd(error);
+    },
+  });
+  // A timer callback that throws ends the cell, whether its code is still running or finished.
+  const resetTimers = installGuestTimers(G, send, answer, ops, (error: unknown) => (failRunning ? failRunning(error) : reportEnd(error)));
   // The engine hands `Error.prepareStackTrace` call sites whose `getFunction()` returns the functions on the
   // stack, the runtime's own among them. Nothing is secret there (the broker checks everything), but agent
   // code has no business with the runtime's closures: the hook is fixed to "none".
@@ -276,8 +296,15 @@ export function installGuestRuntime(
     run(body: () => Promise<unknown>) {
       if (!armed) throw new TypeError("__statek.run is internal to the workspace");
       armed = false;
-      const finish = reportEnd;
+      let finished = false;
+      const finish = (error?: any) => {
+        if (finished) return;
+        finished = true;
+        failRunning = undefined;
+        reportEnd(error);
+      };
       exiting = false;
+      failRunning = finish;
       try {
         body().then(() => finish(), finish);
       } catch (error) {
@@ -310,7 +337,10 @@ export function installGuestRuntime(
     provide(text: string) {
       const values = codec.decode(text);
       for (const name of Object.keys(values)) {
-        hidden(name, values[name]);
+        // A built-in's global binding is not configurable (the realm is locked down): its value is replaced.
+        const own = Object.getOwnPropertyDescriptor(G, name);
+        if (own && !own.configurable) defineProperty(G, name, { value: values[name], writable: true, enumerable: false });
+        else hidden(name, values[name]);
         provided.add(name);
       }
       for (const name of ownNames(G)) baseline.set(name, G[name]);

@@ -38,6 +38,8 @@ export interface BrokerOptions {
   resolveKey(key: string, path: string): { value: unknown } | { why: string };
   /** The time agent code reads (`Date.now()`, `new Date()`). */
   clock(): number;
+  /** The monotonic time agent code reads (`performance.now()`). @default the host's `performance.now` */
+  monotonic?: () => number;
   /** A random number in [0, 1) for agent code's `Math.random()`. */
   random(): number;
   /** The member policy of a host object's exposed class, if it has one (formatting obeys it too). */
@@ -181,6 +183,9 @@ export class Broker {
         case "now":
           record = this.#options.journal.open("now", "read", undefined, undefined, undefined);
           return this.#settle(record, Number(this.#options.clock()));
+        case "monotonic":
+          record = this.#options.journal.open("monotonic", "read", undefined, undefined, undefined);
+          return this.#settle(record, Number(this.#options.monotonic ? this.#options.monotonic() : performance.now()));
         case "random": {
           record = this.#options.journal.open("random", "read", undefined, undefined, first);
           const count = Math.min(Math.max(Math.trunc(Number(first)) || 1, 1), MAX_RANDOM_BATCH);

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { z } from "zod";
 import { tool } from "../../tools/tool.ts";
 import { ExposedClasses } from "../membrane/exposed-classes.ts";
-import type { SuiteContext } from "./harness.ts";
+import { forgingExecutor, type Forgery } from "./forging-executor.ts";
+import { Session, type SessionOptions, type SuiteContext } from "./harness.ts";
 
 class Holder {
   tool: unknown;
@@ -72,7 +73,10 @@ function toolset() {
   return { twice, greet, secret, all: [twice, greet, secret] };
 }
 
-export function boundaryCases({ test, session }: SuiteContext): void {
+export function boundaryCases({ test, session, executor }: SuiteContext): void {
+  // Forged texts: a locked-down realm cannot make them any more, so the messages are rewritten on their way.
+  const forging = (forgery: Forgery, options: SessionOptions) => new Session(() => forgingExecutor(executor(), forgery), options);
+
   test("boundary: hidden tools are refused through any route", async () => {
     const { all, secret } = toolset();
     const s = session({ tools: all, globals: { holder: new Holder(secret) } });
@@ -219,11 +223,11 @@ export function boundaryCases({ test, session }: SuiteContext): void {
   test("boundary: a stored reference to a host object the job was never given is refused", async () => {
     const secret = new Vault();
     const vault = new Vault();
-    const s = session({ globals: { vault }, bindings: { vault, secret } });
-    const forged = await s.run(
-      "const mine = vault\nglobalThis.forged = 1\n{ const real = JSON.stringify\n" +
-        "JSON.stringify = function (value, ...rest) { return value && value.v === 1 ? '{\"v\":{\"$\":\"h\",\"k\":\"binding:secret\",\"at\":\"forged\"}}' : real.call(JSON, value, ...rest) } }",
-    );
+    const options = { globals: { vault }, bindings: { vault, secret } };
+    const attacker = forging({ variable: { name: "forged", text: '{"v":{"$":"h","k":"binding:secret","at":"forged"}}' } }, options);
+    const forged = await attacker.run("const mine = vault\nglobalThis.forged = 1");
+    const s = session(options);
+    s.rows = attacker.rows;
     assert.deepEqual(forged.notices, ["forged was not persisted: it refers to a host object this job was never given (binding:secret)"]);
     assert.doesNotMatch(s.blob("forged") ?? "", /"k":"binding:secret"/);
     assert.match(s.blob("mine") ?? "", /binding:vault/, "references the job holds persist");
@@ -233,16 +237,14 @@ export function boundaryCases({ test, session }: SuiteContext): void {
 
   test("boundary: forged handles and references in arguments are refused", async () => {
     const vault = new Vault();
-    const s = session({ globals: { vault }, bindings: { vault, other: new Vault() } });
-    const forge = (text: string) =>
-      `{ const real = JSON.stringify\nJSON.stringify = (value, ...rest) => Array.isArray(value && value.o) ? ${JSON.stringify(text)} : real.call(JSON, value, ...rest)\n` +
-      "try { vault.keep({ any: 1 }) } finally { JSON.stringify = real } }";
-    assert.equal((await s.run(forge('{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":[{"$":"h","id":424242}]}]}'))).error, "TypeError: unknown handle 424242: handles cannot be forged");
+    const options = { globals: { vault }, bindings: { vault, other: new Vault() } };
+    const forge = (text: string) => forging({ arguments: { member: "keep", text } }, options).run("vault.keep({ any: 1 })");
+    assert.equal((await forge('{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":[{"$":"h","id":424242}]}]}')).error, "TypeError: unknown handle 424242: handles cannot be forged");
     assert.equal(
-      (await s.run(forge('{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":[{"$":"h","k":"binding:other"}]}]}'))).error,
+      (await forge('{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":[{"$":"h","k":"binding:other"}]}]}')).error,
       "TypeError: a host object can only be passed back as the handle it came in",
     );
-    assert.equal((await s.run(forge('{"v":{"$":"ref","i":0},"o":[{"t":"ta","k":"Function","b":"00"}]}'))).error, 'TypeError: malformed value: unknown typed array "Function"');
+    assert.equal((await forge('{"v":{"$":"ref","i":0},"o":[{"t":"ta","k":"Function","b":"00"}]}')).error, 'TypeError: malformed value: unknown typed array "Function"');
     assert.deepEqual(vault.received, []);
   });
 

@@ -8,6 +8,7 @@
  * both ways and compares what each cell printed and stored ({@link Transcript}): a warm VM must behave exactly
  * like one restored cold (DESIGN.md §6.6).
  */
+import { forgingExecutor, type Forgery } from "./forging-executor.ts";
 import type { VariableRow } from "../../store/store.ts";
 import type { Tool } from "../../tools/tool.ts";
 import type { Executor } from "../executor.ts";
@@ -22,6 +23,8 @@ export type Transcript = Array<{ session: number; cell: number; lines: string[];
 
 /** What a session's workspaces are opened with. */
 export interface SessionOptions {
+  /** Guest texts to forge on their way to the host (a locked-down realm cannot forge them itself). */
+  forgery?: Forgery;
   tools?: readonly Tool[];
   allowedTools?: readonly string[];
   allowHidden?: boolean;
@@ -31,6 +34,7 @@ export interface SessionOptions {
   limits?: Partial<WorkspaceLimits>;
   clock?: () => number;
   random?: () => number;
+  monotonic?: () => number;
 }
 
 /** A cell's report, with the console in the forms tests read most. */
@@ -120,7 +124,7 @@ export class Session {
     if (this.#warm) return this.#warm;
     const options = this.#options;
     const open: WorkspaceOptions = {
-      executor: this.#executor(),
+      executor: options.forgery ? forgingExecutor(this.#executor(), options.forgery) : this.#executor(),
       limits: { cellTimeMs: 2_000, ...options.limits },
       job: { id: "job-1", role: "tester" },
       tools: options.tools ?? [],
@@ -132,6 +136,7 @@ export class Session {
     if (options.exposed) open.exposed = options.exposed;
     if (options.clock) open.clock = options.clock;
     if (options.random) open.random = options.random;
+    if (options.monotonic) open.monotonic = options.monotonic;
     const workspace = await Workspace.open(open, this.rows);
     this.opened++;
     if (this.#mode === "warm") this.#warm = workspace;

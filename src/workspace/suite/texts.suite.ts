@@ -1,7 +1,8 @@
 /**
  * @module
- * Workspace suite, texts from the guest (DESIGN.md §6.6): agent code can replace the guest's `JSON.stringify`
- * and so hand the host any text. Crafted texts never reach the host's intrinsics, a guest-made thenable is
+ * Workspace suite, texts from the guest (DESIGN.md §6.6): a realm bug could let agent code write any text
+ * (once, agent code could replace the guest's `JSON.stringify`), so the texts are forged here on their way
+ * to the host (`forging-executor.ts`). Crafted texts never reach the host's intrinsics, a guest-made thenable is
  * never adopted, formatting a handle obeys the class policy, one unreadable value costs only its variable,
  * and a stored text that does not decode is a tombstone rather than a workspace that cannot open.
  */
@@ -34,15 +35,6 @@ class Meeting {
   }
 }
 
-/** Cell code that sends `text` for the codec text of `{ any: 1 }` while it runs `statement`. */
-function forge(statement: string, text: string): string {
-  return (
-    "{ const real = JSON.stringify\n" +
-    `JSON.stringify = (value, ...rest) => Array.isArray(value && value.o) ? ${JSON.stringify(text)} : real.call(JSON, value, ...rest)\n` +
-    `try { ${statement} } finally { JSON.stringify = real } }`
-  );
-}
-
 const untouched = () => {
   assert.equal(({} as Record<string, unknown>).polluted, undefined, "Object.prototype is untouched");
   assert.equal(([] as unknown[])[0], undefined, "Array.prototype is untouched");
@@ -51,7 +43,6 @@ const untouched = () => {
 export function textCases({ test, session }: SuiteContext): void {
   test("texts: references in a crafted text never resolve to the host's intrinsics", async () => {
     const box = new Box();
-    const s = session({ globals: { box } });
     const attacks = [
       '{"v":{"$":"xref","n":"constructor","i":"prototype"}}',
       '{"v":{"$":"xref","n":"constructor","i":"assign"}}',
@@ -59,7 +50,8 @@ export function textCases({ test, session }: SuiteContext): void {
       '{"v":{"$":"ref","i":0},"o":[{"t":"obj","c":{"$":"xref","n":"constructor","i":"prototype"},"p":[["polluted",true]]}]}',
     ];
     for (const text of attacks) {
-      const result = await s.run(forge("box.items = { any: 1 }", text) + "\nbox.add('polluted')");
+      const s = session({ globals: { box }, forgery: { write: { member: "items", text } } });
+      const result = await s.run("box.items = { any: 1 }\nbox.add('polluted')");
       assert.match(result.error ?? "", /^TypeError: malformed value: /, text);
     }
     assert.deepEqual(box.items, [], "no write reached the host");
@@ -67,8 +59,8 @@ export function textCases({ test, session }: SuiteContext): void {
   });
 
   test("texts: exit given a crafted text is a clear error", async () => {
-    const s = session();
-    const result = await s.run(forge("exit({ any: 1 })", '{"v":{"$":"xref","n":"constructor","i":"constructor"}}'));
+    const s = session({ forgery: { exit: { text: '{"v":{"$":"xref","n":"constructor","i":"constructor"}}' } } });
+    const result = await s.run("exit({ any: 1 })");
     assert.equal(result.error, 'TypeError: malformed value: dangling reference to node "constructor"');
     assert.equal(result.exitStatus, undefined);
     assert.equal(await s.output("'still working'"), "still working");
@@ -149,11 +141,8 @@ export function textCases({ test, session }: SuiteContext): void {
   });
 
   test("texts: a forged variable text that does not decode is stored as a tombstone", async () => {
-    const s = session();
-    const result = await s.run(
-      "globalThis.forged = 1; globalThis.fine = 2\n{ const real = JSON.stringify\n" +
-        "JSON.stringify = (value, ...rest) => value && value.v === 1 ? '{\"v\":{\"$\":\"nope\"}}' : real.call(JSON, value, ...rest) }",
-    );
+    const s = session({ forgery: { variable: { name: "forged", text: '{"v":{"$":"nope"}}' } } });
+    const result = await s.run("globalThis.forged = 1; globalThis.fine = 2");
     const why = 'its value could not be read back (TypeError: malformed value: unknown value tag "nope")';
     assert.ok(result.notices.includes(`forged was not persisted: ${why}`), result.notices.join("\n"));
     assert.match(s.blob("forged") ?? "", /^\{"v":\{"\$":"tomb"/);

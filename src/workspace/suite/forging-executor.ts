@@ -1,0 +1,69 @@
+/**
+ * @module
+ * A test seam for the host's checks on guest texts (DESIGN.md §6.6). Agent code used to forge texts by
+ * replacing the guest's `JSON.stringify`; the realm is now locked down (its built-ins are frozen and the
+ * runtime keeps the originals), so no cell can. The host still treats every text as hostile — a bug in the
+ * lockdown must not become an escape — and these tests keep that defence tested by rewriting the guest's
+ * messages on their way to the host, exactly where a forged text would travel.
+ */
+import type { Executor, Vm, VmHost } from "../executor.ts";
+
+/** What to forge. */
+export interface Forgery {
+  /** Replaces the argument text of every call of a method or tool named `member` (`calendar.keep(…)`). */
+  arguments?: { member: string; text: string };
+  /** Replaces the value text of every write of property `member` (`calendar.owner = …`). */
+  write?: { member: string; text: string };
+  /** Replaces the status text of `exit(…)`. */
+  exit?: { text: string };
+  /** Replaces the stored text of variable `name` in what the guest reports at the end of a cell. */
+  variable?: { name: string; text: string };
+}
+
+/** `inner`, with its VMs' messages rewritten as `forgery` says. */
+export function forgingExecutor(inner: Executor, forgery: Forgery): Executor {
+  let exited = false;
+  return {
+    name: inner.name,
+    isolated: inner.isolated,
+    async createVm(options) {
+      const host: VmHost = {
+        receive(op, args) {
+          const forged = forgery.arguments;
+          if (forged && op === "call" && args[1] === forged.member) return options.host.receive(op, [args[0]!, args[1]!, forged.text]);
+          if (forgery.write && op === "set" && args[1] === forgery.write.member) return options.host.receive(op, [args[0]!, args[1]!, forgery.write.text]);
+          // Only the first exit: a job's later `exit` (its way out of a test) is its own.
+          if (forgery.exit && op === "exit" && !exited) {
+            exited = true;
+            return options.host.receive(op, [forgery.exit.text]);
+          }
+          return options.host.receive(op, args);
+        },
+        idle: (state) => options.host.idle(state),
+      };
+      const vm = await inner.createVm({ ...options, host });
+      const forgeCollected = (text: string): string => {
+        const forged = forgery.variable;
+        if (!forged) return text;
+        const report = JSON.parse(text) as { texts: Record<string, string> };
+        if (forged.name in report.texts) report.texts[forged.name] = forged.text;
+        return JSON.stringify(report);
+      };
+      const runCell: Vm["runCell"] = async (script, cellOptions) => {
+        const outcome = await vm.runCell(script, cellOptions);
+        if (cellOptions.after?.entry === "collect" && outcome.after && "text" in outcome.after) {
+          return { ...outcome, after: { text: forgeCollected(outcome.after.text) } };
+        }
+        return outcome;
+      };
+      // Everything else of the VM (whatever the contract has) is the inner VM's own.
+      return new Proxy(vm, {
+        get(target, property) {
+          if (property === "runCell") return runCell;
+          const value: unknown = Reflect.get(target, property);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      }) satisfies Vm;
+    },
+  };
+}

@@ -1,0 +1,26 @@
+/**
+ * @module
+ * What the default system prompt tells the model about the workspace's globals (DESIGN.md §6.6): the
+ * non-standard globals it has, and what a model used to Node or a browser might reach for and not find. The
+ * workspace suite checks that every global named here exists in every executor and that the missing ones
+ * are missing.
+ */
+
+/** Globals the workspace adds to the ECMAScript built-ins (besides the tools and the job's variables). */
+export const WORKSPACE_EXTRA_GLOBALS = [
+  "console", "print", "exit", "structuredClone", "URL", "URLSearchParams", "TextEncoder", "TextDecoder", "atob", "btoa",
+  "queueMicrotask", "performance",
+] as const;
+
+/** Timers, which live only as long as the cell that set them. */
+export const WORKSPACE_TIMERS = ["setTimeout", "setInterval", "clearTimeout", "clearInterval"] as const;
+
+/** What the workspace does not have: no network, no modules, no process, no files. */
+export const WORKSPACE_ABSENT = ["fetch", "require", "process", "import"] as const;
+
+/** The sentence of the default system prompt about the workspace's globals. */
+export const WORKSPACE_GLOBALS_NOTE =
+  "The workspace has the standard JavaScript built-ins (frozen: do not extend them) plus " +
+  "console.log, print, structuredClone, URL, URLSearchParams, TextEncoder, TextDecoder, atob, btoa, queueMicrotask, " +
+  "performance.now and setTimeout/setInterval/clearTimeout/clearInterval (timers last only as long as the cell); there is no " +
+  "fetch, require, process or import: reach the outside world through the tools.";
