@@ -18,6 +18,7 @@ import { z } from "zod";
 import { enumMembersOf } from "../tools/enum-members.ts";
 import { instanceClassOf, schemaType } from "../tools/schema-shape.ts";
 import type { Tool } from "../tools/tool.ts";
+import { withArticle } from "../tools/with-article.ts";
 import { descriptionFor, returnsText } from "./tool-docs.ts";
 import { forModel } from "./variants.ts";
 
@@ -50,7 +51,7 @@ function override(context: { zodSchema: z.ZodType; jsonSchema: JsonSchema }): vo
   } else if (type === "custom") {
     const cls = instanceClassOf(zodSchema);
     jsonSchema.type = "string";
-    const holding = `the name of a workspace variable holding ${cls?.name ? `a ${cls.name}` : "the value"}`;
+    const holding = `the name of a workspace variable holding ${cls?.name ? withArticle(cls.name) : "the value"}`;
     jsonSchema.description = jsonSchema.description ? `${jsonSchema.description} (${holding})` : holding.replace(/^t/, "T");
   }
   if (typeof jsonSchema.description === "string") jsonSchema.description = forModel(jsonSchema.description);

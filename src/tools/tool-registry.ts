@@ -7,6 +7,7 @@
  */
 import { matchesChatStyle, type ChatStyleName } from "./chat-style.ts";
 import { isTool, type Tool } from "./tool.ts";
+import { kindOf } from "./with-article.ts";
 
 /** Which tools a selection starts from: framework tools, application tools, or both. */
 export type ToolScope = "SYSTEM" | "APPLICATION" | "ALL";
@@ -53,7 +54,7 @@ export class ToolRegistry {
   constructor({ tools, systemTools = [] }: ToolRegistryOptions) {
     const byName = new Map<string, Tool>();
     for (const candidate of [...tools, ...systemTools]) {
-      if (!isTool(candidate)) throw new TypeError(`ToolRegistry: every entry must be made with tool() (got ${typeof candidate})`);
+      if (!isTool(candidate)) throw new TypeError(`ToolRegistry: every entry must be made with tool() (got ${kindOf(candidate)})`);
       if (!byName.has(candidate.name)) byName.set(candidate.name, candidate);
     }
     this.#byName = byName;
