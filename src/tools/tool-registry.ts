@@ -5,7 +5,7 @@
  * use — never a process-wide list. Discovery and selection work on it by scope (`SYSTEM`, `APPLICATION`,
  * `ALL`), by chat style (a tool's `target`), and always leave hidden tools out unless asked.
  */
-import { matchesChatStyle, type ChatStyleName } from "./chat-style.ts";
+import { matchesChatStyle, type ChatStyle } from "./chat-style.ts";
 import { isTool, type Tool } from "./tool.ts";
 import { kindOf } from "./with-article.ts";
 
@@ -18,7 +18,7 @@ export const TOOL_SCOPES: readonly ToolScope[] = Object.freeze(["SYSTEM", "APPLI
 /** Options of {@link selectTools}. */
 export interface SelectToolsOptions {
   /** Keep only tools meant for this chat style (untargeted tools always match). */
-  chatStyle?: ChatStyleName;
+  chatStyle?: ChatStyle;
   /** Keep hidden tools too (for the workspace, never for the model). @default false */
   includeHidden?: boolean;
 }
@@ -73,7 +73,7 @@ export class ToolRegistry {
   }
 
   /** The tools the model may be told about in a job of `chatStyle`: not hidden, meant for that style. */
-  visible(chatStyle?: ChatStyleName): Tool[] {
+  visible(chatStyle?: ChatStyle): Tool[] {
     return this.find("ALL", chatStyle === undefined ? {} : { chatStyle });
   }
 }
