@@ -87,6 +87,8 @@ describe("the package, installed from its tarball", { timeout: 300_000 }, () => 
       assert.ok(packed.includes(target.default!.slice(2)), `${subpath} default → ${target.default} is in the tarball`);
     }
     assert.ok(packed.includes("bin/statek.js") && packed.includes("README.md"));
+    const installed = JSON.parse(readFileSync(join(app, "node_modules", "statek", "package.json"), "utf8")) as { engines: unknown; bin: unknown };
+    assert.deepEqual([installed.engines, installed.bin], [{ node: ">=22.13" }, { statek: "./bin/statek.js" }]);
     assert.deepEqual(packed.filter((path) => path.startsWith("src/") || /\.test\./.test(path)), [], "no sources, no tests");
     assert.deepEqual(packed.filter((path) => path.startsWith("dist/") && !/\.(?:js|d\.ts)$/.test(path)), [], "dist holds only JavaScript and declarations");
   });
