@@ -34,9 +34,9 @@ export class ErrorHandlers {
     this.#byName.set(handler.name, handler);
   }
 
-  /** Adds the handlers of an agent's tools. */
-  collect(agent: Agent): void {
-    for (const tool of agent.registry.all) if (tool.errorHandler) this.register(tool.errorHandler);
+  /** Adds the handlers of an agent's tools; `call` is the public call that registers the agent. */
+  collect(agent: Agent, call: string): void {
+    for (const tool of agent.registry.all) if (tool.errorHandler) this.register(tool.errorHandler, call);
   }
 
   /** The handler called `name`, if this process has it. */

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { Agent, Statek, scriptedModel } from "../index.ts";
+import { Agent, Statek, errorHandler, scriptedModel, tool } from "../index.ts";
 
 const ts = (code: string) => "```ts\n" + code + "\n```";
 const directory = mkdtempSync(join(tmpdir(), "statek-errors-"));
@@ -57,6 +57,19 @@ describe("registering agents", () => {
       name: "TypeError", message: 'Statek.open: executor: expected "quickjs", "trusted" or an Executor, got a number',
     });
     assert.throws(() => new Agent({ role: "a", tools: [{}] as never }), { name: "TypeError", message: "Agent 'a': every entry of tools must be made with tool() (got a plain object)" });
+  });
+
+  it("an agent whose tool brings a different error handler under a known name is refused by the call that registers it", async () => {
+    const withHandler = (role: string) => {
+      const release = errorHandler({ name: "_release", run: () => undefined });
+      return new Agent({ role, tools: [tool({ name: "claim", description: "Claim.", errorHandler: release, run: () => "claimed" })] });
+    };
+    const statek = await Statek.open({ store: ":memory:", agents: [withHandler("first")] });
+    try {
+      await assert.rejects(statek.submitJob(withHandler("second")), { name: "TypeError", message: "submitJob: two different error handlers are named '_release'" });
+    } finally {
+      await statek.close();
+    }
   });
 });
 

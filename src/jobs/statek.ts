@@ -185,7 +185,7 @@ export class Statek {
         `${call}: a different Agent is already registered with role '${agent.role}'; register each agent once and give each agent its own role`,
       );
     }
-    this.#errorHandlers.collect(agent);
+    this.#errorHandlers.collect(agent, call);
     this.#agents.set(agent.role, agent);
   }
 
