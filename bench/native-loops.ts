@@ -7,7 +7,7 @@
  * Run: `npm run bench -- native-loops`.
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { Agent, Statek, scriptedModel } from "statek";
+import { Agent, Statek, scriptedModel } from "../src/index.ts";
 
 const NATIVE_LOOP = "Array.prototype.includes.call({ length: 2 ** 53 - 1 }, 1)";
 const CELL_TIME_MS = 1_000;

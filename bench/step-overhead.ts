@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Agent, Statek, scriptedModel, tool } from "statek";
+import { Agent, Statek, scriptedModel, tool } from "../src/index.ts";
 
 const NOOP_CELL = "```ts\n1\n```";
 

@@ -2,7 +2,9 @@
  * @module
  * STATEK for TypeScript: durable code workspaces for LLM agents. The model writes TypeScript against
  * application objects in scope; the code runs in a sandbox; variables survive steps and restarts; tools are
- * the controlled capabilities. This entry only re-exports.
+ * the controlled capabilities. This entry only re-exports what applications use; contracts for other
+ * implementations are on subpaths: `statek/store` (stores and their conformance suite), `statek/executor`
+ * (executors and theirs), and `statek/testing` (`scriptedModel` and test helpers).
  */
 
 /** Jobs: open a store, define agents, submit, step and inspect jobs. */
@@ -11,17 +13,19 @@ export type { StatekOptions, SubmitJobOptions, RunJobOptions, StepOptions } from
 export { Agent } from "./jobs/agent.ts";
 export type { AgentOptions, OnMessage, PromptFileAgentOptions } from "./jobs/agent.ts";
 export type { OnModelText, ModelTextEvent, JobEvent } from "./jobs/job-events.ts";
+export type { JobSettings, JobMetadata, ToolsSchema } from "./jobs/job-settings.ts";
 export type { JobView, JobSummary, JobUsage } from "./jobs/job-view.ts";
 export type {
   HistoryRecord, HistoryKind, HistoryRecordData, ModelResponseRecord, ConsoleRecord, SubmittedRecord, UserMessageRecord,
   RecordedToolCall, VariablesRecord, StatusRecord, WarmupRecord, DialogRecord, PostProcessedRecord, ErrorHandlerRecord,
   ModelAttemptRecord, RecordedUsage, RecordedProviderOptions, RecordedReplyPart,
 } from "./jobs/history.ts";
+export { JOB_STATUSES } from "./store/store.ts";
+export type { JobStatus, JobFilter, JsonValue } from "./store/store.ts";
 
 /** Chat styles, warmup, harness limits and post-processors. */
-export { CHAT_STYLES } from "./jobs/chat-styles/chat-style.ts";
-export type { ChatStyle } from "./jobs/chat-styles/chat-style.ts";
-export { TS_CLI, tsCliTool } from "./jobs/ts-cli.ts";
+export { CHAT_STYLES, DEFAULT_CHAT_STYLE, CHAT_STYLE_NAMES } from "./tools/chat-style.ts";
+export type { ChatStyle, ChatStyleName } from "./tools/chat-style.ts";
 export { DEFAULT_HARNESS_LIMITS } from "./jobs/harness.ts";
 export type { HarnessLimits } from "./jobs/harness.ts";
 export type { WarmupBlock, WarmupSource } from "./jobs/warmup.ts";
@@ -30,40 +34,22 @@ export type { FinalCheckOptions } from "./jobs/final-check.ts";
 export type { PostProcessor, PostProcessorContext, PostProcessorOutcome, ReplyDraft } from "./jobs/post-processor.ts";
 
 /** Tools: controlled capabilities agent code calls, and how values are shown to the model. */
-export { tool, isTool, RESERVED_PARAMETER_NAMES } from "./tools/tool.ts";
+export { tool, isTool } from "./tools/tool.ts";
 export type { Tool, ToolDefinition, ToolContext, ToolParams, ToolAgent } from "./tools/tool.ts";
 export type { ToolCallRecord } from "./tools/call-tool.ts";
-export { errorHandler, isErrorHandler, DEFER_ERROR_HANDLER } from "./tools/error-handler.ts";
-export type { ErrorHandler, ErrorHandlerDefinition, DeferredRegistration } from "./tools/error-handler.ts";
+export { errorHandler, isErrorHandler } from "./tools/error-handler.ts";
+export type { ErrorHandler, ErrorHandlerDefinition } from "./tools/error-handler.ts";
 export { registerEnum } from "./tools/enum-members.ts";
-export { parseIsoDate } from "./tools/iso-date.ts";
-export { ToolRegistry, selectTools, TOOL_SCOPES } from "./tools/tool-registry.ts";
-export type { ToolScope, SelectToolsOptions, ToolRegistryOptions } from "./tools/tool-registry.ts";
-export { parseLlmToolsScope, selectScopedTools } from "./tools/llm-tools-scope.ts";
-export type { LlmToolsScope } from "./tools/llm-tools-scope.ts";
-export { CHAT_STYLE_NAMES, DEFAULT_CHAT_STYLE, matchesChatStyle } from "./tools/chat-style.ts";
-export type { ChatStyleName } from "./tools/chat-style.ts";
 export { llmRepr, OpaqueValue, registerFormatter } from "./tools/llm-repr.ts";
 export type { LlmReprOptions, LlmFormatter } from "./tools/llm-repr.ts";
-
-/** Documentation for the model: classes and functions, ACL rules, variants, declarations, payloads. */
-export { describe, docsOf } from "./docs/class-docs.ts";
-export type { ClassDocs, MemberDocs, FunctionDocs } from "./docs/class-docs.ts";
-export { briefDocs, fullDocs } from "./docs/value-docs.ts";
-export type { DocsOptions } from "./docs/value-docs.ts";
-export { parseAcl, hasAccess, GRANT_ALL, DENY_ALL } from "./docs/acl.ts";
-export type { Acl, AclRule } from "./docs/acl.ts";
-export { parseVariants, textVariant } from "./docs/variants.ts";
-export { briefLine, toolEntry, toolDeclaration } from "./docs/tool-docs.ts";
-export { renderPrompt } from "./docs/render-prompt.ts";
-export type { PromptContext } from "./docs/render-prompt.ts";
-export { toolPayload, payloadProfileFor } from "./docs/tool-payload.ts";
-export type { ToolPayload, PayloadProfile } from "./docs/tool-payload.ts";
-export { requestTools } from "./docs/request-tools.ts";
-export { briefTool, docstrTool } from "./docs/system-tools.ts";
 export { SYSTEM_TOOLS } from "./jobs/system-tools.ts";
+export type { ModelToolPayload as ToolPayload } from "./models/model-request.ts";
 
-/** Models: any AI SDK language model, and a scripted one for tests and demos. */
+/** Documentation for the model: classes and functions in a job's scope. */
+export { describeClass } from "./docs/class-docs.ts";
+export type { ClassDocs, MemberDocs, FunctionDocs } from "./docs/class-docs.ts";
+
+/** Models: any AI SDK language model or a model string, and a scripted model for tests and demos. */
 export { scriptedModel, ScriptedModel } from "./models/scripted-model.ts";
 export type { ScriptedTurn, ScriptedRequest, ScriptedModelOptions, ScriptedFinishReason } from "./models/scripted-model.ts";
 export type { LanguageModel } from "./models/language-model.ts";
@@ -81,27 +67,12 @@ export type { ModelPrice, PricingTable } from "./models/pricing.ts";
 export { loadPricingFile } from "./models/load-pricing.ts";
 export { formatCost } from "./models/format-cost.ts";
 
-/** The workspace: executors (`quickjs` is the sandbox; `trusted` is not), limits, and the values a job view may hold. */
-export { createQuickJsExecutor } from "./workspace/quickjs/quickjs-executor.ts";
-export type { QuickJsExecutorOptions } from "./workspace/quickjs/quickjs-executor.ts";
-export { configureSlotPool, configureReadyVms, configureSandboxPool, type SandboxPoolOptions } from "./workspace/sandbox/sandbox-pool.ts";
-export type { SlotPoolOptions } from "./workspace/quickjs/quickjs-slot-pool.ts";
-export { createTrustedExecutor } from "./workspace/trusted/trusted-executor.ts";
-export type { TrustedExecutorOptions } from "./workspace/trusted/trusted-executor.ts";
+/** The workspace: its limits, the executor choice, and the values a job view may hold. */
 export type { ExecutorChoice } from "./workspace/resolve-executor.ts";
-export type { Executor, Vm, VmLimits, VmHost, IdleAnswer, Delivery, EntryCall, GuestError, CreateVmOptions, RunCellOptions, CellOutcome, CellLimit } from "./workspace/executor.ts";
 export type { WorkspaceLimits } from "./workspace/limits.ts";
 export { DEFAULT_WORKSPACE_LIMITS } from "./workspace/limits.ts";
 export type { ExposeOptions } from "./workspace/membrane/exposed-classes.ts";
-export type { Crossing, CrossingOp } from "./workspace/membrane/crossing-journal.ts";
 export { StoredDefinition, Tombstone } from "./workspace/stored-values.ts";
-
-/** Stores: the contract and the embedded SQLite store. */
-export { JOB_STATUSES } from "./store/store.ts";
-export type { Store, JobStatus, JobRow, VariableRow, HistoryRow, JobCommit, JobFilter, JsonValue } from "./store/store.ts";
-export { createSqliteStore, SqliteStore } from "./store/sqlite/sqlite-store.ts";
-export type { SqliteStoreConfig } from "./store/sqlite/sqlite-config.ts";
-export { openStore, DEFAULT_STORE_PATH } from "./store/open-store.ts";
 
 /** Errors. */
 export { StatekError } from "./errors/statek-error.ts";

@@ -102,10 +102,11 @@ describe("Anthropic Messages, through @ai-sdk/anthropic, by a real job", () => {
     const statek = await Statek.open({ store: ":memory:", agents: [claude], models: { env: { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: `${server.url}/v1` } } });
     const { id } = await statek.submitJob(claude, { message: "Go." });
     await statek.step(id);
-    // The application redeploys the agent with another provider's model.
+    // The application redeploys the agent with another provider's model (a new process on the same store).
     const other = scriptedModel(["Done."], { provider: "openai.chat", modelId: "gpt-5-mini" });
-    statek.register(new Agent({ role: "switching", model: other, metadata: { CHAT_STYLE: "DIRECT" } }));
-    const view = await statek.runJob(id);
+    const redeployed = await Statek.open({ store: statek.store, agents: [new Agent({ role: "switching", model: other, metadata: { CHAT_STYLE: "DIRECT" } })] });
+    const view = await redeployed.runJob(id);
+    await redeployed.close();
     await statek.close();
     await server.close();
     assert.equal(view.status, "DONE");

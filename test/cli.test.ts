@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { Agent, Statek, openStore, scriptedModel, tool, type JobRow } from "statek";
+import { Agent, Statek, scriptedModel, tool } from "../src/index.ts";
+import { openStore, type JobRow } from "../src/store/index.ts";
 
 const BIN = fileURLToPath(new URL("../bin/statek.js", import.meta.url));
 const ts = (code: string) => "```ts\n" + code + "\n```";

@@ -40,7 +40,7 @@ describe("sandbox options of Statek and Agent", () => {
   });
 
   it("refuses an unknown executor and bad limits when opening", async () => {
-    await assert.rejects(Statek.open({ store: ":memory:", executor: "docker" as never }), /executor: expected "quickjs", "trusted" or an Executor, got "docker"/);
+    await assert.rejects(Statek.open({ store: ":memory:", executor: "docker" as never }), /^TypeError: Statek\.open: executor: expected "quickjs", "trusted" or an Executor, got "docker"$/);
     await assert.rejects(Statek.open({ store: ":memory:", limits: { memoryBytes: 0 } }), /workspace limit memoryBytes: expected a positive integer, got 0/);
     await assert.rejects(Statek.open({ store: ":memory:", limits: { memoryBytes: 16 * 1024 * 1024 } }), /workspace limit memoryBytes: expected at least 24 MiB for the quickjs executor/);
   });

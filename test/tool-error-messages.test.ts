@@ -5,7 +5,9 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { z } from "zod";
-import { createQuickJsExecutor, describe as describeClass, errorHandler, parseLlmToolsScope, tool } from "../src/index.ts";
+import { describeClass, errorHandler, tool } from "../src/index.ts";
+import { createQuickJsExecutor } from "../src/workspace/index.ts";
+import { parseLlmToolsScope } from "../src/tools/llm-tools-scope.ts";
 import { formatError } from "../src/tools/call-tool.ts";
 import { Workspace } from "../src/workspace/workspace.ts";
 import { SYSTEM_TOOLS } from "../src/jobs/system-tools.ts";

@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { z } from "zod";
-import { Agent, Statek, createQuickJsExecutor, describe as describeClass, llmRepr, scriptedModel, tool, type Tool } from "../src/index.ts";
+import { Agent, Statek, describeClass, llmRepr, scriptedModel, tool, type Tool } from "../src/index.ts";
+import { createQuickJsExecutor } from "../src/workspace/index.ts";
 import { SYSTEM_TOOLS } from "../src/jobs/system-tools.ts";
 import { Workspace, type WorkspaceReport } from "../src/workspace/workspace.ts";
 

@@ -4,7 +4,7 @@
  * `openai/gpt-5-mini`, resolved by STATEK's model registry) or a scripted model that replays what a model
  * would write for "move my weekly planning to later today".
  */
-import { Agent, scriptedModel, type Tool } from "statek";
+import { Agent, scriptedModel, type Tool } from "../../src/index.ts";
 
 /** The system prompt; the placeholders are filled per job. */
 export const SYSTEM_PROMPT = `You help users manage their calendar by writing TypeScript.

@@ -6,7 +6,7 @@
 import { DatabaseSync } from "node:sqlite";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { llmRepr } from "statek";
+import { llmRepr } from "../../src/index.ts";
 
 const MINUTE = 60_000;
 

@@ -9,8 +9,11 @@
  *
  * Data lives in `./statek-data/` (override with `STATEK_DATA_DIR`): the job store `statek.db` and the
  * calendar's own `calendar.db`. Every run seeds today's meetings afresh and submits a new job.
+ *
+ * The example imports STATEK from this repository's sources (`../../src/index.ts`), so the demo always runs the
+ * code beside it; in your project the same imports come from `"statek"`.
  */
-import { createModelRegistry, formatCost, Statek, type HistoryRecord } from "statek";
+import { createModelRegistry, formatCost, Statek, type HistoryRecord } from "../../src/index.ts";
 import { REQUEST, calendarAgent } from "./agent.ts";
 import { Calendar, Meeting, startOfDay } from "./calendar.ts";
 import { findEmptySlot, moveMeetingTool } from "./tools.ts";

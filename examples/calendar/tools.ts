@@ -4,11 +4,11 @@
  * straight to the `calendar` object in scope; the write goes through `moveMeeting`.
  */
 import { z } from "zod";
-import { describe, tool } from "statek";
+import { describeClass, tool } from "../../src/index.ts";
 import { Calendar, Meeting } from "./calendar.ts";
 
 // What the model reads about the objects in scope (`brief(calendar)`, `docstr(calendar, "eventsFor")`).
-describe(Calendar, {
+describeClass(Calendar, {
   description: "The user's calendar (times are UTC). Read it directly; change meetings only with moveMeeting.",
   members: {
     owner: { description: "Whose calendar it is.", type: "string" },
@@ -24,7 +24,7 @@ describe(Calendar, {
   acl: "+*\n-move\n-seedDay\n-close\n-findEmptySlot",
 });
 
-describe(Meeting, {
+describeClass(Meeting, {
   description: "One meeting of the calendar.",
   members: {
     id: { description: "Its id.", type: "number" },

@@ -19,6 +19,7 @@ export async function openCliStore(path: string | undefined): Promise<Store> {
   try {
     return await openStore(spec);
   } catch (error) {
-    throw new CliError({ message: `cannot open the store at ${spec}: ${formatError(error)}`, cause: error });
+    // The store's own error names the path (`SQLite cannot open ./x.db: …`).
+    throw new CliError({ message: `cannot open the store: ${formatError(error)}`, cause: error });
   }
 }

@@ -1,13 +1,13 @@
 /**
  * @module
  * Documentation of application classes and functions for the model (DESIGN.md §5). A class in a job's
- * scope (`calendar`'s class `Calendar`) is documented with {@link describe} or a static `statekDocs`
+ * scope (`calendar`'s class `Calendar`) is documented with {@link describeClass} or a static `statekDocs`
  * property; `brief()`/`docstr()` show it, filtered by its ACL. Documentation is kept beside the class (a
  * weak map keyed by it), so it is defined where the class is, in every process.
  *
  * @example
  * ```ts
- * describe(Calendar, {
+ * describeClass(Calendar, {
  *   description: "The user's calendar. Read it directly; change meetings with moveMeeting.",
  *   members: {
  *     owner: { description: "Whose calendar it is.", type: "string" },
@@ -18,6 +18,8 @@
  * });
  * ```
  */
+
+import { kindOf } from "../tools/with-article.ts";
 
 /** Documentation of one member (method, getter or field) of a class. */
 export interface MemberDocs {
@@ -54,33 +56,36 @@ const documented = new WeakMap<Function, ClassDocs | FunctionDocs>();
 
 function checkMember(owner: string, name: string, docs: unknown): void {
   if (typeof docs === "string") {
-    if (!docs.trim()) throw new TypeError(`describe(${owner}): member '${name}' has an empty description`);
+    if (!docs.trim()) throw new TypeError(`describeClass(${owner}): member '${name}' has an empty description`);
     return;
   }
   if (typeof docs !== "object" || docs === null || typeof (docs as MemberDocs).description !== "string" || !(docs as MemberDocs).description.trim()) {
-    throw new TypeError(`describe(${owner}): member '${name}' needs a description (a string, or { description, type?, params?, returns? })`);
+    throw new TypeError(`describeClass(${owner}): member '${name}' needs a description (a string, or { description, type?, params?, returns? })`);
   }
 }
 
-/** Documents a class (or a function) for the model; returns it. Throws a `TypeError` for malformed docs. */
-export function describe<T extends Function>(target: T, docs: ClassDocs | FunctionDocs): T {
-  if (typeof target !== "function") throw new TypeError("describe: expected a class or function");
+/**
+ * Documents a class (or a function) for the model; returns it. Throws a `TypeError` for malformed docs. (Not
+ * called `describe`, which test runners declare as a global.)
+ */
+export function describeClass<T extends Function>(target: T, docs: ClassDocs | FunctionDocs): T {
+  if (typeof target !== "function") throw new TypeError(`describeClass: expected a class or function, got ${kindOf(target)}`);
   const owner = target.name || "(anonymous)";
   if (typeof docs !== "object" || docs === null || typeof docs.description !== "string" || !docs.description.trim()) {
-    throw new TypeError(`describe(${owner}): description must not be empty`);
+    throw new TypeError(`describeClass(${owner}): description must not be empty`);
   }
   const members = (docs as ClassDocs).members;
   if (members !== undefined) {
-    if (typeof members !== "object" || members === null) throw new TypeError(`describe(${owner}): members must be an object`);
+    if (typeof members !== "object" || members === null) throw new TypeError(`describeClass(${owner}): members must be an object`);
     for (const [name, member] of Object.entries(members)) checkMember(owner, name, member);
   }
   const acl = (docs as ClassDocs).acl;
-  if (acl !== undefined && typeof acl !== "string") throw new TypeError(`describe(${owner}): acl must be a string of rules`);
+  if (acl !== undefined && typeof acl !== "string") throw new TypeError(`describeClass(${owner}): acl must be a string of rules`);
   documented.set(target, docs);
   return target;
 }
 
-/** The documentation of a class or function: from {@link describe}, else its own static `statekDocs`. */
+/** The documentation of a class or function: from {@link describeClass}, else its own static `statekDocs`. */
 export function docsOf(target: Function): ClassDocs | FunctionDocs | undefined {
   const described = documented.get(target);
   if (described) return described;

@@ -25,11 +25,16 @@ describe("prompt placeholders", () => {
   });
 
   it("§10.82 hidden and _-prefixed tools never appear under any tool placeholder", () => {
-    for (const placeholder of ["{tools}", "{brief_tools}", "{detailed_tools}"]) {
+    for (const placeholder of ["{tools}", "{brief_tools}", "{typed_brief_tools}", "{detailed_tools}"]) {
       const text = renderPrompt(placeholder, context([clock, hidden, underscored]));
       assert.doesNotMatch(text, /adapter|_internal|Plumbing/, placeholder);
       assert.match(text, /clock/);
     }
+  });
+
+  it("{typed_brief_tools}: the brief lines with each parameter's type", () => {
+    assert.equal(renderPrompt("{typed_brief_tools}", context([clock, exitTool])), "clock() — Get the current time.\nexitTool(reason: string) — Stop with a reason.");
+    assert.equal(renderPrompt("{typed_brief_tools}", context([])), "(none)");
   });
 
   it("§10.83 {shared_var_names}: the job's initial variables with their types", () => {

@@ -1,8 +1,9 @@
 /**
  * @module
- * Prompt placeholders (DESIGN.md §5): `{brief_tools}`, `{tools}`, `{detailed_tools}`, `{shared_var_names}`
- * and job parameters `{name}`. Only known placeholder names are replaced, in one pass, so braces anywhere
- * else — JSON in a prompt, code or braces inside a tool's description — are left exactly as they are.
+ * Prompt placeholders (DESIGN.md §5): `{brief_tools}`, `{typed_brief_tools}` (the same lines with parameter
+ * types), `{tools}`, `{detailed_tools}`, `{shared_var_names}` and job parameters `{name}`. Only known
+ * placeholder names are replaced, in one pass, so braces anywhere else — JSON in a prompt, code or braces
+ * inside a tool's description — are left exactly as they are.
  * Hidden tools never appear.
  *
  * A placeholder alone after a comment marker (`// {tools}` or `# {tools}`) is expanded as a block comment:
@@ -28,7 +29,8 @@ const INLINE = /\{([A-Za-z_]\w*)\}/g;
 export function renderPrompt(template: string, context: PromptContext): string {
   const visible = context.tools.filter((tool) => !tool.hidden);
   const values: Record<string, () => string> = {
-    brief_tools: () => visible.map(briefLine).join("\n") || "(none)",
+    brief_tools: () => visible.map((tool) => briefLine(tool)).join("\n") || "(none)",
+    typed_brief_tools: () => visible.map((tool) => briefLine(tool, true)).join("\n") || "(none)",
     tools: () => visible.map(toolEntry).join("\n\n") || "(none)",
     detailed_tools: () => visible.map(toolDeclaration).join("\n\n") || "(none)",
     shared_var_names: () => context.sharedVars.map(({ name, type }) => `${name} (${type})`).join(", ") || "(none)",

@@ -1,7 +1,7 @@
 /**
  * @module
  * Tool documentation for the model, from a tool's description and parameter schema (DESIGN.md §5): the
- * one-line brief (`{brief_tools}`, `brief(tool)`), the normal entry (`{tools}`) and the TypeScript
+ * one-line brief (`{brief_tools}`, `{typed_brief_tools}`, `brief(tool)`), the normal entry (`{tools}`) and the TypeScript
  * declaration with JSDoc (`{detailed_tools}`, `docstr(tool)`). Every text is the model's variant
  * (`VARIANTS/…/TOOL:…`); the first paragraph of the description is the brief.
  */
@@ -65,10 +65,13 @@ export function signatureOf(tool: Tool, withTypes = false): string {
   return `${tool.name}(${params.join(", ")})`;
 }
 
-/** `{brief_tools}` line: `name(a, b?) — brief` (types shown when the tool has `briefTypes`). */
-export function briefLine(tool: Tool): string {
+/**
+ * `{brief_tools}` line: `name(a, b?) — brief`, with the parameter types when the tool has `briefTypes` or
+ * `withTypes` is set (`{typed_brief_tools}`: `name(a: A, b?: B) — brief`).
+ */
+export function briefLine(tool: Tool, withTypes = tool.briefTypes): string {
   const brief = briefOf(tool.description);
-  return brief ? `${signatureOf(tool, tool.briefTypes)} — ${brief}` : signatureOf(tool, tool.briefTypes);
+  return brief ? `${signatureOf(tool, withTypes)} — ${brief}` : signatureOf(tool, withTypes);
 }
 
 /** `brief(tool)`: the brief line, and what it returns. */

@@ -7,8 +7,6 @@ import { describe, it } from "node:test";
 import { z } from "zod";
 import { registerEnum } from "../tools/enum-members.ts";
 import { tool } from "../tools/tool.ts";
-import { DOCUMENTATION_TOOLS } from "./system-tools.ts";
-import { requestTools } from "./request-tools.ts";
 import { payloadProfileFor, toolPayload } from "./tool-payload.ts";
 
 class Calendar {}
@@ -125,29 +123,5 @@ describe("tool payloads (strict profile)", () => {
     assert.equal(payloadProfileFor("openai.chat", { TOOLS_SCHEMA: "plain" }), "plain");
     assert.equal(payloadProfileFor("scripted", { TOOLS_SCHEMA: " Strict " }), "strict");
     assert.throws(() => payloadProfileFor("x", { TOOLS_SCHEMA: "loose" }), { name: "TypeError", message: 'TOOLS_SCHEMA metadata must be "strict" or "plain" (got "loose")' });
-  });
-});
-
-describe("request tools", () => {
-  const hidden = tool({ name: "secret", description: "d", hidden: true, run: () => 1 });
-  const tools = [findEmptySlot, runCode, hidden, ...DOCUMENTATION_TOOLS];
-
-  it("§10.94 the selection by LLM_TOOLS_SCOPE for the job's chat style, in the provider's profile; hidden never", () => {
-    assert.deepEqual(requestTools({ tools, metadata: {}, provider: "openai.chat" }), []);
-    assert.deepEqual(requestTools({ tools, metadata: { LLM_TOOLS_SCOPE: "+brief" }, provider: "x" }).map((p) => p.name), ["brief"]);
-    const all = requestTools({ tools, metadata: { LLM_TOOLS_SCOPE: "ALL" }, provider: "openai.responses" });
-    assert.deepEqual(all.map((p) => p.name), ["findEmptySlot", "runCode", "brief", "docstr"]);
-    assert.ok(all.every((payload) => payload.strict === true));
-    assert.deepEqual(requestTools({ tools, metadata: { LLM_TOOLS_SCOPE: "APPLICATION+brief" }, provider: "anthropic" }).map((p) => p.name), ["findEmptySlot", "runCode", "brief"]);
-    assert.deepEqual(requestTools({ tools, metadata: { LLM_TOOLS_SCOPE: "ALL-findEmptySlot" }, provider: "x" }).map((p) => p.name), ["runCode", "brief", "docstr"]);
-    assert.throws(() => requestTools({ tools, metadata: { LLM_TOOLS_SCOPE: "ALL+secret" }, provider: "x" }), { name: "InvalidToolsScopeError" });
-  });
-
-  it("brief and docstr take the name of a variable formally", () => {
-    const [brief] = requestTools({ tools, metadata: { LLM_TOOLS_SCOPE: "+brief" }, provider: "x" });
-    assert.deepEqual((brief!.inputSchema.properties as Record<string, unknown>).what, {
-      description: "What to document: a tool, function, class or object. (the name of a workspace variable holding the value)",
-      type: "string",
-    });
   });
 });

@@ -15,24 +15,17 @@
  * parameter lists its member names.
  */
 import { z } from "zod";
+import type { ModelToolPayload } from "../models/model-request.ts";
 import { enumMembersOf } from "../tools/enum-members.ts";
 import { instanceClassOf, schemaType } from "../tools/schema-shape.ts";
 import type { Tool } from "../tools/tool.ts";
+import { withArticle } from "../tools/with-article.ts";
 import { descriptionFor, returnsText } from "./tool-docs.ts";
 import { forModel } from "./variants.ts";
 
 /** Which JSON Schema profile a provider gets. */
 export type PayloadProfile = "strict" | "plain";
 
-/** A tool as offered to a provider; the shape of the model layer's `ModelToolPayload`. */
-export interface ToolPayload {
-  name: string;
-  description: string;
-  /** JSON Schema (draft 7) of the arguments object. */
-  inputSchema: Record<string, unknown>;
-  /** Ask the provider to hold the model to the schema (strict profile only). */
-  strict?: boolean;
-}
 
 type JsonSchema = Record<string, any>;
 
@@ -50,7 +43,7 @@ function override(context: { zodSchema: z.ZodType; jsonSchema: JsonSchema }): vo
   } else if (type === "custom") {
     const cls = instanceClassOf(zodSchema);
     jsonSchema.type = "string";
-    const holding = `the name of a workspace variable holding ${cls?.name ? `a ${cls.name}` : "the value"}`;
+    const holding = `the name of a workspace variable holding ${cls?.name ? withArticle(cls.name) : "the value"}`;
     jsonSchema.description = jsonSchema.description ? `${jsonSchema.description} (${holding})` : holding.replace(/^t/, "T");
   }
   if (typeof jsonSchema.description === "string") jsonSchema.description = forModel(jsonSchema.description);
@@ -110,7 +103,7 @@ function nullable(schema: JsonSchema): JsonSchema {
 }
 
 /** The payload of one tool: its model-variant description (with what it returns) and argument schema. */
-export function toolPayload(tool: Tool, profile: PayloadProfile = "plain"): ToolPayload {
+export function toolPayload(tool: Tool, profile: PayloadProfile = "plain"): ModelToolPayload {
   const returns = returnsText(tool);
   const description = returns ? `${descriptionFor(tool)}\n\nReturns: ${returns}` : descriptionFor(tool);
   const plain = plainInputSchema(tool);

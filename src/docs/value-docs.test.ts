@@ -1,5 +1,5 @@
 /**
- * Documentation of tools, functions, classes, objects and methods: `describe`/`statekDocs`, what `brief`
+ * Documentation of tools, functions, classes, objects and methods: `describeClass`/`statekDocs`, what `brief`
  * and `docstr` print (DESIGN.md §5, issue #3 Build 8). `§10.N`: scenario N of reference/tools-spec.md §10.
  */
 import assert from "node:assert/strict";
@@ -7,7 +7,7 @@ import { describe as suite, it } from "node:test";
 import { z } from "zod";
 import { tool } from "../tools/tool.ts";
 import { parseAcl } from "./acl.ts";
-import { describe, docsOf } from "./class-docs.ts";
+import { describeClass, docsOf } from "./class-docs.ts";
 import { briefDocs, fullDocs } from "./value-docs.ts";
 
 class Calculator {
@@ -24,7 +24,7 @@ class Calculator {
   }
   _internal(): void {}
 }
-describe(Calculator, {
+describeClass(Calculator, {
   description: "Does arithmetic.\n\nScales every result by `scale`.",
   members: {
     add: { description: "Adds two numbers.", type: "(a: number, b: number): number", params: { a: "First.", b: "Second." }, returns: "The scaled sum." },
@@ -60,7 +60,7 @@ function formatSlot(slot: { start: Date }, ...rest: unknown[]): string {
   void rest;
   return slot.start.toISOString();
 }
-describe(formatSlot, { description: "Formats a slot for people.", type: "(slot: Slot): string", params: { slot: "The slot." }, returns: "Like 15:00–16:00." });
+describeClass(formatSlot, { description: "Formats a slot for people.", type: "(slot: Slot): string", params: { slot: "The slot." }, returns: "Like 15:00–16:00." });
 
 const findEmptySlot = tool({
   name: "findEmptySlot",
@@ -73,7 +73,7 @@ const findEmptySlot = tool({
   run: () => null,
 });
 
-suite("describe() and statekDocs", () => {
+suite("describeClass() and statekDocs", () => {
   it("§10.57 docs are found by class; statekDocs works as well; malformed docs are TypeErrors", () => {
     assert.equal(docsOf(Calculator)?.description.startsWith("Does arithmetic."), true);
     assert.equal(docsOf(Schedule)?.description.startsWith("VARIANTS/"), true);
@@ -82,11 +82,11 @@ suite("describe() and statekDocs", () => {
 
   it("§10.58 (changed) documentation problems show at definition time", () => {
     class Thing {}
-    assert.throws(() => describe(Thing, { description: " " }), { name: "TypeError", message: "describe(Thing): description must not be empty" });
-    assert.throws(() => describe(Thing, { description: "ok", members: { x: { type: "number" } as never } }), {
-      message: "describe(Thing): member 'x' needs a description (a string, or { description, type?, params?, returns? })",
+    assert.throws(() => describeClass(Thing, { description: " " }), { name: "TypeError", message: "describeClass(Thing): description must not be empty" });
+    assert.throws(() => describeClass(Thing, { description: "ok", members: { x: { type: "number" } as never } }), {
+      message: "describeClass(Thing): member 'x' needs a description (a string, or { description, type?, params?, returns? })",
     });
-    assert.throws(() => describe("Thing" as never, { description: "ok" }), { message: "describe: expected a class or function" });
+    assert.throws(() => describeClass("Thing" as never, { description: "ok" }), { message: "describeClass: expected a class or function, got a string" });
   });
 });
 

@@ -7,6 +7,7 @@
  */
 import { isTool, type Tool } from "../tools/tool.ts";
 import { OpaqueValue } from "../tools/llm-repr.ts";
+import { withArticle } from "../tools/with-article.ts";
 import { classMembers, memberParameterNames, type ClassMember, type DocsOptions } from "./class-members.ts";
 import { docsOf, isClass, type FunctionDocs } from "./class-docs.ts";
 import { parameterNames } from "./parameter-names.ts";
@@ -21,10 +22,10 @@ type Target =
   | { kind: "function"; fn: Function };
 
 function describeKind(value: unknown): string {
-  if (value === null) return "null";
+  if (value === null || value === undefined) return String(value);
   if (Array.isArray(value)) return "an array";
   if (typeof value === "object") return "a plain object";
-  return `a ${typeof value}`;
+  return withArticle(typeof value);
 }
 
 function targetOf(value: unknown): Target {

@@ -21,11 +21,19 @@ export class ScriptExhaustedError extends StatekError {
     super({
       name: "ScriptExhaustedError",
       message: `scriptedModel: the script has ${turnCount} ${turnCount === 1 ? "turn" : "turns"} ` +
-        `and a ${ordinal(requestNumber)} request was made`,
+        `and ${ordinalWithArticle(requestNumber)} request was made`,
     });
     this.turnCount = turnCount;
     this.requestNumber = requestNumber;
   }
+}
+
+/** `a 1st`, `a 2nd`, `an 8th`, `an 11th`, `an 18th`, `a 21st`, `an 80th`: the article goes by the spoken number. */
+function ordinalWithArticle(value: number): string {
+  const digits = String(value);
+  // "eight…", and "eleven"/"eighteen" when they lead a group of thousands (11, 18, 11 000, 18 000 000).
+  const vowelSound = digits.startsWith("8") || (/^1[18]/.test(digits) && digits.length % 3 === 2);
+  return `${vowelSound ? "an" : "a"} ${ordinal(value)}`;
 }
 
 /** `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`. */

@@ -1,16 +1,20 @@
 /**
  * @module
- * `Agent`: the definition a job runs — its role, system prompt, tools, private context, metadata and model,
+ * `Agent`: the definition a job runs — its role, system prompt, tools, private context, settings and model,
  * plus its dialog channel, warmup code, harness limits and post-processors. Agents are code, so every
  * process that runs jobs registers them (DESIGN.md §4).
  */
+import { briefTool, docstrTool } from "../docs/system-tools.ts";
 import type { LanguageModel } from "../models/language-model.ts";
-import type { JsonValue } from "../store/store.ts";
-import { selectScopedTools } from "../tools/llm-tools-scope.ts";
 import { isTool, type Tool } from "../tools/tool.ts";
+import { kindOf } from "../tools/with-article.ts";
 import { chatStyleOf, type ChatStyle } from "./chat-styles/chat-style.ts";
 import { chatStyleRules } from "./chat-styles/chat-styles.ts";
-import { checkHarnessLimits, type HarnessLimits } from "./harness.ts";
+import type { HarnessLimits } from "./harness.ts";
+import {
+  applyTypedSettings, checkHarnessOption, checkMetadataObject, checkMetadataSettings, checkModelString, harnessFromMetadata,
+  withoutHarnessKeys, type JobMetadata, type JobSettings,
+} from "./job-settings.ts";
 import { parsePostProcessors } from "./parse-post-processors.ts";
 import type { PostProcessor } from "./post-processor.ts";
 import { readPromptFile } from "./prompt-file.ts";
@@ -29,11 +33,18 @@ export type { HarnessLimits } from "./harness.ts";
  */
 export type OnMessage = (body: string, media: string | undefined, context: { job: { id: string; role: string } }) => void | Promise<void>;
 
-/** What {@link Agent} is built from. */
-export interface AgentOptions {
+/**
+ * What {@link Agent} is built from. The settings of {@link JobSettings} (`chatStyle`, `toolsScope`, `harness`, …)
+ * may also be given as `metadata` strings (`CHAT_STYLE`, `LLM_TOOLS_SCOPE`, `MAX_TURNS`, …), as prompt files do;
+ * where both are given, the typed option wins.
+ */
+export interface AgentOptions extends JobSettings {
   /** The agent's name; jobs refer to their agent by it. */
   role: string;
-  /** The system prompt; may contain placeholders such as `{brief_tools}` and `{shared_var_names}`. */
+  /**
+   * The system prompt; may contain placeholders such as `{typed_brief_tools}` and `{shared_var_names}`.
+   * @default a prompt for the agent's chat style that lists the variables and tools (with their parameter types)
+   */
   systemPrompt?: string;
   /** The agent's tools (hidden ones included); the visible ones are listed by the prompt's tool placeholders. */
   tools?: readonly Tool[];
@@ -47,13 +58,17 @@ export interface AgentOptions {
   /** Values and functions in scope by name in every job of this agent; they persist by name, not by value. */
   context?: Readonly<Record<string, unknown>>;
   /**
-   * Settings frozen into each job at submit time: `MODEL` (`openai/gpt-5-mini`), `CHAT_STYLE`,
-   * `LLM_TOOLS_SCOPE`, `POST_PROCESSORS`, `XML_BOX_CONSOLE`, …
+   * Settings frozen into each job at submit time, by their metadata names — `MODEL` (`openai/gpt-5-mini`),
+   * `CHAT_STYLE`, `LLM_TOOLS_SCOPE`, `TOOLS_SCHEMA`, `POST_PROCESSORS`, `XML_BOX_CONSOLE`, `STATEK_DEFAULT_ACL`,
+   * `MAX_TURNS`, … — and any values of the application's own. A typed option wins over its metadata name.
    */
-  metadata?: Readonly<Record<string, JsonValue>>;
-  /** The model; wins over `metadata.MODEL`. */
-  model?: LanguageModel;
-  /** Harness limits for this agent's jobs (over `Statek.open({ harness })` and the defaults). */
+  metadata?: JobMetadata;
+  /**
+   * The model: any AI SDK language model, or a model string (`"openai/gpt-5-mini"`, the `MODEL` setting). A
+   * model object is used as it is; a string is resolved through the model registry (`Statek.open({ models })`).
+   */
+  model?: LanguageModel | string;
+  /** @deprecated The old name of {@link JobSettings.harness}; still accepted (not together with `harness`). */
   limits?: HarnessLimits;
   /** The dialog channel: receives the user-facing replies of `MD_DIALOG` and `DIRECT` jobs. */
   onMessage?: OnMessage;
@@ -64,26 +79,49 @@ export interface AgentOptions {
   onModelText?: OnModelText;
   /** Code run in every job of this agent before the model is first asked (after the job's own warmup). */
   warmup?: WarmupSource;
-  /** Checks run on every model reply before it is committed (after those named in `metadata.POST_PROCESSORS`). */
+  /**
+   * Checks run on every model reply before it is committed. They run after those `POST_PROCESSORS` names: a list
+   * of checks adds to the named ones rather than replacing them.
+   */
   postProcessors?: readonly PostProcessor[];
 }
 
-/** What {@link Agent.fromPromptFile} takes besides the file: the parts of an agent that are code. */
+/** What {@link Agent.fromPromptFile} takes besides the file: the parts of an agent that are code, and settings that win over the file's. */
 export type PromptFileAgentOptions = Omit<AgentOptions, "role" | "systemPrompt" | "metadata"> & {
   /** Overrides the role given by the file (`# ROLE:` or the file name). */
   role?: string;
 };
 
-/** The system prompt of an agent that gives none, for its chat style. */
-function defaultSystemPrompt(style: ChatStyle): string {
-  return "You are an agent working in a durable TypeScript workspace. " + chatStyleRules(style).instructions +
-    " Variables you declare at the top level persist between steps. " +
-    (chatStyleRules(style).dialog ? "Call exit(result) to end the job for good.\n" : "Call exit(result) when the task is done.\n") +
-    // `{workspace_isolation}` is filled from the executor in use (sandbox or not), never from the agent.
-    "{workspace_isolation}\n" + WORKSPACE_GLOBALS_NOTE + "\n\n" +
-    "Available variables: {shared_var_names}\nAvailable tools:\n{brief_tools}";
+/** What an agent keeps for its jobs' own settings (see {@link agentForJob}). */
+interface AgentDefaults {
+  style: ChatStyle;
+  /** True when the agent's prompt is the default one, which is written for one chat style. */
+  defaultPrompt: boolean;
+  /** The post-processors given in code (those named in metadata come before them). */
+  codePostProcessors: readonly PostProcessor[];
 }
 
+const defaults = new WeakMap<Agent, AgentDefaults>();
+
+/**
+ * The system prompt of an agent that gives none: how to reply in its chat style, that variables persist, how to
+ * finish, the workspace's isolation, the variables in scope, the tools with their parameter types, and — when
+ * the agent has them — the `brief`/`docstr` tools that print more documentation.
+ */
+function defaultSystemPrompt(style: ChatStyle, registry: ToolRegistry): string {
+  const rules = chatStyleRules(style);
+  const documentation = registry.get("brief") === briefTool && registry.get("docstr") === docstrTool
+    ? "\n\nFor more documentation, brief(x, method?) prints the short form of a tool, function, class, object or method, " +
+      "and docstr(x, method?) its TypeScript declaration with JSDoc."
+    : "";
+  return "You are an agent working in a durable TypeScript workspace. " + rules.instructions +
+    " Variables you declare at the top level persist between steps. " +
+    (rules.dialog ? "Call exit(result) to end the job for good.\n" : "Call exit(result) when the task is done.\n") +
+    // `{workspace_isolation}` is filled from the executor in use (sandbox or not), never from the agent.
+    "{workspace_isolation}\n" + WORKSPACE_GLOBALS_NOTE + "\n\n" +
+    "Available variables: {shared_var_names}\n" +
+    "Available tools (call them from your code; each returns a promise you can await):\n{typed_brief_tools}" + documentation;
+}
 /**
  * An agent definition.
  *
@@ -91,9 +129,11 @@ function defaultSystemPrompt(style: ChatStyle): string {
  * ```ts
  * const agent = new Agent({
  *   role: "calendar_assistant",
- *   systemPrompt: "You help users manage their calendar.\nTools:\n{brief_tools}",
+ *   systemPrompt: "You help users manage their calendar.\nTools:\n{typed_brief_tools}",
  *   tools: [findEmptySlot, moveMeeting],
- *   metadata: { MODEL: "openai/gpt-5-mini" },
+ *   model: "openai/gpt-5-mini",
+ *   chatStyle: "MARKDOWN",
+ *   harness: { maxTurns: 20, maxCost: 0.5 },
  * });
  * ```
  */
@@ -109,9 +149,15 @@ export class Agent {
   /** Names of the tools agent code may call, or `undefined` for every non-hidden tool. */
   readonly allowedTools: readonly string[] | undefined;
   readonly context: Readonly<Record<string, unknown>>;
-  readonly metadata: Readonly<Record<string, JsonValue>>;
+  /**
+   * The metadata each job of this agent starts with: the given metadata with the typed settings written over
+   * their names (`chatStyle` → `CHAT_STYLE`, a model string → `MODEL`, …); harness limits are in {@link harness}.
+   */
+  readonly metadata: JobMetadata;
+  /** The model object, when one was given (a model string is `metadata.MODEL`). */
   readonly model: LanguageModel | undefined;
-  readonly limits: HarnessLimits;
+  /** This agent's harness limits (`harness`, over `MAX_…` metadata); over `Statek.open({ harness })` and the defaults. */
+  readonly harness: HarnessLimits;
   readonly onMessage: OnMessage | undefined;
   readonly onModelText: OnModelText | undefined;
   readonly warmup: readonly WarmupBlock[];
@@ -119,6 +165,7 @@ export class Agent {
   readonly postProcessors: readonly PostProcessor[];
 
   constructor(options: AgentOptions) {
+    if (typeof options !== "object" || options === null) throw new TypeError(`Agent: expected options such as { role: "assistant" }, got ${kindOf(options)}`);
     if (typeof options.role !== "string" || !/^[A-Za-z0-9_.:-]+$/.test(options.role)) {
       throw new TypeError(`Agent: role must be a non-empty name of letters, digits, _ . : - (got ${JSON.stringify(options.role)})`);
     }
@@ -126,7 +173,7 @@ export class Agent {
     const tools = options.tools ?? [];
     const names = new Set<string>();
     for (const candidate of tools) {
-      if (!isTool(candidate)) throw new TypeError(`${label}: every entry of tools must be made with tool() (got ${typeof candidate})`);
+      if (!isTool(candidate)) throw new TypeError(`${label}: every entry of tools must be made with tool() (got ${kindOf(candidate)})`);
       if (names.has(candidate.name)) throw new TypeError(`${label}: two tools are named '${candidate.name}'`);
       names.add(candidate.name);
     }
@@ -141,53 +188,52 @@ export class Agent {
     }
     const systemTools = options.systemTools ?? SYSTEM_TOOLS;
     for (const candidate of systemTools) {
-      if (!isTool(candidate)) throw new TypeError(`${label}: every entry of systemTools must be made with tool() (got ${typeof candidate})`);
+      if (!isTool(candidate)) throw new TypeError(`${label}: every entry of systemTools must be made with tool() (got ${kindOf(candidate)})`);
     }
-    const metadata = Object.freeze({ ...options.metadata });
-    let style: ChatStyle;
-    try {
-      style = chatStyleOf(metadata);
-    } catch (error) {
-      throw new TypeError(`${label}: ${(error as Error).message}`);
+    const registry = new ToolRegistry({ tools: [...tools, ...contextTools], systemTools });
+    // The settings: typed options over metadata; harness limits leave the metadata for `harness`.
+    const given = checkMetadataObject(options.metadata, label);
+    if (typeof options.model === "string") given.MODEL = checkModelString(options.model, label);
+    else if (options.model !== undefined && (typeof options.model !== "object" || options.model === null)) {
+      throw new TypeError(`${label}: model must be an AI SDK language model or a model string such as "openai/gpt-5-mini", got ${kindOf(options.model)}`);
     }
+    const withTyped = applyTypedSettings(given, options, label);
+    const harness = { ...harnessFromMetadata(withTyped, label), ...checkHarnessOption(options.harness, options.limits, label) };
+    const metadata = Object.freeze(withoutHarnessKeys(withTyped));
+    const style = checkMetadataSettings(metadata, registry.all, label);
     if (options.onMessage !== undefined && typeof options.onMessage !== "function") throw new TypeError(`${label}: onMessage must be a function`);
     if (options.onModelText !== undefined && typeof options.onModelText !== "function") throw new TypeError(`${label}: onModelText must be a function`);
-    const postProcessors: PostProcessor[] = [];
-    if (typeof metadata.POST_PROCESSORS === "string") postProcessors.push(...parsePostProcessors(metadata.POST_PROCESSORS));
+    const codePostProcessors: PostProcessor[] = [];
     for (const processor of options.postProcessors ?? []) {
       if (typeof processor?.process !== "function" || typeof processor.name !== "string") {
         throw new TypeError(`${label}: every post-processor needs a name and a process(draft, context) method`);
       }
-      postProcessors.push(processor);
+      codePostProcessors.push(processor);
     }
     this.role = options.role;
-    this.systemPrompt = options.systemPrompt ?? defaultSystemPrompt(style);
+    this.systemPrompt = options.systemPrompt ?? defaultSystemPrompt(style, registry);
     this.tools = Object.freeze([...tools]);
-    this.registry = new ToolRegistry({ tools: [...tools, ...contextTools], systemTools });
+    this.registry = registry;
     this.allowedTools = options.allowedTools === undefined ? undefined : Object.freeze(checkAllowedTools(this, options.allowedTools, label));
     this.context = Object.freeze({ ...options.context });
     this.metadata = metadata;
-    this.model = options.model;
-    this.limits = checkHarnessLimits(options.limits, label);
+    this.model = typeof options.model === "string" ? undefined : options.model;
+    this.harness = Object.freeze(harness);
     this.onMessage = options.onMessage;
     this.onModelText = options.onModelText;
     this.warmup = Object.freeze(parseWarmup(options.warmup, `${label}: warmup`));
-    this.postProcessors = Object.freeze(postProcessors);
-    // A bad LLM_TOOLS_SCOPE shows now, not at the first model call.
-    const scope = this.metadata.LLM_TOOLS_SCOPE;
-    if (scope !== undefined && scope !== null) {
-      if (typeof scope !== "string") throw new TypeError(`${label}: metadata LLM_TOOLS_SCOPE must be a string`);
-      try {
-        selectScopedTools(this.registry.all, scope, style);
-      } catch (error) {
-        throw new TypeError(`${label}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-      }
-    }
+    this.postProcessors = Object.freeze([...namedPostProcessors(metadata), ...codePostProcessors]);
+    defaults.set(this, { style, defaultPrompt: options.systemPrompt === undefined, codePostProcessors: Object.freeze(codePostProcessors) });
+  }
+
+  /** @deprecated The old name of {@link Agent.harness}. */
+  get limits(): HarnessLimits {
+    return this.harness;
   }
 
   /**
    * An agent from a prompt definition file (metadata lines, `# System Prompt`, the prompt text); the parts
-   * that are code come in `options`.
+   * that are code come in `options`, and settings given there win over the file's.
    *
    * @throws {InvalidPromptFileError} Naming the file and line of the first problem.
    *
@@ -198,14 +244,43 @@ export class Agent {
    */
   static fromPromptFile(path: string, options: PromptFileAgentOptions = {}): Agent {
     const definition = readPromptFile(path);
+    const { limits, harness, ...rest } = options;
+    const label = `Agent.fromPromptFile(${JSON.stringify(path)})`;
     return new Agent({
-      ...options,
+      ...rest,
       role: options.role ?? definition.role,
       systemPrompt: definition.systemPrompt,
       metadata: definition.metadata,
-      limits: { ...definition.limits, ...options.limits },
+      harness: { ...definition.limits, ...checkHarnessOption(harness, limits, label) },
     });
   }
+}
+
+/** The post-processors a job's `POST_PROCESSORS` metadata names. */
+function namedPostProcessors(metadata: JobMetadata): PostProcessor[] {
+  return typeof metadata.POST_PROCESSORS === "string" ? parsePostProcessors(metadata.POST_PROCESSORS) : [];
+}
+
+/**
+ * The agent as one job runs it: the registered agent with the settings the job was submitted with that change
+ * what the agent object itself holds — its harness limits (`MAX_…` metadata), its `POST_PROCESSORS`, and, for an
+ * agent with the default prompt, the prompt of the job's chat style. Without such settings it is `agent` itself.
+ * Throws a `TypeError` for a setting the job's stored metadata gets wrong.
+ */
+export function agentForJob(agent: Agent, metadata: JobMetadata): Agent {
+  const own = defaults.get(agent);
+  if (!own) return agent;
+  const overrides: PropertyDescriptorMap = {};
+  const harness = harnessFromMetadata(metadata, "job metadata");
+  if (Object.keys(harness).length) overrides.harness = { value: Object.freeze({ ...agent.harness, ...harness }) };
+  if (metadata.POST_PROCESSORS !== agent.metadata.POST_PROCESSORS) {
+    overrides.postProcessors = { value: Object.freeze([...namedPostProcessors(metadata), ...own.codePostProcessors]) };
+  }
+  const style = chatStyleOf(metadata);
+  if (own.defaultPrompt && style !== own.style) overrides.systemPrompt = { value: defaultSystemPrompt(style, agent.registry) };
+  // The job's agent is the registered one underneath (same tools, context, model, dialog channel), so code that
+  // reads any other field — or checks `instanceof Agent` — sees the agent itself.
+  return Object.keys(overrides).length ? Object.create(agent, overrides) : agent;
 }
 
 /** Checks that `names` are tools of `agent` (a `TypeError` names the first that is not); returns a copy. */

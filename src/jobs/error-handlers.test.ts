@@ -232,7 +232,7 @@ describe("error handlers when a job fails", () => {
     const { make } = recorder();
     const statek = await Statek.open({ store: ":memory:", errorHandlers: [make("_same")] });
     try {
-      assert.throws(() => statek.registerErrorHandler(make("_same")), { name: "TypeError", message: "two different error handlers are named '_same'" });
+      assert.throws(() => statek.registerErrorHandler(make("_same")), { name: "TypeError", message: "registerErrorHandler: two different error handlers are named '_same'" });
     } finally {
       await statek.close();
     }

@@ -12,6 +12,7 @@ import { isErrorHandler, type ErrorHandler } from "../tools/error-handler.ts";
 import { decodeValue, loadReferences } from "../workspace/decode-variables.ts";
 import type { RegisteredErrorHandler } from "../workspace/workspace.ts";
 import type { Agent } from "./agent.ts";
+import { kindOf } from "../tools/with-article.ts";
 import type { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 
@@ -22,17 +23,20 @@ export const ERROR_HANDLER_TIME_LIMIT_MS = 10_000;
 export class ErrorHandlers {
   readonly #byName = new Map<string, ErrorHandler>();
 
-  /** Adds a handler; a different handler under a name already taken is a `TypeError`. */
-  register(handler: ErrorHandler): void {
-    if (!isErrorHandler(handler)) throw new TypeError("registerErrorHandler: expected a handler made with errorHandler({ name, run })");
+  /**
+   * Adds a handler; a different handler under a name already taken is a `TypeError`. `call` is the public call
+   * that brought it (`registerErrorHandler`, `Statek.open`), named in errors.
+   */
+  register(handler: ErrorHandler, call = "registerErrorHandler"): void {
+    if (!isErrorHandler(handler)) throw new TypeError(`${call}: expected an error handler made with errorHandler({ name, run }), got ${kindOf(handler)}`);
     const existing = this.#byName.get(handler.name);
-    if (existing && existing !== handler) throw new TypeError(`two different error handlers are named '${handler.name}'`);
+    if (existing && existing !== handler) throw new TypeError(`${call}: two different error handlers are named '${handler.name}'`);
     this.#byName.set(handler.name, handler);
   }
 
-  /** Adds the handlers of an agent's tools. */
-  collect(agent: Agent): void {
-    for (const tool of agent.registry.all) if (tool.errorHandler) this.register(tool.errorHandler);
+  /** Adds the handlers of an agent's tools; `call` is the public call that registers the agent. */
+  collect(agent: Agent, call: string): void {
+    for (const tool of agent.registry.all) if (tool.errorHandler) this.register(tool.errorHandler, call);
   }
 
   /** The handler called `name`, if this process has it. */

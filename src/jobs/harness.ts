@@ -7,6 +7,7 @@
  */
 import { formatCost } from "../models/format-cost.ts";
 import type { JsonValue } from "../store/store.ts";
+import { kindOf } from "../tools/with-article.ts";
 import type { JobState } from "./job-state.ts";
 
 /** Per-job limits; a limit left out is unlimited (except `maxTurns`, see the defaults). */
@@ -32,14 +33,25 @@ export interface HarnessLimits {
 /** The default limits. */
 export const DEFAULT_HARNESS_LIMITS: Readonly<HarnessLimits> = { maxTurns: 50, maxExceptions: 25, maxConsecutiveExceptions: 5 };
 
-const LIMIT_NAMES = ["maxTurns", "maxExceptions", "maxConsecutiveExceptions", "maxTokens", "maxCost"] as const;
+/** Each limit's name in metadata and prompt definition files (`# MAX_TURNS: 20`). */
+export const HARNESS_METADATA_KEYS: Readonly<Record<keyof HarnessLimits, string>> = {
+  maxTurns: "MAX_TURNS",
+  maxExceptions: "MAX_EXCEPTIONS",
+  maxConsecutiveExceptions: "MAX_CONSECUTIVE_EXCEPTIONS",
+  maxTokens: "MAX_TOKENS",
+  maxCost: "MAX_COST",
+};
+
+const LIMIT_NAMES = Object.keys(HARNESS_METADATA_KEYS);
 
 /** Checks limits given by an application; a `TypeError` names the bad one. */
 export function checkHarnessLimits(limits: unknown, label: string): HarnessLimits {
   if (limits === undefined) return {};
-  if (typeof limits !== "object" || limits === null) throw new TypeError(`${label}: limits must be an object`);
+  if (typeof limits !== "object" || limits === null || Array.isArray(limits)) {
+    throw new TypeError(`${label}: harness limits must be an object such as { maxTurns: 20 }, got ${kindOf(limits)}`);
+  }
   for (const [name, value] of Object.entries(limits)) {
-    if (!(LIMIT_NAMES as readonly string[]).includes(name)) {
+    if (!LIMIT_NAMES.includes(name)) {
       throw new TypeError(`${label}: unknown harness limit '${name}' (known: ${LIMIT_NAMES.join(", ")})`);
     }
     if (value !== undefined && (typeof value !== "number" || !(value >= 0))) {

@@ -27,19 +27,18 @@ function countingExecutor(): { executor: Executor; made: () => number } {
 /** Steps two jobs whose VMs touched ~40 MiB each, then job A again; returns how many VMs were made. */
 async function twoHeavyJobs(warmMemoryBytes: number | undefined): Promise<number> {
   const counting = countingExecutor();
-  const agent = () => new Agent({
-    role: "heavy",
+  const agent = (role: string) => new Agent({
+    role,
     model: scriptedModel([ts("const touched = new Uint8Array(40 * 1024 * 1024).fill(1).length"), ts("exit(touched)")]),
   });
-  const first = agent();
-  const statek = await Statek.open({ store: ":memory:", agents: [first], executor: counting.executor, ...(warmMemoryBytes === undefined ? {} : { warmMemoryBytes }) });
+  const first = agent("heavy-a");
+  const second = agent("heavy-b");
+  const statek = await Statek.open({ store: ":memory:", agents: [first, second], executor: counting.executor, ...(warmMemoryBytes === undefined ? {} : { warmMemoryBytes }) });
   try {
     const a = await statek.submitJob(first);
     await statek.runJob(a.id, { maxSteps: 2 });
-    const second = agent();
     const b = await statek.submitJob(second);
     await statek.runJob(b.id, { maxSteps: 2 });
-    statek.register(first);
     const view = await statek.runJob(a.id);
     assert.equal(view.exitStatus, 40 * MiB, view.error ?? view.console.join("\n"));
     return counting.made();

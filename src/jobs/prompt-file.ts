@@ -23,7 +23,7 @@ import { basename, extname } from "node:path";
 import { InvalidPromptFileError } from "../errors/invalid-prompt-file-error.ts";
 import { parseModelString } from "../models/model-string.ts";
 import { CHAT_STYLES, isChatStyle } from "./chat-styles/chat-style.ts";
-import type { HarnessLimits } from "./harness.ts";
+import { HARNESS_METADATA_KEYS, type HarnessLimits } from "./harness.ts";
 import { parsePostProcessors } from "./parse-post-processors.ts";
 
 /** What a prompt file defines. */
@@ -37,13 +37,9 @@ export interface PromptDefinition {
 
 const HEADER = /^#\s*system\s+prompt\s*$/i;
 const METADATA = /^#\s*([A-Za-z_][\w]*)\s*:\s*(.*?)\s*$/;
-const LIMIT_KEYS: Readonly<Record<string, keyof HarnessLimits>> = {
-  MAX_TURNS: "maxTurns",
-  MAX_EXCEPTIONS: "maxExceptions",
-  MAX_CONSECUTIVE_EXCEPTIONS: "maxConsecutiveExceptions",
-  MAX_TOKENS: "maxTokens",
-  MAX_COST: "maxCost",
-};
+const LIMIT_KEYS: Readonly<Record<string, keyof HarnessLimits>> = Object.fromEntries(
+  Object.entries(HARNESS_METADATA_KEYS).map(([name, key]) => [key, name as keyof HarnessLimits]),
+);
 
 /**
  * Reads and checks a prompt definition file.

@@ -8,7 +8,7 @@
 import { CorruptRecordError } from "../errors/corrupt-record-error.ts";
 import { NoSuchJobError } from "../errors/no-such-job-error.ts";
 import type { JobRow, JobStatus } from "../store/store.ts";
-import type { Agent } from "./agent.ts";
+import { agentForJob, type Agent } from "./agent.ts";
 import { askModel } from "./ask-model.ts";
 import { chatStyleOf } from "./chat-styles/chat-style.ts";
 import { chatStyleRules } from "./chat-styles/chat-styles.ts";
@@ -89,10 +89,11 @@ async function failCorrupt(env: StepEnvironment, row: JobRow, error: unknown): P
 
 
 async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, session: JobSession, changes: StepChanges): Promise<void> {
-  // [model layer] the job's chat style and harness limits.
+  // [model layer] the job's chat style and harness limits; the agent as this job runs it (its own settings).
   let dialog: boolean;
   try {
     dialog = chatStyleRules(chatStyleOf(row.metadata)).dialog;
+    agent = agentForJob(agent, row.metadata);
   } catch (error) {
     return changes.fail(`job metadata: ${(error as Error).message}`);
   }

@@ -15,6 +15,8 @@ import { loadReferences } from "../workspace/decode-variables.ts";
 import { ExposedClasses, type ExposeOptions } from "../workspace/membrane/host-references.ts";
 import type { ErrorHandler } from "../tools/error-handler.ts";
 import { Agent, checkAllowedTools } from "./agent.ts";
+import { jobMetadata, type JobMetadata, type JobSettings } from "./job-settings.ts";
+import { kindOf } from "../tools/with-article.ts";
 import { ErrorHandlers } from "./error-handlers.ts";
 import { toJobSummary, toJobView, type JobSummary, type JobView } from "./job-view.ts";
 import { DEFAULT_MAX_TURNS, runStep, type StepEnvironment } from "./run-step.ts";
@@ -41,15 +43,20 @@ export interface StatekOptions {
    * sandbox**, for trusted code only), or an `Executor`. @default "quickjs"
    */
   executor?: ExecutorChoice;
-  /** Workspace limits (CPU time per cell, memory, console size, …); a bad value throws here. See docs/security.md. */
+  /**
+   * Workspace limits of every job (CPU time per cell, memory, console size, …); a bad value throws here. See
+   * docs/security.md.
+   */
+  workspaceLimits?: Partial<WorkspaceLimits>;
+  /** @deprecated The old name of {@link StatekOptions.workspaceLimits}; still accepted (not together with it). */
   limits?: Partial<WorkspaceLimits>;
-  /** Model turns a job may take unless its agent says otherwise (same as `harness.maxTurns`). @default 50 */
-  maxTurns?: number;
-  /** Harness limits of every job, unless its agent says otherwise. */
+  /** Harness limits of every job (turns, exceptions, tokens, cost), unless its agent or the job says otherwise. */
   harness?: HarnessLimits;
+  /** Model turns a job may take unless its agent or the job says otherwise: a shorthand for `harness.maxTurns`. @default 50 */
+  maxTurns?: number;
   /** Model strings, keys, providers, retries, timeouts and prices. */
   models?: ModelOptions;
-  /** Box console output shown to the model in `<TAG>…</TAG>` (a job's `XML_BOX_CONSOLE` metadata wins). */
+  /** Box console output shown to the model in `<TAG>…</TAG>`, unless the agent or the job sets `xmlBoxConsole`. */
   xmlBoxConsole?: string;
   /** Jobs whose workspace VM and history stay warm in this process between steps. @default 100 */
   warmJobs?: number;
@@ -75,8 +82,12 @@ export interface StatekOptions {
   onModelText?: OnModelText;
 }
 
-/** What {@link Statek.submitJob} accepts. */
-export interface SubmitJobOptions {
+/**
+ * What {@link Statek.submitJob} accepts. The settings of {@link JobSettings} (`chatStyle`, `toolsScope`,
+ * `harness`, …) set this job's own, over its agent's; `metadata` sets them by their metadata names
+ * (`CHAT_STYLE`, …), and the typed option wins where both are given.
+ */
+export interface SubmitJobOptions extends JobSettings {
   /** The job's initial workspace variables (`user`, `calendar`, `today`). */
   vars?: Readonly<Record<string, unknown>>;
   /** Job parameters (JSON values), available to prompt placeholders as `{name}`. */
@@ -87,6 +98,8 @@ export interface SubmitJobOptions {
   warmup?: WarmupSource;
   /** Tools this job's code may call, replacing the agent's `allowedTools`; names must be the agent's tools. */
   allowedTools?: readonly string[];
+  /** Metadata of this job, over its agent's: settings by their metadata names, and the application's own values. */
+  metadata?: JobMetadata;
 }
 
 /** Options of {@link Statek.runJob}. */
@@ -122,7 +135,7 @@ export class Statek {
   readonly #agents = new Map<string, Agent>();
   readonly #bindings: Map<string, unknown>;
   readonly #executor: Executor;
-  readonly #limits: Partial<WorkspaceLimits>;
+  readonly #workspaceLimits: Partial<WorkspaceLimits>;
   readonly #harness: HarnessLimits;
   readonly #models: ModelSettings;
   readonly #xmlBoxConsole: string | undefined;
@@ -138,35 +151,65 @@ export class Statek {
     this.#ownsStore = ownsStore;
     this.#bindings = new Map(Object.entries(options.bindings ?? {}));
     this.#executor = resolveExecutor(options.executor);
-    this.#limits = { ...options.limits };
+    this.#workspaceLimits = { ...workspaceLimitsOf(options) };
     this.#harness = checkHarnessLimits({ maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, ...options.harness }, "Statek.open");
     this.#models = createModelSettings(options.models);
     this.#xmlBoxConsole = options.xmlBoxConsole;
     this.#sessions = new JobSessions(options.warmJobs ?? 100, options.warmMemoryBytes ?? DEFAULT_WARM_MEMORY_BYTES);
     this.#onModelText = options.onModelText;
-    for (const handler of options.errorHandlers ?? []) this.#errorHandlers.register(handler);
-    for (const agent of options.agents ?? []) this.register(agent);
+    for (const handler of options.errorHandlers ?? []) this.#errorHandlers.register(handler, "Statek.open");
+    for (const agent of options.agents ?? []) this.#register(agent, "Statek.open");
   }
 
-  /** Opens (and migrates) the store and registers the agents. */
+  /**
+   * Opens (and migrates) the store and registers the agents. Every option is checked before the store is
+   * opened, so a bad one leaves nothing open.
+   *
+   * @throws {TypeError} Naming the first bad option (`Statek.open: …`), or two different agents with one role.
+   */
   static async open(options: StatekOptions = {}): Promise<Statek> {
-    // Bad settings are refused before the store is opened, so nothing is left open.
-    const executor = resolveExecutor(options.executor);
-    executor.checkLimits?.(resolveLimits(options.limits));
+    if (typeof options !== "object" || options === null) throw new TypeError(`Statek.open: expected options such as { store: ":memory:" }, got ${kindOf(options)}`);
+    const executor = resolveExecutor(options.executor, "Statek.open");
+    executor.checkLimits?.(resolveLimits(workspaceLimitsOf(options)));
+    checkHarnessLimits({ maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, ...options.harness }, "Statek.open");
+    checkAgents(options.agents);
     if (options.onModelText !== undefined && typeof options.onModelText !== "function") throw new TypeError("Statek.open: onModelText must be a function");
     for (const name of ["warmJobs", "warmMemoryBytes"] as const) {
       const value = options[name];
       if (value !== undefined && !(Number.isInteger(value) && value >= 0)) throw new TypeError(`Statek.open: ${name} must be a non-negative integer, got ${String(value)}`);
     }
     const spec = options.store ?? DEFAULT_STORE_PATH;
+    if (typeof spec === "string" ? spec.trim() === "" : typeof spec !== "object" || spec === null || typeof spec.migrate !== "function") {
+      throw new TypeError(`Statek.open: store must be a SQLite file path, ":memory:" or a Store, got ${typeof spec === "string" ? JSON.stringify(spec) : kindOf(spec)}`);
+    }
     const store = await openStore(spec);
-    return new Statek(store, typeof spec === "string", { ...options, executor });
+    try {
+      return new Statek(store, typeof spec === "string", { ...options, executor });
+    } catch (error) {
+      if (typeof spec === "string") await store.close();
+      throw error;
+    }
   }
 
-  /** Registers an agent so this process can run its jobs; a later agent with the same role replaces it. */
+  /**
+   * Registers an agent so this process can run its jobs. Registering the same agent again does nothing; a
+   * different agent under a role already registered is a `TypeError` naming the role (each role names one
+   * agent, so a job never silently runs with another definition).
+   */
   register(agent: Agent): void {
-    if (!(agent instanceof Agent)) throw new TypeError("register: expected an Agent");
-    this.#errorHandlers.collect(agent);
+    this.#register(agent, "register");
+  }
+
+  #register(agent: unknown, call: string): asserts agent is Agent {
+    if (!(agent instanceof Agent)) throw new TypeError(`${call}: expected an Agent, got ${kindOf(agent)}`);
+    const registered = this.#agents.get(agent.role);
+    if (registered === agent) return;
+    if (registered) {
+      throw new TypeError(
+        `${call}: a different Agent is already registered with role '${agent.role}'; register each agent once and give each agent its own role`,
+      );
+    }
+    this.#errorHandlers.collect(agent, call);
     this.#agents.set(agent.role, agent);
   }
 
@@ -175,7 +218,7 @@ export class Statek {
    * tools are known already). A different handler under a name already taken is a `TypeError`.
    */
   registerErrorHandler(handler: ErrorHandler): void {
-    this.#errorHandlers.register(handler);
+    this.#errorHandlers.register(handler, "registerErrorHandler");
   }
 
   /**
@@ -213,10 +256,19 @@ export class Statek {
     if (this.#closed) throw new Error("this Statek instance is closed");
   }
 
-  /** Creates a job in `READY`; registers its agent. Throws for variables or parameters that cannot be stored. */
+  /**
+   * Creates a job in `READY`; registers its agent. Throws a `TypeError` for variables or parameters that cannot
+   * be stored, and for bad settings.
+   *
+   * @example
+   * ```ts
+   * const { id } = await statek.submitJob(agent, { vars: { user, calendar }, message: "Move my planning.", harness: { maxCost: 0.2 } });
+   * ```
+   */
   async submitJob(agent: Agent, options: SubmitJobOptions = {}): Promise<{ id: string }> {
     this.#check();
-    this.register(agent);
+    this.#register(agent, "submitJob");
+    const metadata = jobMetadata(agent, options, "submitJob");
     const scope = this.#scope(agent);
     const { rows, types } = encodeInitialVariables(options.vars ?? {}, scope);
     const params = toJsonParams(options.params ?? {});
@@ -228,7 +280,7 @@ export class Statek {
       role: agent.role,
       status: "READY",
       params,
-      metadata: { ...agent.metadata },
+      metadata,
       parentId: null,
       createdAt: now,
       updatedAt: now,
@@ -330,7 +382,7 @@ export class Statek {
       agentFor: (role) => this.#agentFor(role),
       bindings: this.#bindings,
       exposed: this.#exposed,
-      limits: this.#limits,
+      limits: this.#workspaceLimits,
       harness: this.#harness,
       models: this.#models,
       ...(this.#xmlBoxConsole ? { xmlBoxConsole: this.#xmlBoxConsole } : {}),
@@ -357,4 +409,27 @@ export class Statek {
       if (this.#running.get(id) === settled) this.#running.delete(id);
     }
   }
+}
+
+/** The workspace limits of `Statek.open`, by their name or their old one (not both). */
+function workspaceLimitsOf(options: StatekOptions): Partial<WorkspaceLimits> | undefined {
+  if (options.workspaceLimits !== undefined && options.limits !== undefined) {
+    throw new TypeError("Statek.open: give workspaceLimits or limits (the old name of workspaceLimits), not both");
+  }
+  return options.workspaceLimits ?? options.limits;
+}
+
+/** Checks `Statek.open({ agents })`: agents, and one agent per role. */
+function checkAgents(agents: unknown): void {
+  if (agents === undefined) return;
+  if (!Array.isArray(agents)) throw new TypeError(`Statek.open: agents must be an array of Agents, got ${kindOf(agents)}`);
+  const byRole = new Map<string, number>();
+  agents.forEach((agent: unknown, index) => {
+    if (!(agent instanceof Agent)) throw new TypeError(`Statek.open: agents[${index}] is not an Agent (got ${kindOf(agent)})`);
+    const first = byRole.get(agent.role);
+    if (first === undefined) byRole.set(agent.role, index);
+    else if (agents[first] !== agent) {
+      throw new TypeError(`Statek.open: agents[${first}] and agents[${index}] are different Agents with the same role '${agent.role}'; give each agent its own role`);
+    }
+  });
 }

@@ -28,9 +28,8 @@ export async function openStore(spec: string | Store = DEFAULT_STORE_PATH): Prom
     return spec;
   }
   if (/^postgres(ql)?:\/\//i.test(spec)) {
-    throw new Error(
-      "openStore: the PostgreSQL store is not available in this version of STATEK; use a SQLite path (or \":memory:\") for now",
-    );
+    // Not prefixed with a call: Statek.open and openStore both get here. The URL may hold a password.
+    throw new Error("the PostgreSQL store is not available in this version of STATEK; use a SQLite path (or \":memory:\") for now");
   }
   const store = createSqliteStore({ path: spec });
   try {

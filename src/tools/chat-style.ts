@@ -1,29 +1,35 @@
 /**
  * @module
- * The names of the chat styles (DESIGN.md §8.2), at the bottom of the layers so that a tool's `target` can be
- * checked and matched without `tools/` importing from `jobs/`. `jobs/chat-styles/` implements the styles;
- * its `CHAT_STYLES` must list the same names (a test holds the two together).
+ * The chat styles (DESIGN.md §8.2) by name, at the bottom of the layers so that a tool's `target` can be
+ * checked and matched without `tools/` importing from `jobs/`. This is the list the package exports;
+ * `jobs/chat-styles/` implements the styles and must list the same names (a test holds the two together).
  */
 
-/** Every chat style name, `MARKDOWN` (the default) included. */
-export const CHAT_STYLE_NAMES = ["CONSOLE", "MARKDOWN", "MD_DIALOG", "DIRECT"] as const;
+/** Every chat style, `MARKDOWN` (the default) included. */
+export const CHAT_STYLES = ["CONSOLE", "MARKDOWN", "MD_DIALOG", "DIRECT"] as const;
 
-/** A chat style name. */
-export type ChatStyleName = (typeof CHAT_STYLE_NAMES)[number];
+/** A chat style. */
+export type ChatStyle = (typeof CHAT_STYLES)[number];
+
+/** @deprecated The old name of {@link CHAT_STYLES}, kept for existing code. */
+export const CHAT_STYLE_NAMES = CHAT_STYLES;
+
+/** @deprecated The old name of {@link ChatStyle}, kept for existing code. */
+export type ChatStyleName = ChatStyle;
 
 /** The chat style of a job whose metadata names none. */
-export const DEFAULT_CHAT_STYLE: ChatStyleName = "MARKDOWN";
+export const DEFAULT_CHAT_STYLE: ChatStyle = "MARKDOWN";
 
 /** True for a valid chat style name. */
-export function isChatStyleName(value: unknown): value is ChatStyleName {
-  return typeof value === "string" && (CHAT_STYLE_NAMES as readonly string[]).includes(value);
+export function isChatStyle(value: unknown): value is ChatStyle {
+  return typeof value === "string" && (CHAT_STYLES as readonly string[]).includes(value);
 }
 
 /**
  * Whether a tool meant for `target` (one style, a list, or `undefined` for every style) is offered in a job of
  * style `style`. With no style given (a question about the tool alone), every tool matches.
  */
-export function matchesChatStyle(target: ChatStyleName | readonly ChatStyleName[] | undefined, style: ChatStyleName | undefined): boolean {
+export function matchesChatStyle(target: ChatStyle | readonly ChatStyle[] | undefined, style: ChatStyle | undefined): boolean {
   if (target === undefined || style === undefined) return true;
   return typeof target === "string" ? target === style : target.includes(style);
 }

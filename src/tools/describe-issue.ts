@@ -8,14 +8,7 @@ import { llmRepr } from "./llm-repr.ts";
 import { ValidationError } from "../errors/validation-error.ts";
 import { alternativesOf, instanceClassOf, schemaDef, schemaType } from "./schema-shape.ts";
 import type { Tool } from "./tool.ts";
-
-const VOWEL = /^[aeiou]/i;
-// Vowels that sound like "you" or "won" take "a": a User, a Unicode string, a one-off, a Euro.
-const SOUNDS_CONSONANT = /^(u[bcdfgjklmnpqrstvz][aeiou]|eu|one)/i;
-
-function withArticle(word: string): string {
-  return `${VOWEL.test(word) && !SOUNDS_CONSONANT.test(word) ? "an" : "a"} ${word}`;
-}
+import { withArticle } from "./with-article.ts";
 
 function expectation(issue: z.core.$ZodIssue, schema: z.ZodType | undefined): string {
   switch (issue.code) {

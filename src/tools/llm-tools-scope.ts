@@ -17,7 +17,7 @@
  * the chat styles call them.
  */
 import { InvalidToolsScopeError } from "../errors/invalid-tools-scope-error.ts";
-import { matchesChatStyle, type ChatStyleName } from "./chat-style.ts";
+import { matchesChatStyle, type ChatStyle } from "./chat-style.ts";
 import type { Tool } from "./tool.ts";
 import { TOOL_SCOPES, selectTools, type ToolScope } from "./tool-registry.ts";
 import { isIdentifier } from "./is-identifier.ts";
@@ -70,7 +70,7 @@ export function parseLlmToolsScope(text: string | null | undefined): LlmToolsSco
  * the system tools), for a job of `chatStyle`: the category's tools, then the additions, less the removals.
  * Throws `InvalidToolsScopeError` for unknown, hidden or style-incompatible names and unselected removals.
  */
-export function selectScopedTools(tools: readonly Tool[], scope: LlmToolsScope | string | undefined, chatStyle?: ChatStyleName): Tool[] {
+export function selectScopedTools(tools: readonly Tool[], scope: LlmToolsScope | string | undefined, chatStyle?: ChatStyle): Tool[] {
   const parsed = typeof scope === "object" ? scope : parseLlmToolsScope(scope);
   if (parsed.category === undefined && parsed.add === undefined && parsed.remove === undefined) return [];
   const visible = tools.filter((tool) => !tool.hidden);

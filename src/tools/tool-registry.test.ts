@@ -74,7 +74,7 @@ describe("tool registries", () => {
   });
 
   it("§10.10 (changed) a registry holds only tools: a plain function is refused with a TypeError", () => {
-    assert.throws(() => new ToolRegistry({ tools: [(() => 1) as never] }), { name: "TypeError", message: "ToolRegistry: every entry must be made with tool() (got function)" });
+    assert.throws(() => new ToolRegistry({ tools: [(() => 1) as never] }), { name: "TypeError", message: "ToolRegistry: every entry must be made with tool() (got a function)" });
   });
 
   it("§10.11 selection drops hidden tools and filters by chat style", () => {

@@ -5,8 +5,9 @@
  * use — never a process-wide list. Discovery and selection work on it by scope (`SYSTEM`, `APPLICATION`,
  * `ALL`), by chat style (a tool's `target`), and always leave hidden tools out unless asked.
  */
-import { matchesChatStyle, type ChatStyleName } from "./chat-style.ts";
+import { matchesChatStyle, type ChatStyle } from "./chat-style.ts";
 import { isTool, type Tool } from "./tool.ts";
+import { kindOf } from "./with-article.ts";
 
 /** Which tools a selection starts from: framework tools, application tools, or both. */
 export type ToolScope = "SYSTEM" | "APPLICATION" | "ALL";
@@ -17,7 +18,7 @@ export const TOOL_SCOPES: readonly ToolScope[] = Object.freeze(["SYSTEM", "APPLI
 /** Options of {@link selectTools}. */
 export interface SelectToolsOptions {
   /** Keep only tools meant for this chat style (untargeted tools always match). */
-  chatStyle?: ChatStyleName;
+  chatStyle?: ChatStyle;
   /** Keep hidden tools too (for the workspace, never for the model). @default false */
   includeHidden?: boolean;
 }
@@ -53,7 +54,7 @@ export class ToolRegistry {
   constructor({ tools, systemTools = [] }: ToolRegistryOptions) {
     const byName = new Map<string, Tool>();
     for (const candidate of [...tools, ...systemTools]) {
-      if (!isTool(candidate)) throw new TypeError(`ToolRegistry: every entry must be made with tool() (got ${typeof candidate})`);
+      if (!isTool(candidate)) throw new TypeError(`ToolRegistry: every entry must be made with tool() (got ${kindOf(candidate)})`);
       if (!byName.has(candidate.name)) byName.set(candidate.name, candidate);
     }
     this.#byName = byName;
@@ -72,7 +73,7 @@ export class ToolRegistry {
   }
 
   /** The tools the model may be told about in a job of `chatStyle`: not hidden, meant for that style. */
-  visible(chatStyle?: ChatStyleName): Tool[] {
+  visible(chatStyle?: ChatStyle): Tool[] {
     return this.find("ALL", chatStyle === undefined ? {} : { chatStyle });
   }
 }

@@ -9,7 +9,7 @@
  * so a mistake shows when the application starts rather than when a model first calls the tool.
  */
 import { z } from "zod";
-import { CHAT_STYLE_NAMES, isChatStyleName, type ChatStyleName } from "./chat-style.ts";
+import { CHAT_STYLES, isChatStyle, type ChatStyle } from "./chat-style.ts";
 import { isErrorHandler, type ErrorHandler } from "./error-handler.ts";
 import { descriptionOf } from "./schema-shape.ts";
 import { isIdentifier } from "./is-identifier.ts";
@@ -63,7 +63,7 @@ export interface ToolDefinition<Params extends ToolParams, Result> {
    */
   hidden?: boolean;
   /** The chat styles the tool is meant for; other styles do not offer it. @default every style */
-  target?: ChatStyleName | readonly ChatStyleName[];
+  target?: ChatStyle | readonly ChatStyle[];
   /** No side effects: safe to re-run. @default false */
   readOnly?: boolean;
   /** Show parameter types in the tool's brief form (`{brief_tools}`, `brief()`). @default false */
@@ -84,7 +84,7 @@ export interface Tool<Params extends ToolParams = ToolParams, Result = unknown> 
   readonly run: (args: z.output<Params>, ctx: ToolContext) => Result | Promise<Result>;
   readonly system: boolean;
   readonly hidden: boolean;
-  readonly target: ChatStyleName | readonly ChatStyleName[] | undefined;
+  readonly target: ChatStyle | readonly ChatStyle[] | undefined;
   readonly readOnly: boolean;
   readonly briefTypes: boolean;
   readonly errorHandler: ErrorHandler | undefined;
@@ -94,16 +94,16 @@ export interface Tool<Params extends ToolParams = ToolParams, Result = unknown> 
 /** Parameter names a tool may not use: `ctx` is `run`'s second argument; `__proto__` cannot be a key. */
 export const RESERVED_PARAMETER_NAMES: readonly string[] = Object.freeze(["ctx", "__proto__"]);
 
-function checkTarget(label: string, target: unknown): ChatStyleName | readonly ChatStyleName[] | undefined {
+function checkTarget(label: string, target: unknown): ChatStyle | readonly ChatStyle[] | undefined {
   if (target === undefined) return undefined;
   const list = typeof target === "string" ? [target] : Array.isArray(target) ? target : [target];
-  const bad = list.find((style) => !isChatStyleName(style));
+  const bad = list.find((style) => !isChatStyle(style));
   if (bad !== undefined || list.length === 0) {
     throw new TypeError(
-      `${label}: target must be a chat style (${CHAT_STYLE_NAMES.join(", ")}) or a non-empty list of them (got ${JSON.stringify(bad ?? target)})`,
+      `${label}: target must be a chat style (${CHAT_STYLES.join(", ")}) or a non-empty list of them (got ${JSON.stringify(bad ?? target)})`,
     );
   }
-  return typeof target === "string" ? (target as ChatStyleName) : Object.freeze([...(list as ChatStyleName[])]);
+  return typeof target === "string" ? (target as ChatStyle) : Object.freeze([...(list as ChatStyle[])]);
 }
 
 /**

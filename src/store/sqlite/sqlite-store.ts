@@ -202,14 +202,27 @@ export class SqliteStore implements Store {
     }
   }
 
+  /** Opens the connection and applies the pragmas; a failure names the path (`SQLite cannot open ./x.db: …`). */
   async #open(): Promise<SqliteDatabase> {
     const option = this.#databaseOption;
+    const cannotOpen = (reason: string, cause: unknown) => new Error(`SQLite cannot open ${this.#path}: ${reason}`, { cause });
     let database: SqliteDatabase;
     if (option === undefined) {
-      if (this.supportsMultipleProcesses) mkdirSync(dirname(this.#path), { recursive: true });
+      if (this.supportsMultipleProcesses) {
+        const directory = dirname(this.#path);
+        try {
+          mkdirSync(directory, { recursive: true });
+        } catch (error) {
+          throw cannotOpen(`cannot create the directory ${directory} (${(error as Error).message})`, error);
+        }
+      }
       // Imported on first use so that loading STATEK never loads node:sqlite for an app that does not use it.
       const { DatabaseSync } = await import("node:sqlite");
-      database = new DatabaseSync(this.#path);
+      try {
+        database = new DatabaseSync(this.#path);
+      } catch (error) {
+        throw cannotOpen((error as Error).message, error);
+      }
     } else {
       database = typeof option === "function" ? await option() : option;
     }
@@ -221,7 +234,7 @@ export class SqliteStore implements Store {
       database.exec("PRAGMA foreign_keys = ON");
     } catch (error) {
       database.close();
-      throw error;
+      throw cannotOpen((error as Error).message, error);
     }
     return database;
   }

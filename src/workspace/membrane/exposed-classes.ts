@@ -3,7 +3,7 @@
  * `statek.expose(Class, …)` registrations: how objects of an application class persist (an id to store, a
  * loader that brings the object back) and which of their members agent code may use (allow and deny lists,
  * read-only fields). The policy is enforced by the broker on every crossing; it is authorization, unlike the
- * documentation ACLs of `describe()`.
+ * documentation ACLs of `describeClass()`.
  */
 
 /** How objects of an exposed class persist and what agent code may do with them. */

@@ -7,6 +7,7 @@
  * the member policy of its exposed class.
  */
 import { isTool, type Tool } from "../../tools/tool.ts";
+import { withArticle } from "../../tools/with-article.ts";
 import type { ClassPolicy, ExposedClasses } from "./exposed-classes.ts";
 import { classNameOf, type HandleDescription } from "./handle-table.ts";
 
@@ -54,7 +55,7 @@ export class HostReferences {
         return { key: null, why: `the id of this ${exposed.name} could not be read (${error instanceof Error ? error.message : String(error)})`, ...policy };
       }
     }
-    return { key: null, why: `a ${classNameOf(value)} host object that is neither a binding nor of an exposed class`, ...policy };
+    return { key: null, why: `${withArticle(classNameOf(value))} host object that is neither a binding nor of an exposed class`, ...policy };
   }
 
   /** The member policy of `value`'s exposed class, if it has one. */
