@@ -10,7 +10,8 @@
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import type { EngineVm } from "./engine-vm.ts";
 import { EntryError } from "./engine-vm.ts";
-import { CALL, IDLE, INTERRUPT, NESTED, NESTED_DONE, REPLY, STATE, SharedChannel } from "./shared-channel.ts";
+import { CODE_START_OP } from "../guest/guest-protocol.ts";
+import { AdaptiveSpin, CALL, CODE_STARTED, IDLE, NESTED, NESTED_DONE, REPLY, STATE, SharedChannel } from "./shared-channel.ts";
 import type { PostedCommand, ThreadData, ThreadResult, ThreadSettings } from "./thread-protocol.ts";
 import { configureReadyVms, prepareReadyVms, takeVm } from "../quickjs/quickjs-ready-vms.ts";
 import { useCompiledQuickJs } from "../quickjs/quickjs-wasm.ts";
@@ -21,20 +22,30 @@ const data = workerData as ThreadData & { port: MessagePort };
 const channel = new SharedChannel(data.buffer, data.port);
 const vms = new Map<number, EngineVm>();
 /** How long a guest's thread looks for the host's answer before it sleeps. */
-const SPIN_MS = 0;
+const spin = new AdaptiveSpin();
 /** The sequence number of the command running now (0: none); the host interrupts it by writing it. */
 let current = 0;
 
-const interrupted = () => current !== 0 && Atomics.load(channel.control, INTERRUPT) === current;
+const marks = new Int32Array(data.marks);
+const mark = (seq: number) => Atomics.load(marks, seq % marks.length);
+const interrupted = () => current !== 0 && mark(current) === current;
 const publish = (deadline: number) => channel.publishDeadline(deadline);
+
+/** VMs whose cell code started and whose next call has not told the host yet. */
+const codeStarted = new Set<number>();
 
 /** A guest host call: written to the channel; blocks until the host replies, running nested entries meanwhile. */
 function callHost(vm: number, op: string, args: string[]): string {
+  if (op === CODE_START_OP) {
+    // Told with the next call (or the command's result): the host needs it only before the code's first message.
+    codeStarted.add(vm);
+    return "";
+  }
+  channel.control[CODE_STARTED] = codeStarted.delete(vm) ? 1 : 0;
   channel.send(CALL, vm, [op, ...args]);
   let waiting = CALL;
-  // Most answers take the host a few microseconds: look for it briefly before sleeping on the futex.
-  const until = performance.now() + SPIN_MS;
-  while (Atomics.load(channel.control, STATE) === CALL && performance.now() < until);
+  // Most answers take the host a few microseconds: look for one briefly before sleeping on the futex.
+  spin.look(() => Atomics.load(channel.control, STATE) !== CALL);
   for (;;) {
     const state = channel.waitWhile(waiting);
     if (state === REPLY) {
@@ -95,6 +106,7 @@ async function run(command: PostedCommand): Promise<unknown> {
     case "invoke":
       return vmNamed(command.vm).invoke(command.entry, command.args, command.timeLimitMs);
     case "start":
+      codeStarted.delete(command.vm);
       return vmNamed(command.vm).start(command.script, command.timeLimitMs, command.before, command.after);
     case "deliver":
       return vmNamed(command.vm).deliver(command.deliveries);
@@ -115,6 +127,12 @@ parentPort!.on("message", (command: PostedCommand) => {
   queue = queue.then(async () => {
     current = command.seq;
     let result: ThreadResult;
+    if (mark(command.seq) === -command.seq) {
+      // Taken back while it waited here (its thread stalled): it never runs.
+      current = 0;
+      parentPort!.postMessage({ seq: command.seq, ok: false, error: { name: "SandboxThreadBusyError", message: "taken back" }, guest: false } satisfies ThreadResult);
+      return;
+    }
     try {
       result = { seq: command.seq, ok: true, value: await run(command) };
     } catch (error) {

@@ -55,6 +55,8 @@ export type ThreadResult =
 /** What a new sandbox thread is given. */
 export interface ThreadData {
   buffer: SharedArrayBuffer;
+  /** Marks by command sequence number (`MARK_SLOTS` slots): `-seq` skip it, `seq` interrupt it. */
+  marks: SharedArrayBuffer;
   settings: ThreadSettings;
   /** The compiled QuickJS module (`WebAssembly.Module`), when the scheduling thread has it. */
   quickjs?: object;
