@@ -192,13 +192,8 @@ export class Broker {
           const values = Array.from({ length: count }, () => Number(this.#options.random()));
           return this.#settle(record, values);
         }
-        case "print": {
-          record = this.#options.journal.open("print", "write", undefined, first, second);
-          const stream = first === "err" || first === "echo" ? first : "out";
-          this.#options.console.push(stream, formatPrinted(this.#arguments(second), this.#visible));
-          this.#options.journal.close(record, UNDEFINED_REPLY);
-          return UNDEFINED_REPLY;
-        }
+        case "print":
+          return this.#print(first, second);
         case "exit":
           record = this.#options.journal.open("exit", "write", undefined, undefined, first);
           this.#options.exit(this.#options.codec.decode(first ?? ""));
@@ -236,6 +231,25 @@ export class Broker {
       default:
         return `${op}(…)`;
     }
+  }
+
+  /**
+   * `print`, `console.*` and echoes. They never fail from the guest's point of view — the sandbox thread may
+   * send them without waiting for the answer — so what cannot be printed (a value that does not cross, a
+   * limit reached) is shown on the console as an error line instead; a limit then stops the cell at its next
+   * host call.
+   */
+  #print(stream: string | undefined, args: string | undefined): string {
+    let record: Crossing | undefined;
+    try {
+      record = this.#options.journal.open("print", "write", undefined, stream, args);
+      this.#options.console.push(stream === "err" || stream === "echo" ? stream : "out", formatPrinted(this.#arguments(args), this.#visible));
+      this.#options.journal.close(record, UNDEFINED_REPLY);
+    } catch (error) {
+      if (record) this.#options.journal.fail(record, error);
+      this.#options.console.push("error", `${error instanceof Error ? error.name : "Error"}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return UNDEFINED_REPLY;
   }
 
   #open(op: CrossingOp, effect: "read" | "write", entry: HandleEntry, member: string | undefined, args: string | undefined): Crossing {

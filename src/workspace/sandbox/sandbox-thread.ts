@@ -11,8 +11,9 @@
  * variables.
  */
 import { MessageChannel, Worker } from "node:worker_threads";
-import { CODE_START_OP, errorReply, thrownReply } from "../guest/guest-protocol.ts";
-import { AdaptiveSpin, CALL, CODE_STARTED, NESTED, NESTED_DONE, REPLY, SharedChannel } from "./shared-channel.ts";
+import { errorReply, thrownReply } from "../guest/guest-protocol.ts";
+import { batchMessages } from "./one-way-messages.ts";
+import { AdaptiveSpin, BATCH, CALL, NESTED, NESTED_DONE, REPLY, SharedChannel } from "./shared-channel.ts";
 import type { PostedCommand, ThreadAnswers, ThreadCommand, ThreadData, ThreadResult } from "./thread-protocol.ts";
 
 /** Receives the guest messages of one VM on the thread. */
@@ -294,9 +295,24 @@ export class SandboxThread {
     void this.#worker.terminate();
   }
 
+  /** Hands VM `vm`'s host the one-way messages of a batch, in order (their answers are nobody's). */
+  #oneWay(vm: number, strings: readonly string[], count?: number): void {
+    const host = this.#hosts.get(vm);
+    if (!host) return;
+    for (const message of batchMessages(strings, count)) {
+      try {
+        void host(message.op, message.args);
+      } catch {
+        // The host shows what it cannot print; nothing of it concerns the thread.
+      }
+    }
+  }
+
   #settle(result: ThreadResult): void {
     this.#started = true;
     this.#progressAt = performance.now();
+    const sent = this.#inFlight.get(result.seq)?.command;
+    if (result.oneWay && sent && "vm" in sent) this.#oneWay(sent.vm, result.oneWay);
     const posted = this.#posted.indexOf(result.seq);
     if (posted >= 0) this.#posted.splice(posted, 1);
     const flight = this.#inFlight.get(result.seq);
@@ -360,12 +376,14 @@ export class SandboxThread {
   #answer(): void {
     this.#progressAt = performance.now();
     const vm = this.#channel.vm();
-    const [op = "", ...args] = this.#channel.read();
+    const batch = this.#channel.control[BATCH]!;
+    const strings = this.#channel.read();
+    const [op = "", ...args] = batch ? strings.slice(batch) : strings;
     const host = this.#hosts.get(vm);
     this.#answering = { vm };
+    if (batch) this.#oneWay(vm, strings, batch);
     let reply: string | Promise<string>;
     try {
-      if (this.#channel.control[CODE_STARTED] === 1) void host?.(CODE_START_OP, []);
       reply = host ? host(op, args) : errorReply("InternalError", "the VM is not connected to a workspace");
     } catch (error) {
       reply = thrownReply(error);

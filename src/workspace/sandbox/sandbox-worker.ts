@@ -10,8 +10,8 @@
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import type { EngineVm } from "./engine-vm.ts";
 import { EntryError } from "./engine-vm.ts";
-import { CODE_START_OP } from "../guest/guest-protocol.ts";
-import { AdaptiveSpin, CALL, CODE_STARTED, IDLE, NESTED, NESTED_DONE, REPLY, STATE, SharedChannel } from "./shared-channel.ts";
+import { OneWayMessages } from "./one-way-messages.ts";
+import { AdaptiveSpin, BATCH, CALL, IDLE, NESTED, NESTED_DONE, REPLY, STATE, SharedChannel } from "./shared-channel.ts";
 import type { PostedCommand, ThreadData, ThreadResult, ThreadSettings } from "./thread-protocol.ts";
 import { configureReadyVms, prepareReadyVms, takeVm } from "../quickjs/quickjs-ready-vms.ts";
 import { useCompiledQuickJs } from "../quickjs/quickjs-wasm.ts";
@@ -31,18 +31,19 @@ const mark = (seq: number) => Atomics.load(marks, seq % marks.length);
 const interrupted = () => current !== 0 && mark(current) === current;
 const publish = (deadline: number) => channel.publishDeadline(deadline);
 
-/** VMs whose cell code started and whose next call has not told the host yet. */
-const codeStarted = new Set<number>();
+/**
+ * Messages whose answer the guest does not wait for (`print` and its kin, the engines' `begin`): kept here
+ * and sent ahead of the VM's next call, or with the result of the command that made them — so a cell that
+ * only prints costs no crossing at all. Their order with the other messages is kept.
+ */
+const oneWay = new OneWayMessages();
 
 /** A guest host call: written to the channel; blocks until the host replies, running nested entries meanwhile. */
 function callHost(vm: number, op: string, args: string[]): string {
-  if (op === CODE_START_OP) {
-    // Told with the next call (or the command's result): the host needs it only before the code's first message.
-    codeStarted.add(vm);
-    return "";
-  }
-  channel.control[CODE_STARTED] = codeStarted.delete(vm) ? 1 : 0;
-  channel.send(CALL, vm, [op, ...args]);
+  if (oneWay.keep(vm, op, args)) return "";
+  const batch = oneWay.take(vm);
+  channel.control[BATCH] = batch.length;
+  channel.send(CALL, vm, batch.length ? [...batch, op, ...args] : [op, ...args]);
   let waiting = CALL;
   // Most answers take the host a few microseconds: look for one briefly before sleeping on the futex.
   spin.look(() => Atomics.load(channel.control, STATE) !== CALL);
@@ -106,7 +107,7 @@ async function run(command: PostedCommand): Promise<unknown> {
     case "invoke":
       return vmNamed(command.vm).invoke(command.entry, command.args, command.timeLimitMs);
     case "start":
-      codeStarted.delete(command.vm);
+      oneWay.take(command.vm);
       return vmNamed(command.vm).start(command.script, command.timeLimitMs, command.before, command.after);
     case "deliver":
       return vmNamed(command.vm).deliver(command.deliveries);
@@ -141,6 +142,10 @@ parentPort!.on("message", (command: PostedCommand) => {
       result = { seq: command.seq, ok: false, error: info, guest };
     } finally {
       current = 0;
+    }
+    if ("vm" in command) {
+      const batch = oneWay.take(command.vm);
+      if (batch.length) result.oneWay = batch;
     }
     parentPort!.postMessage(result);
   });

@@ -29,11 +29,8 @@ const BYTES = 1;
 const COUNT = 2;
 /** Index of the word naming the VM the message is about. */
 export const VM_ID = 3;
-/**
- * Index of the word a call carries to say that the VM's cell code started before it (the engines' `begin`
- * message travels this way, so that it costs no crossing of its own).
- */
-export const CODE_STARTED = 5;
+/** Index of the word a call carries: how many of its leading strings are one-way messages sent ahead of it. */
+export const BATCH = 5;
 
 export const IDLE = 0;
 export const CALL = 1;

@@ -48,9 +48,13 @@ export interface ThreadAnswers {
 export type PostedCommand = ThreadCommand & { seq: number };
 
 /** The thread's answer to one command. */
-export type ThreadResult =
+export type ThreadResult = (
   | { seq: number; ok: true; value: unknown }
-  | { seq: number; ok: false; error: GuestError; guest: boolean };
+  | { seq: number; ok: false; error: GuestError; guest: boolean }
+) & {
+  /** One-way messages the command's VM made and no call carried yet (`one-way-messages.ts`), to hand the host first. */
+  oneWay?: string[];
+};
 
 /** What a new sandbox thread is given. */
 export interface ThreadData {
