@@ -13,6 +13,8 @@ import type { ConsoleStream } from "../console-buffer.ts";
 import { METHOD_REPLY, UNDEFINED_REPLY, decodeArguments, errorReply, thrownReply, valueReply } from "../guest/guest-protocol.ts";
 import { isTool, type Tool } from "../../tools/tool.ts";
 import { llmRepr } from "../../tools/llm-repr.ts";
+import type { CrossingKind } from "../cell-journal.ts";
+import type { CrossingPolicy } from "../cell-host.ts";
 import type { Crossing, CrossingJournal, CrossingOp } from "./crossing-journal.ts";
 import type { ClassPolicy } from "./exposed-classes.ts";
 import type { HandleEntry, HandleTable } from "./handle-table.ts";
@@ -64,6 +66,14 @@ export class Broker {
   restoring = false;
   /** Receives every message of the workspace's guest; a promise is a result the guest gets later. */
   readonly channel: (op: string, args: readonly string[]) => string | Promise<string>;
+  /** How each guest message is journaled (DESIGN §7): side effects, reads, or the step's own business. */
+  readonly policy: CrossingPolicy = {
+    kind: (op, args) => this.#kindOf(op, args),
+    idempotent: (op, args) => {
+      const entry = this.#options.table.get(Number(args[0]));
+      return (op === "call" || op === "callNumbers") && !args[1] && entry !== undefined && isTool(entry.value) && entry.value.idempotent;
+    },
+  };
 
   constructor(options: BrokerOptions) {
     this.#options = options;
@@ -208,6 +218,31 @@ export class Broker {
     }
   }
 
+  // A crossing is side-effecting unless it only reads: a read-only tool, a property read, a method its class
+  // declares free of side effects (`statek.expose(Class, { readOnlyMethods })`), the clock. Printing and
+  // `exit` touch nothing outside the step.
+  #kindOf(op: string, args: readonly string[]): CrossingKind {
+    switch (op) {
+      case "print":
+      case "exit":
+      case "repr":
+        return "local";
+      case "set":
+        return "effect";
+      case "call":
+      case "callNumbers": {
+        const entry = this.#options.table.get(Number(args[0]));
+        if (!entry) return "read";
+        const member = args[1] ?? "";
+        if (isTool(entry.value)) return member === "" && !entry.value.readOnly ? "effect" : "read";
+        if (member === "toString" && usesDefaultToString(entry.value)) return "read";
+        return entry.policy?.readOnlyMethods.has(member) ? "read" : "effect";
+      }
+      default:
+        return "read";
+    }
+  }
+
   /** A guest message in the model's words (`calendar.move(…)`, `findEmptySlot(…)`), for replay divergences. */
   describe(op: string, args: readonly string[]): string {
     const entry = args[0] === undefined ? undefined : this.#options.table.get(Number(args[0]));
@@ -247,7 +282,10 @@ export class Broker {
       this.#options.journal.close(record, UNDEFINED_REPLY);
     } catch (error) {
       if (record) this.#options.journal.fail(record, error);
-      this.#options.console.push("error", `${error instanceof Error ? error.name : "Error"}: ${error instanceof Error ? error.message : String(error)}`);
+      // Shown once per cell: a loop of prints past a limit would otherwise flood the console with the same error.
+      if (this.#options.journal.notePrintFailure()) {
+        this.#options.console.push("error", `${error instanceof Error ? error.name : "Error"}: ${error instanceof Error ? error.message : String(error)}`);
+      }
     }
     return UNDEFINED_REPLY;
   }
