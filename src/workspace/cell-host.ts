@@ -21,6 +21,7 @@
 import { JournalReplay, describeMessage, hashMessage, type CrossingEffects, type CrossingKind, type JournalItem, type JournaledMessage, type MessageDescriber } from "./cell-journal.ts";
 import type { Delivery, IdleAnswer, VmHost } from "./executor.ts";
 import { CODE_START_OP, errorReply, pendingReply, thrownReply } from "./guest/guest-protocol.ts";
+import { parseUntrusted } from "./membrane/untrusted-json.ts";
 
 /** Answers a guest message; a promise stands for a result the guest receives later (a pending id). */
 export type GuestMessageHandler = (op: string, args: readonly string[]) => string | Promise<string>;
@@ -61,13 +62,18 @@ export interface EffectLedger {
   apply(effects: readonly CrossingEffects[]): void;
 }
 
-/** A durable future the guest waits for (`sleep`, `waitForMessage`, a tool's `ctx.future`, …). */
+/** How a future settled: with a value, or with an error the guest's `await` throws. */
+export type FutureOutcome = { value: unknown } | { error: { name: string; message: string } };
+
+/** The durable futures the guest waits for (`sleep`, `waitForMessage`, …): the job's business. */
 export interface FutureWaits {
   /**
-   * Opens the future message `seq` asks for (`future(kind, argsJson)`): resolves to its reply when it is
-   * settled already, else to `undefined` (the cell waits; {@link CellHost.settleFuture} is called when it settles).
+   * Opens the future that message `seq` waits for (`future(kind, data)`): resolves to its outcome when it is
+   * settled already; otherwise the cell waits, and `settle` is called if it settles while the cell still runs
+   * (else the cell suspends and a later step replays it). `durable: false` marks a wait kept in memory (a
+   * short sleep): the cell does not suspend for it.
    */
-  open(seq: number, args: readonly string[]): Promise<{ reply?: string; durable: boolean }>;
+  open(seq: number, kind: string, data: unknown, settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }>;
 }
 
 interface Pending {
@@ -92,6 +98,8 @@ export interface CellHostOptions {
   policy?: CrossingPolicy;
   effects?: EffectLedger;
   futures?: FutureWaits;
+  /** The reply that hands the guest a future's outcome (values cross with the workspace's codec). */
+  replyOf?: (outcome: FutureOutcome) => string;
 }
 
 /** Where a cell starts: fresh, or replaying a journal (with how many of its items the step already holds). */
@@ -307,26 +315,42 @@ export class CellHost implements VmHost {
     return pendingReply(id);
   }
 
-  async #openFuture(id: number, seq: number, args: readonly string[]): Promise<void> {
+  async #openFuture(id: number, seq: number, [kind = "", text = ""]: readonly string[]): Promise<void> {
     const futures = this.#options.futures;
+    const cell = this.#cell;
+    const settle = (outcome: FutureOutcome) => {
+      if (cell === this.#cell) this.#settleJournaled(id, this.#replyOf(outcome));
+    };
     if (!futures) {
-      this.#settle(id, errorReply("TypeError", "durable waits need a job (this workspace runs without one)"));
+      // A workspace outside a job: sleeps are plain timers; nothing else can come.
+      const data = text ? parseUntrusted(text) : null;
+      const ms = kind === "timer" && typeof data === "object" && data !== null ? Number((data as { ms?: unknown }).ms) : NaN;
+      if (ms >= 0) {
+        const pending = this.#pending.get(id);
+        if (pending) {
+          pending.durable = false;
+          pending.keepAlive = true;
+          pending.cancel = this.#timers(Math.min(ms, MAX_DELAY_MS), () => settle({ value: undefined }));
+        }
+        return;
+      }
+      settle({ error: { name: "TypeError", message: `${kind === "message" ? "waitForMessage()" : "this wait"} needs a job (this workspace runs without one)` } });
       return;
     }
     try {
-      const opened = await futures.open(seq, args);
+      const opened = await futures.open(seq, kind, text ? parseUntrusted(text) : null, settle);
       const pending = this.#pending.get(id);
       if (pending) pending.durable = opened.durable;
-      if (opened.reply !== undefined) this.#settleJournaled(id, opened.reply);
+      if (opened.outcome) settle(opened.outcome);
       else this.#wake?.();
     } catch (error) {
       this.#settleJournaled(id, thrownReply(error));
     }
   }
 
-  /** Settles the durable future message `seq` opened (its future was settled while the cell runs). */
-  settleFuture(seq: number, reply: string): void {
-    for (const [id, pending] of this.#pending) if (pending.durable && pending.seq === seq) this.#settleJournaled(id, reply);
+  #replyOf(outcome: FutureOutcome): string {
+    if ("error" in outcome) return errorReply(outcome.error.name, outcome.error.message);
+    return this.#options.replyOf ? this.#options.replyOf(outcome) : "";
   }
 
   async idle({ ended }: { ended: boolean }): Promise<IdleAnswer> {

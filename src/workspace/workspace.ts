@@ -16,6 +16,7 @@ import { compileCell } from "./cell-compiler.ts";
 import type { Codec } from "./codec/codec.ts";
 import { ConsoleBuffer, type ConsoleEntry, type ConsoleStream } from "./console-buffer.ts";
 import { CellEffects, type RegisteredErrorHandler } from "./cell-effects.ts";
+import { valueReply } from "./guest/guest-protocol.ts";
 import { CellHost, type CellStart, type FutureWaits, type TimerSource } from "./cell-host.ts";
 import type { JournalItem } from "./cell-journal.ts";
 import type { CellLimit, CellOutcome, EntryCall, Executor, Vm } from "./executor.ts";
@@ -196,6 +197,7 @@ export class Workspace {
       policy: this.#broker.policy,
       effects: this.#effects,
       ...(options.futures ? { futures: options.futures } : {}),
+      replyOf: (outcome) => ("value" in outcome ? valueReply(outcome.value, (value) => this.#codec.encode(value)) : ""),
     });
   }
 
