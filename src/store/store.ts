@@ -1,17 +1,25 @@
 /**
  * @module
- * The storage contract. A {@link Store} keeps jobs, their workspace variables and their history durably. The
- * job runner sees only this interface; `sqlite/` and (later) `postgres/` implement it, and both pass the one
- * conformance suite in `store.suite.ts`.
+ * The storage contract. A {@link Store} keeps jobs, their workspace variables and their history durably, and
+ * the rows of durable execution (`durable-rows.ts`): leases that fence every write of a step, the current
+ * cell's journal, durable futures and the outbox of job events. The job runner sees only this interface;
+ * `sqlite/` and (later) `postgres/` implement it, and both pass the one conformance suite in `store.suite.ts`.
  *
  * Rows are plain data: JSON-able values and strings. Encoding workspace values is the workspace codec's job;
  * the store never looks inside a variable's blob or a history record's data.
  */
+import type { Fence, FutureRow, FutureSettlement, FutureState, Journal, JobEventRow, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult } from "./durable-rows.ts";
+
+export type { Fence, FutureRow, FutureSettlement, FutureState, Journal, JobEventRow, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult };
+
 
 /** Every status a job can have, in lifecycle order. */
-export const JOB_STATUSES = ["READY", "WARMING_UP", "STARTED", "SUSPENDED", "DONE", "FAILED"] as const;
+export const JOB_STATUSES = ["READY", "WARMING_UP", "STARTED", "SUSPENDED", "DONE", "FAILED", "CANCELLED"] as const;
 
-/** A job's status. `DONE` and `FAILED` are final unless a user message restarts a dialog job. */
+/**
+ * A job's status. `DONE`, `FAILED` and `CANCELLED` are final, except that a user message restarts a `DONE`
+ * dialog job and `retryJob` resumes a `FAILED` one. A `SUSPENDED` job waits for durable futures.
+ */
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** A JSON value, as stored in JSON columns. */
@@ -53,6 +61,13 @@ export interface JobRow {
   usage: Record<string, JsonValue>;
   /** Job-level runner state that needs no column of its own (harness counters, error handlers, …). */
   state: Record<string, JsonValue>;
+  /**
+   * When a `SUSPENDED` job becomes runnable by itself (its earliest timer), else `null`. Settling one of its
+   * futures sets it to the settlement time, so the job becomes runnable at once. Ignored for other statuses.
+   */
+  wakeAt: number | null;
+  /** The number of the job's current cell: its journal and its runner's idempotency keys carry it. Starts at 0. */
+  cell: number;
 }
 
 /** One workspace variable of a job. */
@@ -98,6 +113,38 @@ export interface JobCommit {
    * job's `historyLength`, each next one is 1 more), or the commit fails.
    */
   appendHistory?: HistoryRow[];
+  /**
+   * The step's lease. When given, the commit fails with `LeaseLostError` unless the job's lease has this owner
+   * and epoch (it may have expired: a step that still holds the epoch may commit). Every commit of a step that
+   * runs under a lease gives it; clients that change a job from outside (a pushed message) do not.
+   */
+  fence?: Fence;
+  /** Deletes the job's journal: its cell is over (the job's `cell` is normally incremented in the same commit). */
+  clearJournal?: boolean;
+  /** Futures the job starts waiting for. A key that exists already (settled early by the application) is kept as it is. */
+  createFutures?: NewFuture[];
+  /** Cancels every future of the job that is still waiting (a cancelled job waits for nothing). */
+  cancelFutures?: boolean;
+  /** Events appended to the outbox in the same transaction (they carry this commit's job id unless they name one). */
+  events?: NewJobEvent[];
+  /** Releases the lease (`fence`) with the commit: the job is free for any worker. */
+  releaseLease?: boolean;
+}
+
+/** What {@link Store.readEvents} returns. */
+export interface EventQuery {
+  /** Only events after this id (the last one a reader saw). @default 0 */
+  afterId?: number;
+  /** Only this job's events. */
+  jobId?: string;
+  /** At most this many, in id order. @default 1000 */
+  limit?: number;
+}
+
+/** Which jobs {@link Store.claimRunnable} may claim. */
+export interface ClaimFilter {
+  /** Only jobs of these roles (the agents a worker has). */
+  roles?: readonly string[];
 }
 
 /** Which jobs {@link Store.listJobs} returns. */
@@ -153,6 +200,61 @@ export interface Store {
   commit(change: JobCommit, options?: StoreCallOptions): Promise<void>;
   /** Jobs matching the filter, newest first. */
   listJobs(filter?: JobFilter, options?: StoreCallOptions): Promise<JobRow[]>;
+
+  // Leases (DESIGN.md §7, §10). Times are the store's clock: lease expiry never depends on a worker's clock.
+
+  /**
+   * Claims job `jobId` for `owner` for `leaseMs`: succeeds when the job has no live lease (none, expired,
+   * released) and is not final; bumps the epoch. `null` when someone else holds a live lease, or the job is
+   * final or unknown.
+   */
+  claimJob(jobId: string, owner: string, leaseMs: number, options?: StoreCallOptions): Promise<Lease | null>;
+  /**
+   * Claims up to `limit` runnable jobs without a live lease, oldest first: `READY`, `WARMING_UP` and `STARTED`
+   * jobs, and `SUSPENDED` jobs whose `wakeAt` has come. Two concurrent callers never claim the same job.
+   */
+  claimRunnable(owner: string, leaseMs: number, limit: number, filter?: ClaimFilter, options?: StoreCallOptions): Promise<Lease[]>;
+  /** The earliest `wakeAt` of a `SUSPENDED` job (for one timer in a worker), or `null`. */
+  nextWakeAt(filter?: ClaimFilter, options?: StoreCallOptions): Promise<number | null>;
+  /** Extends a lease that is still this fence's (even if it has expired, as long as nobody claimed since); else `null`. */
+  renewLease(jobId: string, fence: Fence, leaseMs: number, options?: StoreCallOptions): Promise<Lease | null>;
+  /** Releases a lease that is still this fence's; does nothing otherwise. */
+  releaseLease(jobId: string, fence: Fence, options?: StoreCallOptions): Promise<void>;
+  /** The job's current lease (live or not), or `null` when it never had one. */
+  getLease(jobId: string, options?: StoreCallOptions): Promise<Lease | null>;
+
+  // The journal of the current cell: appended outside the step's commit, fenced, group-committed.
+
+  /**
+   * Appends entries to the job's journal for cell `cell`. The first entry's `index` continues the journal
+   * densely (0 when the journal is empty or belongs to an earlier cell, which it then replaces). Fails with
+   * `LeaseLostError` when `fence` is not the job's lease.
+   */
+  appendJournal(jobId: string, fence: Fence, cell: number, entries: JournalEntry[], options?: StoreCallOptions): Promise<void>;
+  /** The job's journal, or `null` when it has none. */
+  getJournal(jobId: string, options?: StoreCallOptions): Promise<Journal | null>;
+
+  // Futures.
+
+  /** Creates futures for a job under its lease (outside a commit: a tool returned `ctx.future(key)`). */
+  createFutures(jobId: string, fence: Fence, futures: NewFuture[], options?: StoreCallOptions): Promise<void>;
+  /**
+   * Settles the future `key`, first writer wins. A key nobody created yet is created settled (`jobId` null), so
+   * an application that answers before the job waits loses nothing. When a `SUSPENDED` job waits for it, the
+   * job's `wakeAt` becomes now (it is runnable at once) and a `future-settled` event is appended.
+   */
+  settleFuture(key: string, settlement: FutureSettlement, options?: StoreCallOptions): Promise<SettleResult>;
+  /** One future, or `null`. */
+  getFuture(key: string, options?: StoreCallOptions): Promise<FutureRow | null>;
+  /** A job's futures, oldest first, optionally only those in one state. */
+  listFutures(jobId: string, filter?: { state?: FutureState }, options?: StoreCallOptions): Promise<FutureRow[]>;
+
+  // The outbox of job events (wake-ups across processes, `statek.events()`, the UI).
+
+  /** Events in id order, after `afterId`. */
+  readEvents(query?: EventQuery, options?: StoreCallOptions): Promise<JobEventRow[]>;
+  /** Appends events outside a commit (a client's action on a job). */
+  appendEvents(events: Array<NewJobEvent & { jobId: string }>, options?: StoreCallOptions): Promise<void>;
   /** Finishes pending commits and releases the connection. Further calls fail. */
   close(): Promise<void>;
 }
