@@ -9,6 +9,10 @@ import type { JsonValue } from "./store.ts";
 /**
  * A lease on a job: only the holder of the current `epoch` may write the job's step (journal, futures it
  * creates, commit). Claiming bumps the epoch, so a worker that lost its lease can never write again.
+ *
+ * A lease is *live* until `until`. Expiry only makes the job claimable: the holder's fence stays valid (it may
+ * renew and write) until somebody claims the job. Releasing ends the lease at once: the fence is no longer
+ * valid, and `getLease` returns `null` until the next claim.
  */
 export interface Lease {
   jobId: string;
@@ -43,8 +47,11 @@ export interface Journal {
   entries: JournalEntry[];
 }
 
-/** What a durable future waits for. */
-export type FutureKind = "timer" | "message" | "approval" | "child" | "external";
+/** Every kind of durable future. */
+export const FUTURE_KINDS = ["timer", "message", "approval", "child", "external"] as const;
+
+/** What a durable future waits for. A future settled before anyone created it is `external` until a job adopts it. */
+export type FutureKind = (typeof FUTURE_KINDS)[number];
 
 /** Every state a future can be in; only `waiting` ever changes, and only once (first writer wins). */
 export const FUTURE_STATES = ["waiting", "resolved", "rejected", "cancelled"] as const;
@@ -70,7 +77,7 @@ export interface FutureRow {
   settledAt: number | null;
 }
 
-/** A future to create, as a step creates it. */
+/** A future to create, as a step creates it (`jobId` must be the job that creates it). */
 export type NewFuture = Omit<FutureRow, "state" | "value" | "settledAt" | "createdAt"> & { jobId: string };
 
 /** How to settle a future. */
@@ -96,5 +103,8 @@ export interface JobEventRow {
   data: JsonValue;
 }
 
-/** An event to append, as a commit or a settlement appends it. */
+/**
+ * An event to append, as a commit or a settlement appends it. `kind` is a non-empty string; the store appends
+ * one kind itself: `future-settled` (`data: { key, state }`) when a job's future is settled.
+ */
 export type NewJobEvent = Omit<JobEventRow, "id" | "at" | "jobId"> & { jobId?: string };

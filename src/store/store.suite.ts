@@ -41,6 +41,8 @@ export function sampleJob(overrides: Partial<JobRow> = {}): JobRow {
     error: null,
     usage: {},
     state: {},
+    wakeAt: null,
+    cell: 0,
     ...overrides,
   };
 }

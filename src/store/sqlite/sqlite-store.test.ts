@@ -215,7 +215,8 @@ import { createSqliteStore } from STORE_URL;
 const [path, worker, workers, count] = process.argv.slice(2);
 const store = createSqliteStore({ path });
 const job = (id, role) => ({ id, role, status: "READY", params: {}, metadata: {}, parentId: null, createdAt: Date.now(),
-  updatedAt: Date.now(), version: 0, turns: 0, pendingSeq: null, historyLength: 0, exitStatus: null, error: null, usage: {}, state: {} });
+  updatedAt: Date.now(), version: 0, turns: 0, pendingSeq: null, historyLength: 0, exitStatus: null, error: null, usage: {}, state: {},
+  wakeAt: null, cell: 0 });
 try { await store.insertJob(job("shared", "shared"), [], []); } catch (error) { if (!/already exists/.test(error.message)) throw error; }
 const ids = Array.from({ length: Number(count) }, (_, index) => worker + "-" + index);
 await Promise.all(ids.map((id) => store.insertJob(job(id, worker), [], [])));
