@@ -2,8 +2,9 @@
  * @module
  * The SQL of the SQLite adapter: every read and write of `../store-adapter.ts` as a prepared statement on one
  * `node:sqlite` connection. No rule lives here (see `../store-rules.ts`); the SQLite-specific parts are the
- * column names, `ON CONFLICT … DO NOTHING` for "insert unless it exists", and the claim queries written so that
- * SQLite serves them from the partial indexes of migration 2 (a test checks the query plans).
+ * column names, `ON CONFLICT … DO NOTHING` for "insert unless it exists", and the claim queries, which name the
+ * partial indexes of migration 2 (`INDEXED BY`: left alone, the planner prefers `jobs_status_created_at` and
+ * sorts every active job; a test checks the query plans).
  */
 import type { FutureState } from "../durable-rows.ts";
 import type {
@@ -134,7 +135,7 @@ export class SqliteQueries implements AdapterTransaction {
 
   async readNextWakeAt(query: ClaimQuery): Promise<unknown> {
     const [roles, parameters] = rolesCondition(query.roles);
-    const sql = `SELECT wake_at AS "wakeAt" FROM jobs WHERE status = '${WAITING_STATUS}' AND wake_at IS NOT NULL AND ${NOT_LEASED}${roles}
+    const sql = `SELECT wake_at AS "wakeAt" FROM jobs INDEXED BY jobs_wake_at WHERE status = '${WAITING_STATUS}' AND wake_at IS NOT NULL AND ${NOT_LEASED}${roles}
       ORDER BY wake_at LIMIT 1`;
     return this.#statement(sql).get(query.now, ...parameters)?.["wakeAt"];
   }
@@ -217,9 +218,9 @@ export class SqliteQueries implements AdapterTransaction {
     const [roles, parameters] = rolesCondition(query.roles);
     const columns = `id, role, status, wake_at AS "wakeAt", created_at AS "createdAt", lease_owner AS "leaseOwner", lease_epoch AS "leaseEpoch",
       lease_until AS "leaseUntil"`;
-    const active = this.#statement(`SELECT ${columns} FROM jobs WHERE status IN (${ACTIVE_SQL}) AND ${NOT_LEASED}${roles}
+    const active = this.#statement(`SELECT ${columns} FROM jobs INDEXED BY jobs_runnable WHERE status IN (${ACTIVE_SQL}) AND ${NOT_LEASED}${roles}
       ORDER BY created_at, rowid LIMIT ?`).all(query.now, ...parameters, query.limit);
-    const woken = this.#statement(`SELECT ${columns} FROM jobs WHERE status = '${WAITING_STATUS}' AND wake_at <= ? AND ${NOT_LEASED}${roles}
+    const woken = this.#statement(`SELECT ${columns} FROM jobs INDEXED BY jobs_wake_at WHERE status = '${WAITING_STATUS}' AND wake_at <= ? AND ${NOT_LEASED}${roles}
       ORDER BY wake_at, rowid LIMIT ?`).all(query.now, query.now, ...parameters, query.limit);
     return [...active, ...woken];
   }
