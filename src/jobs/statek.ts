@@ -292,6 +292,8 @@ export class Statek {
       error: null,
       usage: {},
       state,
+      wakeAt: null,
+      cell: 0,
     };
     const warmup = [...parseWarmup(options.warmup, "submitJob: warmup"), ...agent.warmup];
     const submitted: SubmittedRecord = { vars: types, params, ...(warmup.length ? { warmup: warmup.map((block) => ({ ...block })) } : {}) };
