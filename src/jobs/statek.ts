@@ -4,6 +4,8 @@
  * read them back (DESIGN.md §4).
  */
 import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { FutureSignals } from "../durable/future-signals.ts";
 import { NoSuchAgentError } from "../errors/no-such-agent-error.ts";
 import { NoSuchJobError } from "../errors/no-such-job-error.ts";
 import { DEFAULT_STORE_PATH, openStore } from "../store/open-store.ts";
@@ -19,7 +21,7 @@ import { jobMetadata, type JobMetadata, type JobSettings } from "./job-settings.
 import { kindOf } from "../tools/with-article.ts";
 import { ErrorHandlers } from "./error-handlers.ts";
 import { toJobSummary, toJobView, type JobSummary, type JobView } from "./job-view.ts";
-import { DEFAULT_MAX_TURNS, runStep, type StepEnvironment } from "./run-step.ts";
+import { DEFAULT_MAX_TURNS, isFinal, runStep, type StepEnvironment } from "./run-step.ts";
 import { DEFAULT_WARM_MEMORY_BYTES, JobSessions } from "./job-sessions.ts";
 import { encodeInitialVariables, toJsonParams } from "./submit-values.ts";
 import { createModelSettings, type ModelOptions, type ModelSettings } from "../models/model-settings.ts";
@@ -29,6 +31,7 @@ import { pushUserMessage } from "./push-message.ts";
 import { withStoreRetries } from "./store-retries.ts";
 import { parseWarmup, type WarmupSource } from "./warmup.ts";
 import { notifyModelText, type JobEvent, type OnModelText } from "./job-events.ts";
+import { DEFAULT_LEASE_MS } from "./step-transaction.ts";
 
 /** What {@link Statek.open} accepts. */
 export interface StatekOptions {
@@ -144,6 +147,10 @@ export class Statek {
   readonly #sessions: JobSessions;
   readonly #errorHandlers = new ErrorHandlers();
   readonly #onModelText: OnModelText | undefined;
+  /** The owner of this process's leases. */
+  readonly #owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  readonly #leaseMs: number = DEFAULT_LEASE_MS;
+  readonly #signals = new FutureSignals();
   #closed = false;
 
   private constructor(store: Store, ownsStore: boolean, options: StatekOptions) {
@@ -332,13 +339,17 @@ export class Statek {
     return this.#requireJob(id);
   }
 
-  /** Steps a job until it is `DONE` or `FAILED` (or `maxSteps` is reached), and returns its view. */
+  /**
+   * Steps a job until it is `DONE`, `FAILED` or `CANCELLED`, or `SUSPENDED` (waiting for a timer, a message, a
+   * future), or `maxSteps` is reached, and returns its view.
+   */
   async runJob(id: string, options: RunJobOptions = {}): Promise<JobView> {
     this.#check();
     const maxSteps = options.maxSteps ?? Infinity;
     for (let steps = 0; steps < maxSteps; steps++) {
       const status = await this.#serialized(id, () => runStep(this.#environment(options.signal), id));
-      if (status === "DONE" || status === "FAILED") break;
+      // A suspended job waits for something to happen; stepping it now would only suspend it again.
+      if (isFinal(status) || status === "SUSPENDED") break;
     }
     return this.#requireJob(id);
   }
@@ -389,6 +400,9 @@ export class Statek {
       models: this.#models,
       ...(this.#xmlBoxConsole ? { xmlBoxConsole: this.#xmlBoxConsole } : {}),
       sessions: this.#sessions,
+      owner: this.#owner,
+      leaseMs: this.#leaseMs,
+      signals: this.#signals,
       errorHandler: (name) => this.#errorHandlers.get(name),
       emit: (event) => this.#emit(event),
     };

@@ -130,6 +130,9 @@ export class StepChanges {
     }
   }
 
+  /** The cell's journal is done with (its cell ended): the commit deletes it. */
+  clearJournal = false;
+
   /** The commit for the row this step read. */
   commit(row: JobRow): JobCommit {
     return {
@@ -139,6 +142,7 @@ export class StepChanges {
       putVariables: [...this.put.values()],
       deleteVariables: [...this.deleted],
       appendHistory: this.history,
+      ...(this.clearJournal ? { clearJournal: true } : {}),
     };
   }
 }

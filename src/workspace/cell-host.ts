@@ -74,6 +74,8 @@ export interface FutureWaits {
    * short sleep): the cell does not suspend for it.
    */
   open(seq: number, kind: string, data: unknown, settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }>;
+  /** A wait the journal already delivered was replayed (waits are numbered in order: the message waits, say). */
+  replayed?(seq: number, kind: string, data: unknown): void;
 }
 
 interface Pending {
@@ -108,6 +110,8 @@ export interface CellStart {
   /** Items whose effects are already in the job's history (a cell that suspended): not given again. */
   committedItems?: number;
   sink?: JournalSink;
+  /** The cell's durable futures (else the workspace's, if any). */
+  futures?: FutureWaits;
 }
 
 /** The {@link VmHost} of one workspace. */
@@ -125,6 +129,7 @@ export class CellHost implements VmHost {
   /** The current cell's journal, in memory (durable too when the cell has a sink). */
   #items: JournalItem[] = [];
   #sink: JournalSink | undefined;
+  #futures: FutureWaits | undefined;
   #replay: JournalReplay | undefined;
   #committedItems = 0;
   #seq = 0;
@@ -249,11 +254,13 @@ export class CellHost implements VmHost {
     const replay = this.#replay!;
     if (replay.deliveredIds().has(id)) {
       this.#pending.set(id, { keepAlive: op === "timer" && args[1] !== "interval", seq });
+      if (op === "future") this.#futures?.replayed?.(seq, args[0] ?? "", args[1] ? parseUntrusted(args[1]) : null);
       return;
     }
     const settled = replay.settles.get(id);
     if (settled) {
       this.#pending.set(id, { keepAlive: false, seq });
+      if (op === "future") this.#futures?.replayed?.(seq, args[0] ?? "", args[1] ? parseUntrusted(args[1]) : null);
       if (settled.position >= this.#committedItems) this.#options.effects?.apply(settled.effects);
       this.#settle(id, settled.reply, false);
       return;
@@ -316,7 +323,7 @@ export class CellHost implements VmHost {
   }
 
   async #openFuture(id: number, seq: number, [kind = "", text = ""]: readonly string[]): Promise<void> {
-    const futures = this.#options.futures;
+    const futures = this.#futures;
     const cell = this.#cell;
     const settle = (outcome: FutureOutcome) => {
       if (cell === this.#cell) this.#settleJournaled(id, this.#replyOf(outcome));
@@ -404,6 +411,7 @@ export class CellHost implements VmHost {
     this.#replay = start.journal?.length ? new JournalReplay(start.journal) : undefined;
     this.#committedItems = start.committedItems ?? 0;
     this.#sink = start.sink;
+    this.#futures = start.futures ?? this.#options.futures;
     this.divergence = undefined;
     this.failure = undefined;
     this.suspended = false;

@@ -140,6 +140,29 @@ export class JournalReplay {
   }
 }
 
+/** A JSON value (what a store keeps). */
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** `item` as the store keeps it, tagged with the part of the step it belongs to (`""`: untagged). */
+export function encodeJournalItem(item: JournalItem, part: string): Json {
+  const out: { [key: string]: Json } = {};
+  for (const [key, value] of Object.entries(item)) {
+    if (value === undefined) continue;
+    // Items are built here from strings, numbers and the effects' records, all JSON by construction.
+    out[key] = key === "fx" ? encodeEffects(value as CrossingEffects) : (value as Json);
+  }
+  if (part) out.p = part;
+  return out;
+}
+
+function encodeEffects(fx: CrossingEffects): Json {
+  const out: { [key: string]: Json } = {};
+  if (fx.console) out.console = fx.console.map((entry) => ({ stream: entry.stream, text: entry.text }));
+  if (fx.toolCalls) out.toolCalls = JSON.parse(JSON.stringify(fx.toolCalls)) as Json[];
+  if (fx.errorHandlers) out.errorHandlers = fx.errorHandlers.map((handler) => ({ name: handler.name, context: handler.context }));
+  return out;
+}
+
 /** The journal item `value` is, or why it is not one. */
 export function decodeJournalItem(value: unknown): JournalItem {
   const fail = (why: string): never => {

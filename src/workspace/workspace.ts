@@ -390,6 +390,11 @@ export class Workspace {
     return outcome;
   }
 
+  /** The tool agent code and the model know by `name` in this workspace, if any. */
+  tool(name: string): Tool | undefined {
+    return this.#access.named(name);
+  }
+
   /** Runs a formal tool call from the model through the same checks as calls from code. */
   async callFormal(name: string, args: Record<string, unknown>, callId: string): Promise<WorkspaceReport> {
     this.#enter();
