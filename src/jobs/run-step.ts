@@ -16,6 +16,7 @@ import { runErrorHandlers } from "./error-handlers.ts";
 import { executeResponse } from "./execute-response.ts";
 import { checkTurns, countExceptions, effectiveLimits } from "./harness.ts";
 import type { HistoryRecord } from "./history.ts";
+import { decodeHistory } from "./history-codec.ts";
 import type { JobSession } from "./job-sessions.ts";
 import { readJobState, writeJobState } from "./job-state.ts";
 import { StepChanges } from "./step-changes.ts";
@@ -40,12 +41,18 @@ export async function runStep(env: StepEnvironment, id: string): Promise<JobStat
   }
   if (status === "DONE" || status === "FAILED") return status;
   const agent = env.agentFor(row.role);
-  const session: JobSession = env.sessions.take(id, row.version, agent) ?? {
-    version: row.version,
-    agent,
-    history: (await retried(env, () => env.store.getHistory(id))) as unknown as HistoryRecord[],
-    workspace: undefined,
-  };
+  let session = env.sessions.take(id, row.version, agent);
+  if (!session) {
+    const rows = await retried(env, () => env.store.getHistory(id));
+    let history: HistoryRecord[];
+    try {
+      history = decodeHistory(id, rows);
+    } catch (error) {
+      if (!(error instanceof CorruptRecordError)) throw error;
+      return failCorrupt(env, row, error);
+    }
+    session = { version: row.version, agent, history, workspace: undefined } satisfies JobSession;
+  }
   const changes = new StepChanges(row);
   let committed = false;
   try {
@@ -63,7 +70,7 @@ export async function runStep(env: StepEnvironment, id: string): Promise<JobStat
     const finished = changes.status === "DONE" || changes.status === "FAILED";
     if (committed && !finished && (session.workspace?.reusable ?? true)) {
       session.version = row.version + 1;
-      session.history.push(...(changes.history as unknown as HistoryRecord[]));
+      session.history.push(...changes.records);
       env.sessions.keep(id, session);
     } else {
       session.workspace?.dispose();
@@ -121,7 +128,7 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, se
   // [model layer] harness: the turn limit.
   const turnsExceeded = checkTurns(limits, row.turns, readJobState(row, changes), dialog);
   if (turnsExceeded) return changes.fail(turnsExceeded);
-  await askModel(env, agent, row, [...session.history, ...(changes.history as unknown as HistoryRecord[])], changes);
+  await askModel(env, agent, row, [...session.history, ...changes.records], changes);
 }
 
 /** The job's warmup blocks, fixed at submit time. */
