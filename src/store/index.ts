@@ -2,7 +2,8 @@
  * @module
  * `statek/store`: the store contract, for applications that pass a `Store` to `Statek.open` and for third-party
  * stores. An implementation runs the same conformance suite as the built-in SQLite store —
- * `runStoreSuite({ name, create })` inside a `node:test` file — then adds the cases only its engine has. This
+ * `runStoreSuite({ name, create, openSecond, damage })` inside a `node:test` file (a second connection and a way
+ * to corrupt rows unlock the concurrency and corrupt-row cases) — then adds the cases only its engine has. This
  * entry only re-exports.
  */
 
