@@ -3,7 +3,8 @@
  * Running one cell of a job durably (DESIGN.md §7): the journal of the job's current cell number is read; a
  * journal left by an earlier attempt (a crash, a suspension) is replayed; new items are written through the
  * step's lease; the cell's waits are the job's durable futures. A cell that waits only for futures suspends:
- * the job becomes `SUSPENDED` (a warmup block keeps `WARMING_UP`) and its `wakeAt` is its earliest timer. A
+ * the job becomes `SUSPENDED` (also in warmup: `WARMING_UP` jobs are always runnable) and its `wakeAt` is its
+ * earliest timer. A
  * cell that ends finishes its cell number: the journal is cleared and the next cell gets the next number.
  *
  * One model response may run several parts — formal tool calls, `ts_cli` cells, its own cell — so journal
@@ -138,15 +139,18 @@ export async function settleCell(
     const committed: Record<string, number> = {};
     for (const [name, items] of journal) committed[name] = items.length;
     committed[part] = report.journal?.length ?? 0;
-    changes.job.state = { ...row.state, ...(changes.job.state ?? {}), journalCommitted: committed };
-    if (changes.status !== "WARMING_UP") changes.setStatus("SUSPENDED", waitReason(waiting.map((future) => future.kind)));
+    changes.job.state = { ...row.state, ...(changes.job.state ?? {}), journalCommitted: committed, suspendedIn: part };
+    // A future settled between the cell's last look and this commit wakes the job at once.
+    changes.wakeIfSettled = waiting.map((future) => future.key);
+    if (changes.status !== "SUSPENDED") changes.setStatus("SUSPENDED", waitReason(waiting.map((future) => future.kind)));
     return;
   }
   changes.clearJournal = true;
   changes.job.cell = row.cell + 1;
   changes.job.wakeAt = null;
-  changes.job.state = { ...row.state, ...(changes.job.state ?? {}), journalCommitted: {}, messagesTaken: state.messagesTaken + futures.messagesTaken };
-  if (changes.status === "SUSPENDED") changes.setStatus("STARTED", "what the cell waited for came");
+  const { suspendedIn: _suspendedIn, ...rest } = { ...row.state, ...(changes.job.state ?? {}) };
+  changes.job.state = { ...rest, journalCommitted: {}, messagesTaken: state.messagesTaken + futures.messagesTaken };
+  if (changes.status === "SUSPENDED") changes.setStatus(part === "warmup" ? "WARMING_UP" : "STARTED", "what the cell waited for came");
 }
 
 function waitReason(kinds: readonly string[]): string {

@@ -7,10 +7,11 @@
 import { JobConflictError } from "../errors/job-conflict-error.ts";
 import { JobFinishedError } from "../errors/job-finished-error.ts";
 import { NoSuchJobError } from "../errors/no-such-job-error.ts";
-import type { HistoryRow, JobCommit, JsonValue, Store } from "../store/store.ts";
+import type { HistoryRow, JobCommit, Store } from "../store/store.ts";
 import { chatStyleOf } from "./chat-styles/chat-style.ts";
 import { chatStyleRules } from "./chat-styles/chat-styles.ts";
-import type { HistoryRecord, HistoryRecordData } from "./history.ts";
+import type { HistoryKind, HistoryRecord, HistoryRecordData } from "./history.ts";
+import { encodeHistoryRow, historyRecord } from "./history-codec.ts";
 import type { JobSessions } from "./job-sessions.ts";
 import { readJobState } from "./job-state.ts";
 import { withStoreRetries } from "./store-retries.ts";
@@ -26,8 +27,12 @@ export async function pushUserMessage(store: Store, sessions: JobSessions, id: s
     const dialog = chatStyleRules(chatStyleOf(row.metadata)).dialog;
     if (row.status === "FAILED" || (row.status === "DONE" && !dialog)) throw new JobFinishedError({ jobId: id, status: row.status });
     const history: HistoryRow[] = [];
-    const append = <K extends keyof HistoryRecordData>(kind: K, data: HistoryRecordData[K]) =>
-      history.push({ seq: row.historyLength + history.length, kind, at: Date.now(), data: data as unknown as JsonValue });
+    const records: HistoryRecord[] = [];
+    const append = <K extends HistoryKind>(kind: K, data: HistoryRecordData[K]) => {
+      const [seq, at] = [row.historyLength + history.length, Date.now()];
+      history.push(encodeHistoryRow(seq, kind, at, data));
+      records.push(historyRecord(seq, kind, at, data));
+    };
     append("user-message", { text: message });
     const commit: JobCommit = { id, expectedVersion: row.version, appendHistory: history };
     if (row.status === "DONE") {
@@ -49,7 +54,7 @@ export async function pushUserMessage(store: Store, sessions: JobSessions, id: s
     const session = sessions.peek(id);
     if (session && session.version === row.version) {
       session.version = row.version + 1;
-      session.history.push(...(history as unknown as HistoryRecord[]));
+      session.history.push(...records);
     }
     return;
   }

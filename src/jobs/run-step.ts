@@ -16,6 +16,7 @@ import { runErrorHandlers } from "./error-handlers.ts";
 import { executeResponse } from "./execute-response.ts";
 import { checkTurns, countExceptions, effectiveLimits } from "./harness.ts";
 import type { HistoryRecord } from "./history.ts";
+import { decodeHistory } from "./history-codec.ts";
 import type { JobSession } from "./job-sessions.ts";
 import { readJobState, writeJobState } from "./job-state.ts";
 import { StepChanges } from "./step-changes.ts";
@@ -71,12 +72,18 @@ async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx
   env = { ...env, signal: tx.signal };
   const row = await retried(env, () => env.store.getJob(id));
   if (!row || isFinal(row.status)) return row?.status ?? "FAILED";
-  const session: JobSession = env.sessions.take(id, row.version, agent) ?? {
-    version: row.version,
-    agent,
-    history: (await retried(env, () => env.store.getHistory(id))) as unknown as HistoryRecord[],
-    workspace: undefined,
-  };
+  let session = env.sessions.take(id, row.version, agent);
+  if (!session) {
+    const rows = await retried(env, () => env.store.getHistory(id));
+    let history: HistoryRecord[];
+    try {
+      history = decodeHistory(id, rows);
+    } catch (error) {
+      if (!(error instanceof CorruptRecordError)) throw error;
+      return failCorrupt(env, row, error);
+    }
+    session = { version: row.version, agent, history, workspace: undefined } satisfies JobSession;
+  }
   const changes = new StepChanges(row);
   let committed = false;
   try {
@@ -94,7 +101,7 @@ async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx
     const finished = isFinal(changes.status) || changes.status === "SUSPENDED";
     if (committed && !finished && (session.workspace?.reusable ?? true)) {
       session.version = row.version + 1;
-      session.history.push(...(changes.history as unknown as HistoryRecord[]));
+      session.history.push(...changes.records);
       env.sessions.keep(id, session);
     } else {
       session.workspace?.dispose();
@@ -130,7 +137,9 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, se
   }
   const limits = effectiveLimits(agent.limits, env.harness);
   // [model layer] warmup: one block per step before the first model call.
-  if (changes.status === "READY" || changes.status === "WARMING_UP") {
+  // A warmup block that waited (the job suspended there) resumes in warmup.
+  const waitedInWarmup = changes.status === "SUSPENDED" && row.state.suspendedIn === "warmup";
+  if (changes.status === "READY" || changes.status === "WARMING_UP" || waitedInWarmup) {
     const blocks = warmupOf(session.history);
     if (blocks.length && !(await runWarmupBlock(env, agent, row, session, blocks, changes, tx))) return;
   }
@@ -157,7 +166,7 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, se
   // [model layer] harness: the turn limit.
   const turnsExceeded = checkTurns(limits, row.turns, readJobState(row, changes), dialog);
   if (turnsExceeded) return changes.fail(turnsExceeded);
-  await askModel(env, agent, row, [...session.history, ...(changes.history as unknown as HistoryRecord[])], changes);
+  await askModel(env, agent, row, [...session.history, ...changes.records], changes);
 }
 
 /** The job's warmup blocks, fixed at submit time. */

@@ -27,6 +27,7 @@ import { encodeInitialVariables, toJsonParams } from "./submit-values.ts";
 import { createModelSettings, type ModelOptions, type ModelSettings } from "../models/model-settings.ts";
 import { checkHarnessLimits, type HarnessLimits } from "./harness.ts";
 import type { SubmittedRecord } from "./history.ts";
+import { encodeHistoryRow } from "./history-codec.ts";
 import { pushUserMessage } from "./push-message.ts";
 import { withStoreRetries } from "./store-retries.ts";
 import { parseWarmup, type WarmupSource } from "./warmup.ts";
@@ -304,8 +305,8 @@ export class Statek {
     };
     const warmup = [...parseWarmup(options.warmup, "submitJob: warmup"), ...agent.warmup];
     const submitted: SubmittedRecord = { vars: types, params, ...(warmup.length ? { warmup: warmup.map((block) => ({ ...block })) } : {}) };
-    const history = [{ seq: 0, kind: "submitted", at: now, data: submitted as unknown as JsonValue }];
-    if (options.message !== undefined) history.push({ seq: 1, kind: "user-message", at: now, data: { text: String(options.message) } });
+    const history = [encodeHistoryRow(0, "submitted", now, submitted)];
+    if (options.message !== undefined) history.push(encodeHistoryRow(1, "user-message", now, { text: String(options.message) }));
     job.historyLength = history.length;
     await withStoreRetries(() => this.store.insertJob(job, rows as VariableRow[], history));
     return { id: job.id };

@@ -9,6 +9,7 @@
 import { LeaseLostError } from "../errors/lease-lost-error.ts";
 import type { Fence, JobCommit, JournalEntry, Lease, Store } from "../store/store.ts";
 import { encodeJournalItem, type JournalItem } from "../workspace/cell-journal.ts";
+import { withStoreRetries } from "./store-retries.ts";
 import type { JournalSink } from "../workspace/cell-host.ts";
 
 /** How long a step's lease lasts unless renewed. @default 30 s */
@@ -86,7 +87,9 @@ export class StepTransaction implements JournalSink {
     this.#buffer = [];
     if (entries.length) {
       const { jobId } = this.lease;
-      this.#writing = this.#writing.then(() => this.store.appendJournal(jobId, this.fence, this.#cell, entries)).catch((error: unknown) => {
+      // A busy store is waited out (a transient failure is never the job's); a lost lease stops the step.
+      const cell = this.#cell;
+      this.#writing = this.#writing.then(() => withStoreRetries(() => this.store.appendJournal(jobId, this.fence, cell, entries), { signal: this.signal })).catch((error: unknown) => {
         this.#fail(error);
         throw error;
       });

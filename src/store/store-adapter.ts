@@ -140,7 +140,10 @@ export interface AdapterTransaction extends AdapterReads {
    * transaction is then lost).
    */
   savepoint<T>(work: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }>;
-  /** The job (as {@link AdapterReads.readJob}), locked for this transaction, or `undefined`. */
+  /**
+   * The fields of a job the rules read — `id`, `status`, `version`, `historyLength`, `wakeAt` and the lease
+   * fields — locked for this transaction, or `undefined`.
+   */
   lockJob(id: string): Promise<StoredRow | undefined>;
   /** Inserts a job; `false` (and nothing written) when the id exists. */
   insertJob(values: JobValues): Promise<boolean>;

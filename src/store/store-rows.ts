@@ -147,6 +147,45 @@ export function decodeJob(row: StoredRow): JobRow {
   return decodeFields<JobRow>(row, { jobId: jobIdOf(row), prefix: "jobs" }, JOB_READERS);
 }
 
+/** What the rules read of a locked job: a status or wakeAt that cannot be read is `undefined` (a commit may repair it). */
+export interface LockedJob {
+  status: JobStatus | undefined;
+  version: number;
+  historyLength: number;
+  wakeAt: number | null | undefined;
+}
+
+/** Reads a field, or `undefined` when it cannot be read. */
+function lenient<T>(row: StoredRow, field: string, reader: Reader<T>): T | undefined {
+  try {
+    return reader(row[field]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The fields of a locked job row the rules read; `version` and `historyLength` strictly. */
+export function decodeLockedJob(row: StoredRow): LockedJob {
+  const place = { jobId: jobIdOf(row), prefix: "jobs" };
+  return {
+    status: lenient(row, "status", readStatus),
+    version: readStrict(row, "version", readInteger, place),
+    historyLength: readStrict(row, "historyLength", readInteger, place),
+    wakeAt: lenient(row, "wakeAt", orNull(readInteger)),
+  };
+}
+
+/** What a claim reads of a candidate row; a field that cannot be read is `undefined`. */
+export function decodeClaimCandidate(row: StoredRow): { id: string; role?: string; status?: JobStatus; wakeAt?: number | null; createdAt?: number } {
+  return {
+    id: jobIdOf(row),
+    role: lenient(row, "role", readText),
+    status: lenient(row, "status", readStatus),
+    wakeAt: lenient(row, "wakeAt", orNull(readInteger)),
+    createdAt: lenient(row, "createdAt", readInteger),
+  };
+}
+
 /** The lease columns of a stored job row, read strictly: the store cannot apply its rules to a damaged lease. */
 export function decodeLease(row: StoredRow): StoredLease {
   const jobId = jobIdOf(row);

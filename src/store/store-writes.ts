@@ -10,7 +10,7 @@ import { JobConflictError } from "../errors/job-conflict-error.ts";
 import { NoSuchJobError } from "../errors/no-such-job-error.ts";
 import type { Fence, FutureSettlement, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult } from "./durable-rows.ts";
 import type { AdapterTransaction, JobValues, StoredRow } from "./store-adapter.ts";
-import { decodeFuture, decodeJob, decodeLease, futureJobIdOf, futureStateOf, readInteger, readStrict } from "./store-rows.ts";
+import { decodeClaimCandidate, decodeFuture, decodeLease, decodeLockedJob, futureJobIdOf, futureStateOf, readInteger, readStrict } from "./store-rows.ts";
 import {
   WAITING_STATUS, checkContinues, checkFence, checkTransition, claimedLease, holds, isFinal, isLive, isRunnable, runnableSince,
 } from "./store-rules.ts";
@@ -63,12 +63,12 @@ export async function insertJobIn(transaction: AdapterTransaction, job: JobRow, 
 export async function commitIn(transaction: AdapterTransaction, change: JobCommit): Promise<void> {
   const { id } = change;
   const row = await lockExisting(transaction, id);
-  const job = decodeJob(row);
   if (change.fence !== undefined) checkFence(id, decodeLease(row), change.fence);
+  const job = decodeLockedJob(row);
   const version = job.version;
   if (version !== change.expectedVersion) throw new JobConflictError({ jobId: id, expectedVersion: change.expectedVersion, actualVersion: version });
   const fields = change.job ?? {};
-  const stored = readable(() => job.status);
+  const stored = job.status;
   checkTransition(id, stored, fields.status);
   const appended = change.appendHistory ?? [];
   const historyLength = job.historyLength + appended.length;
@@ -79,7 +79,7 @@ export async function commitIn(transaction: AdapterTransaction, change: JobCommi
   const now = await transaction.now();
 
   if (change.cancelFutures) await transaction.settleWaitingFutures(id, { state: "cancelled", value: "null", settledAt: now });
-  await createFuturesIn(transaction, id, change.createFutures ?? [], now);
+  if (change.createFutures?.length) await createFuturesIn(transaction, id, change.createFutures, now);
 
   const values: Partial<Omit<JobValues, "id">> = { version: version + 1, updatedAt: now, historyLength };
   for (const [field, value] of Object.entries(fields)) {
@@ -89,7 +89,7 @@ export async function commitIn(transaction: AdapterTransaction, change: JobCommi
   }
   const status = fields.status ?? stored;
   if (status === WAITING_STATUS && (await anySettled(transaction, change.wakeIfSettled ?? []))) {
-    const wakeAt = fields.wakeAt !== undefined ? fields.wakeAt : readable(() => job.wakeAt);
+    const wakeAt = fields.wakeAt !== undefined ? fields.wakeAt : job.wakeAt;
     if (wakeAt === null || wakeAt === undefined || wakeAt > now) values.wakeAt = now;
   }
   if (change.releaseLease) Object.assign(values, { leaseOwner: null, leaseUntil: null });
@@ -176,10 +176,9 @@ export async function settleIn(transaction: AdapterTransaction, key: string, set
 async function wake(transaction: AdapterTransaction, jobId: string, key: string, settlement: FutureSettlement, now: number): Promise<void> {
   const row = await transaction.lockJob(jobId);
   if (row === undefined) return;
-  const job = decodeJob(row);
-  if (readable(() => job.status) === WAITING_STATUS) {
-    const wakeAt = readable(() => job.wakeAt);
-    if (wakeAt === null || wakeAt === undefined || wakeAt > now) await transaction.updateJob(jobId, { wakeAt: now });
+  const { status, wakeAt } = decodeLockedJob(row);
+  if (status === WAITING_STATUS && (wakeAt === null || wakeAt === undefined || wakeAt > now)) {
+    await transaction.updateJob(jobId, { wakeAt: now });
   }
   await transaction.insertEvents([{ jobId, kind: "future-settled", at: now, data: encodeJson({ key, state: settlement.state }) }]);
 }
@@ -194,7 +193,7 @@ export async function appendEventsIn(transaction: AdapterTransaction, events: Re
 export async function claimJobIn(transaction: AdapterTransaction, jobId: string, owner: string, leaseMs: number): Promise<Lease | null> {
   const row = await transaction.lockJob(jobId);
   if (row === undefined) return null;
-  const status = readable(() => decodeJob(row).status);
+  const { status } = decodeLockedJob(row);
   if (status !== undefined && isFinal(status)) return null;
   const current = decodeLease(row);
   const now = await transaction.now();
@@ -210,15 +209,14 @@ export async function claimRunnableIn(transaction: AdapterTransaction, owner: st
   const rows = await transaction.selectClaimable({ now, limit, ...(filter.roles ? { roles: filter.roles } : {}) });
   const candidates: Array<{ id: string; since: number; lease: ReturnType<typeof decodeLease> }> = [];
   for (const row of rows) {
-    const job = decodeJob(row);
-    const status = readable(() => job.status);
-    const wakeAt = readable(() => job.wakeAt);
+    const { id, role, status, wakeAt, createdAt } = decodeClaimCandidate(row);
     const lease = readable(() => decodeLease(row));
     // A row the engine offered but the rules refuse (or whose lease cannot be read) is left alone.
     if (status === undefined || wakeAt === undefined || lease === undefined) continue;
     if (!isRunnable(status, wakeAt, now) || isLive(lease, now)) continue;
-    if (filter.roles && !filter.roles.includes(readable(() => job.role) ?? "")) continue;
-    candidates.push({ id: job.id, since: runnableSince(status, wakeAt, readable(() => job.createdAt) ?? 0), lease });
+    if (filter.roles && !filter.roles.includes(role ?? "")) continue;
+    // A job whose createdAt cannot be read counts as the oldest: claimed, its runner fails it.
+    candidates.push({ id, since: runnableSince(status, wakeAt, createdAt ?? 0), lease });
   }
   candidates.sort((a, b) => a.since - b.since);
   const leases: Lease[] = [];

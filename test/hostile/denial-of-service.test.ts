@@ -69,7 +69,8 @@ hostileSuite("hostile code: denial of service", [
   {
     name: "a flood of host calls",
     code: "for (;;) calendar.noop()",
-    expect: "ResourceLimitError: the cell made too many host calls (limit maxHostCalls = 20,000)",
+    // On a loaded machine each crossing takes the guest's thread longer, and the CPU limit may come first.
+    expect: new RegExp(`^(ResourceLimitError: the cell made too many host calls \\(limit maxHostCalls = 20,000\\)|${TIMEOUT})$`),
   },
   {
     name: "a BigInt too large to cross",

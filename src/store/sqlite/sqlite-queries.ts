@@ -32,6 +32,10 @@ const selectList = (columns: Readonly<Record<string, string>>) =>
   Object.entries(columns).map(([field, column]) => (field === column ? column : `${column} AS "${field}"`)).join(", ");
 
 const JOB_SELECT = `SELECT ${selectList(JOB_COLUMNS)} FROM jobs`;
+/** What `lockJob` reads: the fields the rules need, none of the JSON ones. */
+const LOCK_SELECT = `SELECT ${selectList(Object.fromEntries(
+  (["id", "status", "version", "historyLength", "wakeAt", "leaseOwner", "leaseEpoch", "leaseUntil"] as const).map((field) => [field, JOB_COLUMNS[field]]),
+))} FROM jobs WHERE id = ?`;
 const FUTURE_SELECT = `SELECT ${selectList(FUTURE_COLUMNS)} FROM futures`;
 /** The claim queries' lease condition: nobody holds a live lease at `?` (now). */
 const NOT_LEASED = "(lease_owner IS NULL OR lease_until <= ?)";
@@ -141,7 +145,8 @@ export class SqliteQueries implements AdapterTransaction {
   }
 
   async lockJob(id: string): Promise<StoredRow | undefined> {
-    return this.readJob(id); // the transaction holds SQLite's write lock from its start
+    // No FOR UPDATE: the transaction holds SQLite's write lock from its start.
+    return this.#statement(LOCK_SELECT).get(id);
   }
 
   async insertJob(values: JobValues): Promise<boolean> {

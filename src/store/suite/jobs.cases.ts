@@ -9,7 +9,7 @@ import { JobConflictError } from "../../errors/job-conflict-error.ts";
 import { NoSuchJobError } from "../../errors/no-such-job-error.ts";
 import { STATUS_TRANSITIONS } from "../store-rules.ts";
 import { JOB_STATUSES } from "../store.ts";
-import type { JobRow, JobStatus, JsonValue, Store, VariableRow } from "../store.ts";
+import type { JobRow, JobStatus, JsonValue, VariableRow } from "../store.ts";
 import { insertSample, sampleJob, sampleRecord, type SuiteContext } from "./suite-context.ts";
 
 /** Defines the job cases. */
