@@ -78,6 +78,8 @@ export class JobFutures implements FutureWaits {
         return this.#timer(seq, data, settle);
       case "message":
         return this.#message(settle);
+      case "external":
+        return this.#external(data, settle);
       default:
         return { outcome: { error: { name: "TypeError", message: `unknown wait '${kind}'` } }, durable: false };
     }
@@ -100,8 +102,8 @@ export class JobFutures implements FutureWaits {
       row = await store.getFuture(key);
     }
     if (!row) return { outcome: { error: { name: "Error", message: "the timer could not be stored" } }, durable: false };
-    const known = outcomeOf(row);
-    if (known) return { outcome: known, durable: true };
+    // A timer's value is nothing: `await sleep(ms)` yields undefined, whoever settled it.
+    if (row.state !== "waiting") return { outcome: "error" in (outcomeOf(row) ?? {}) ? outcomeOf(row)! : { value: undefined }, durable: true };
     const due = row.wakeAt ?? now;
     if (due <= now) return { outcome: await this.#settleDue(key), durable: true };
     // While the cell still runs (it waits for other things too), the timer fires here.
@@ -113,7 +115,8 @@ export class JobFutures implements FutureWaits {
 
   async #settleDue(key: string): Promise<FutureOutcome> {
     const settled = await this.#options.store.settleFuture(key, { state: "resolved", value: null });
-    return outcomeOf(settled.future) ?? { value: undefined };
+    const outcome = outcomeOf(settled.future);
+    return outcome && "error" in outcome ? outcome : { value: undefined };
   }
 
   async #message(settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }> {
@@ -135,6 +138,40 @@ export class JobFutures implements FutureWaits {
     }
     this.#stops.push(signals.once(key, settle));
     return { durable: true };
+  }
+
+  // A tool's `ctx.future(key, { timeoutMs })`: the application settles it; a timeout rejects it.
+  async #external(data: unknown, settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }> {
+    const { store, jobId, fence, signals } = this.#options;
+    const spec = typeof data === "object" && data !== null ? (data as { key?: unknown; timeoutMs?: unknown }) : {};
+    if (typeof spec.key !== "string") return { outcome: { error: { name: "TypeError", message: "a future without a key" } }, durable: false };
+    const key = spec.key;
+    const timeoutMs = typeof spec.timeoutMs === "number" ? spec.timeoutMs : undefined;
+    let row = await store.getFuture(key);
+    if (!row || row.jobId === null) {
+      const wakeAt = timeoutMs === undefined ? null : this.#now() + timeoutMs;
+      await store.createFutures(jobId, fence, [{ key, jobId, kind: "external", wakeAt, data: timeoutMs === undefined ? null : { timeoutMs } }]);
+      row = await store.getFuture(key);
+    }
+    if (!row) return { outcome: { error: { name: "Error", message: `the future ${key} could not be stored` } }, durable: false };
+    if (row.jobId !== jobId) return { outcome: { error: { name: "Error", message: `the future ${key} belongs to another job` } }, durable: false };
+    const known = outcomeOf(row);
+    if (known) return { outcome: known, durable: true };
+    if (row.wakeAt !== null) {
+      const left = row.wakeAt - this.#now();
+      if (left <= 0) return { outcome: await this.#timeOut(key, timeoutMs ?? 0), durable: true };
+      const timer = setTimeout(() => void this.#timeOut(key, timeoutMs ?? 0).then(settle, () => {}), left);
+      timer.unref?.();
+      this.#stops.push(() => clearTimeout(timer));
+    }
+    this.#stops.push(signals.once(key, settle));
+    return { durable: true };
+  }
+
+  async #timeOut(key: string, timeoutMs: number): Promise<FutureOutcome> {
+    const error = { name: "TimeoutError", message: `the future ${key} was not settled within ${timeoutMs} ms` };
+    const settled = await this.#options.store.settleFuture(key, { state: "rejected", value: error });
+    return outcomeOf(settled.future) ?? { error };
   }
 
   /** Stops listening and timing (the cell is over or suspended). */

@@ -37,7 +37,7 @@ const submitted: z.ZodType<SubmittedRecord> = z.looseObject({
   warmup: z.array(z.looseObject({ code: z.string(), hidden: z.boolean().optional() })).optional(),
 });
 
-const userMessage: z.ZodType<UserMessageRecord> = z.looseObject({ text: z.string() });
+const userMessage: z.ZodType<UserMessageRecord> = z.looseObject({ text: z.string(), inbox: count.optional() });
 
 const modelResponse: z.ZodType<ModelResponseRecord> = z.looseObject({
   turn: count,

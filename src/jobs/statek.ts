@@ -33,6 +33,7 @@ import { withStoreRetries } from "./store-retries.ts";
 import { parseWarmup, type WarmupSource } from "./warmup.ts";
 import { notifyModelText, type JobEvent, type OnModelText } from "./job-events.ts";
 import { DEFAULT_LEASE_MS } from "./step-transaction.ts";
+import { rejection, settleFuture } from "./settle-future.ts";
 
 /** What {@link Statek.open} accepts. */
 export interface StatekOptions {
@@ -336,8 +337,28 @@ export class Statek {
   async pushMessage(id: string, message: string): Promise<JobView> {
     this.#check();
     if (typeof message !== "string") throw new TypeError("pushMessage: message must be a string");
-    await this.#serialized(id, () => pushUserMessage(this.store, this.#sessions, id, message));
+    await this.#serialized(id, () => pushUserMessage(this.store, this.#sessions, this.#signals, id, message));
     return this.#requireJob(id);
+  }
+
+  /**
+   * Settles the durable future `key` a tool returned (`ctx.future(key)`) with `value` (JSON data). The first
+   * settlement wins: resolves to `false` when the future was settled already. A job waiting for it wakes.
+   *
+   * @example
+   * ```ts
+   * app.post("/webhooks/payment", async (req) => statek.resolveFuture(`payment:${req.body.id}`, req.body.status));
+   * ```
+   */
+  resolveFuture(key: string, value: unknown = null): Promise<boolean> {
+    this.#check();
+    return settleFuture(this.store, this.#signals, "resolveFuture", key, { state: "resolved", value: value === undefined ? null : (value as JsonValue) });
+  }
+
+  /** Settles the durable future `key` with an error: the waiting code's `await` throws it. First settlement wins. */
+  rejectFuture(key: string, error: Error | string): Promise<boolean> {
+    this.#check();
+    return settleFuture(this.store, this.#signals, "rejectFuture", key, { state: "rejected", value: rejection(error, "rejectFuture") });
   }
 
   /**

@@ -13,6 +13,7 @@ import { CHAT_STYLES, isChatStyle, type ChatStyle } from "./chat-style.ts";
 import { isErrorHandler, type ErrorHandler } from "./error-handler.ts";
 import { descriptionOf } from "./schema-shape.ts";
 import { isIdentifier } from "./is-identifier.ts";
+import type { DurableFuture, FutureOptions } from "./durable-future.ts";
 
 /** The agent a job runs, as tools see it. */
 export interface ToolAgent {
@@ -40,6 +41,11 @@ export interface ToolContext {
    * again with the same key (for `idempotent` tools), so a payment-style API can refuse the second one.
    */
   idempotencyKey: string;
+  /**
+   * A durable future for this call to return: agent code that awaits the result waits until the application
+   * settles it (`statek.resolveFuture(key, value)` / `rejectFuture(key, error)`), its job suspended meanwhile.
+   */
+  future(key: string, options?: FutureOptions): DurableFuture;
 }
 
 /** A Zod object schema describing a tool's parameters. */

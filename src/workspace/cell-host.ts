@@ -83,6 +83,8 @@ interface Pending {
   keepAlive: boolean;
   /** A durable future: waiting only for these, the cell may suspend. */
   durable?: boolean;
+  /** A future still being opened (its state is being read): the cell does not suspend meanwhile. */
+  opening?: boolean;
   cancel?: () => void;
   /** The message that started it. */
   seq: number;
@@ -102,6 +104,8 @@ export interface CellHostOptions {
   futures?: FutureWaits;
   /** The reply that hands the guest a future's outcome (values cross with the workspace's codec). */
   replyOf?: (outcome: FutureOutcome) => string;
+  /** A tool's durable future resolved: its error handler (named in the future) registers now, with the value. */
+  onFutureResolved?: (errorHandler: string, value: unknown, seq: number) => void;
 }
 
 /** Where a cell starts: fresh, or replaying a journal (with how many of its items the step already holds). */
@@ -258,6 +262,12 @@ export class CellHost implements VmHost {
       return;
     }
     const settled = replay.settles.get(id);
+    if (settled && isFutureReply(settled.reply)) {
+      const pending: Pending = { keepAlive: false, seq };
+      this.#pending.set(id, pending);
+      this.#awaitExternal(id, pending, settled.reply);
+      return;
+    }
     if (settled) {
       this.#pending.set(id, { keepAlive: false, seq });
       if (op === "future") this.#futures?.replayed?.(seq, args[0] ?? "", args[1] ? parseUntrusted(args[1]) : null);
@@ -271,7 +281,7 @@ export class CellHost implements VmHost {
       this.#pending.set(id, { keepAlive: kind !== "interval", seq });
       this.#pending.get(id)!.cancel = this.#timers(Math.max(0, Number(msText) || 0), () => this.#settle(id, ""));
     } else if (op === "future") {
-      this.#pending.set(id, { keepAlive: false, durable: true, seq });
+      this.#pending.set(id, { keepAlive: false, durable: true, opening: true, seq });
       void this.#openFuture(id, seq, args);
     } else if (this.#options.policy?.kind(op, args) !== "effect" || this.#options.policy.idempotent(op, args)) {
       this.#pending.set(id, { keepAlive: false, seq });
@@ -292,7 +302,13 @@ export class CellHost implements VmHost {
     }
     if (op === "future") return this.#future(args, seq);
     const reply = this.#handleLive(op, args, seq);
-    if (typeof reply === "string") return reply;
+    if (typeof reply === "string") {
+      if (!isFutureReply(reply)) return reply;
+      // The host call returned a durable future: the guest waits for it like for any pending result.
+      const id = this.#open(false, seq);
+      this.#settleJournaled(id, reply);
+      return pendingReply(id);
+    }
     const id = this.#open(false, seq);
     reply.then(
       (text) => this.#settleJournaled(id, text),
@@ -318,19 +334,37 @@ export class CellHost implements VmHost {
     const id = this.#open(false, seq);
     const pending = this.#pending.get(id)!;
     pending.durable = true;
+    pending.opening = true;
     void this.#openFuture(id, seq, args);
     return pendingReply(id);
+  }
+
+  #awaitExternal(id: number, pending: Pending, reply: string): void {
+    pending.durable = true;
+    pending.opening = true;
+    void this.#openFuture(id, pending.seq, ["external", reply.slice(1)]);
   }
 
   async #openFuture(id: number, seq: number, [kind = "", text = ""]: readonly string[]): Promise<void> {
     const futures = this.#futures;
     const cell = this.#cell;
+    const data = text ? parseUntrusted(text) : null;
     const settle = (outcome: FutureOutcome) => {
-      if (cell === this.#cell) this.#settleJournaled(id, this.#replyOf(outcome));
+      if (cell !== this.#cell) return;
+      const handler = kind === "external" && typeof data === "object" && data !== null ? (data as { errorHandler?: unknown }).errorHandler : undefined;
+      if (typeof handler === "string" && "value" in outcome) {
+        const effects = this.#options.effects;
+        if (effects) effects.current = seq;
+        try {
+          this.#options.onFutureResolved?.(handler, outcome.value, seq);
+        } finally {
+          if (effects) effects.current = undefined;
+        }
+      }
+      this.#settleJournaled(id, this.#replyOf(outcome));
     };
     if (!futures) {
       // A workspace outside a job: sleeps are plain timers; nothing else can come.
-      const data = text ? parseUntrusted(text) : null;
       const ms = kind === "timer" && typeof data === "object" && data !== null ? Number((data as { ms?: unknown }).ms) : NaN;
       if (ms >= 0) {
         const pending = this.#pending.get(id);
@@ -345,12 +379,17 @@ export class CellHost implements VmHost {
       return;
     }
     try {
-      const opened = await futures.open(seq, kind, text ? parseUntrusted(text) : null, settle);
+      const opened = await futures.open(seq, kind, data, settle);
       const pending = this.#pending.get(id);
-      if (pending) pending.durable = opened.durable;
+      if (pending) {
+        pending.durable = opened.durable;
+        pending.opening = false;
+      }
       if (opened.outcome) settle(opened.outcome);
       else this.#wake?.();
     } catch (error) {
+      const pending = this.#pending.get(id);
+      if (pending) pending.opening = false;
       this.#settleJournaled(id, thrownReply(error));
     }
   }
@@ -400,7 +439,7 @@ export class CellHost implements VmHost {
 
   #waitsOnlyForFutures(): boolean {
     if (!this.#sink) return false;
-    for (const pending of this.#pending.values()) if (!pending.durable) return false;
+    for (const pending of this.#pending.values()) if (!pending.durable || pending.opening) return false;
     return this.#pending.size > 0;
   }
 
@@ -480,11 +519,16 @@ export class CellHost implements VmHost {
     return id;
   }
 
-  // A result arrived: journaled (durable before it is handed over), then queued for the idle guest.
+  // A result arrived: journaled (durable before it is handed over), then queued for the idle guest. A durable
+  // future instead (a tool's `ctx.future`) is journaled as such and waited for.
   #settleJournaled(id: number, reply: string): void {
     const pending = this.#pending.get(id);
     if (!pending) return;
     this.#append({ t: "settle", id, r: reply, ...this.#effectsOf(pending.seq) });
+    if (isFutureReply(reply)) {
+      this.#awaitExternal(id, pending, reply);
+      return;
+    }
     if (!this.#sink) {
       this.#settle(id, reply);
       return;
@@ -526,3 +570,8 @@ export class CellHost implements VmHost {
 }
 
 export type { CrossingKind, JournalItem };
+
+/** True for the host-internal reply that stands for a durable future (`tools/durable-future.ts`). */
+function isFutureReply(reply: string): boolean {
+  return reply.charCodeAt(0) === 102 /* f */;
+}

@@ -17,6 +17,7 @@ import type { Codec } from "./codec/codec.ts";
 import { ConsoleBuffer, type ConsoleEntry, type ConsoleStream } from "./console-buffer.ts";
 import { CellEffects, type RegisteredErrorHandler } from "./cell-effects.ts";
 import { valueReply } from "./guest/guest-protocol.ts";
+import { durableFuture } from "../tools/durable-future.ts";
 import { CellHost, type CellStart, type FutureWaits, type TimerSource } from "./cell-host.ts";
 import type { JournalItem } from "./cell-journal.ts";
 import type { CellLimit, CellOutcome, EntryCall, Executor, Vm } from "./executor.ts";
@@ -197,6 +198,10 @@ export class Workspace {
       policy: this.#broker.policy,
       effects: this.#effects,
       ...(options.futures ? { futures: options.futures } : {}),
+      onFutureResolved: (name, value, seq) => {
+        const handler = options.tools.find((tool) => tool.errorHandler?.name === name)?.errorHandler;
+        if (handler) this.#registerErrorHandler(handler, value, seq);
+      },
       replyOf: (outcome) => ("value" in outcome ? valueReply(outcome.value, (value) => this.#codec.encode(value)) : ""),
     });
   }
@@ -251,6 +256,7 @@ export class Workspace {
       variable: (name) => this.variable(name),
       signal: this.#options.signal ?? new AbortController().signal,
       idempotencyKey: `${id}:${this.#cell}:${seq ?? "formal"}`,
+      future: (key, futureOptions) => durableFuture(key, futureOptions),
     };
   }
 

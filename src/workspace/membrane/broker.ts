@@ -12,6 +12,7 @@ import type { Codec } from "../codec/codec.ts";
 import type { ConsoleStream } from "../console-buffer.ts";
 import { METHOD_REPLY, UNDEFINED_REPLY, decodeArguments, errorReply, thrownReply, valueReply } from "../guest/guest-protocol.ts";
 import { isTool, type Tool } from "../../tools/tool.ts";
+import { futureReply, isDurableFuture } from "../../tools/durable-future.ts";
 import { llmRepr } from "../../tools/llm-repr.ts";
 import type { CrossingKind } from "../cell-journal.ts";
 import type { CrossingPolicy } from "../cell-host.ts";
@@ -88,6 +89,8 @@ export class Broker {
   }
 
   #reply(value: unknown): string {
+    // A durable future is not a value: the cell host turns it into a wait (the guest never sees this reply).
+    if (isDurableFuture(value)) return futureReply(value);
     return valueReply(value, (inner) => this.#options.codec.encode(inner));
   }
 
