@@ -71,6 +71,12 @@ export interface StatekOptions {
    */
   warmMemoryBytes?: number;
   /**
+   * How long a step's lease on its job lasts unless renewed (it is renewed at a quarter of this). A process
+   * that dies holding one delays its job by at most this long; another process then takes it over and replays
+   * what the dead one was doing. @default 30_000
+   */
+  leaseMs?: number;
+  /**
    * Error handlers this process can run by name, besides those of the registered agents' tools — e.g. a
    * handler registered by a tool that this process's agents no longer have.
    */
@@ -151,7 +157,7 @@ export class Statek {
   readonly #onModelText: OnModelText | undefined;
   /** The owner of this process's leases. */
   readonly #owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  readonly #leaseMs: number = DEFAULT_LEASE_MS;
+  readonly #leaseMs: number;
   readonly #signals = new FutureSignals();
   #closed = false;
 
@@ -166,6 +172,7 @@ export class Statek {
     this.#xmlBoxConsole = options.xmlBoxConsole;
     this.#sessions = new JobSessions(options.warmJobs ?? 100, options.warmMemoryBytes ?? DEFAULT_WARM_MEMORY_BYTES);
     this.#onModelText = options.onModelText;
+    this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     for (const handler of options.errorHandlers ?? []) this.#errorHandlers.register(handler, "Statek.open");
     for (const agent of options.agents ?? []) this.#register(agent, "Statek.open");
   }
@@ -183,6 +190,9 @@ export class Statek {
     checkHarnessLimits({ maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, ...options.harness }, "Statek.open");
     checkAgents(options.agents);
     if (options.onModelText !== undefined && typeof options.onModelText !== "function") throw new TypeError("Statek.open: onModelText must be a function");
+    if (options.leaseMs !== undefined && !(Number.isInteger(options.leaseMs) && options.leaseMs >= 100)) {
+      throw new TypeError(`Statek.open: leaseMs must be an integer of at least 100 (milliseconds), got ${String(options.leaseMs)}`);
+    }
     for (const name of ["warmJobs", "warmMemoryBytes"] as const) {
       const value = options[name];
       if (value !== undefined && !(Number.isInteger(value) && value >= 0)) throw new TypeError(`Statek.open: ${name} must be a non-negative integer, got ${String(value)}`);
