@@ -4,53 +4,15 @@
  * without imports is agent code: it runs as a cell of the calendar demo and must not fail.
  */
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { after, describe, it } from "node:test";
-import { promisify } from "node:util";
+import { describe, it } from "node:test";
 import { Calendar, Meeting, startOfDay } from "../examples/calendar/calendar.ts";
 import { findEmptySlot, moveMeetingTool } from "../examples/calendar/tools.ts";
 import { Agent, Statek, scriptedModel } from "../src/index.ts";
+import { docExamples, isProgram, testPrograms } from "./support/doc-examples.ts";
 
-const root = join(import.meta.dirname, "..");
-const guide = readFileSync(join(root, "docs", "tools.md"), "utf8");
-const run = promisify(execFile);
-
-interface Example {
-  line: number;
-  code: string;
-  prints: string | undefined;
-}
-
-function examples(markdown: string): Example[] {
-  const lines = markdown.split("\n");
-  const found: Example[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const open = /^(`{3,})(\w*)\s*$/.exec(lines[i]!);
-    if (!open) continue;
-    const fence = open[1]!;
-    const end = lines.findIndex((line, index) => index > i && line === fence);
-    assert.ok(end > i, `an unclosed fence at line ${i + 1}`);
-    const body = lines.slice(i + 1, end).join("\n");
-    if (open[2] === "ts") found.push({ line: i + 1, code: body, prints: undefined });
-    else if (open[2] === "text" && lines.slice(0, i).reverse().find((line) => line.trim())?.trim() === "Prints:") {
-      const last = found[found.length - 1];
-      assert.ok(last && last.prints === undefined, `"Prints:" at line ${i + 1} follows no example`);
-      last.prints = body;
-    }
-    i = end;
-  }
-  return found;
-}
-
-const all = examples(guide);
-const programs = all.filter((example) => /^import /m.test(example.code));
-const cells = all.filter((example) => !/^import /m.test(example.code));
-
-mkdirSync(join(root, ".tmp"), { recursive: true });
-const dir = mkdtempSync(join(root, ".tmp", "guide-"));
-after(() => rmSync(dir, { recursive: true, force: true }));
+const all = docExamples("tools.md");
+const programs = all.filter(isProgram);
+const cells = all.filter((example) => !isProgram(example));
 
 describe("docs/tools.md", () => {
   it("has programs with their output, and agent code", () => {
@@ -59,15 +21,7 @@ describe("docs/tools.md", () => {
     assert.ok(cells.length >= 1);
   });
 
-  for (const example of programs) {
-    it(`the program at line ${example.line} runs${example.prints === undefined ? "" : " and prints what the guide says"}`, async () => {
-      const file = join(dir, `example-${example.line}.ts`);
-      writeFileSync(file, example.code);
-      // `statek-source`: inside this checkout, `import … from "statek"` resolves to the sources.
-      const { stdout } = await run(process.execPath, ["--conditions=statek-source", file], { encoding: "utf8" });
-      if (example.prints !== undefined) assert.equal(stdout.trimEnd(), example.prints);
-    });
-  }
+  testPrograms(all);
 
   for (const example of cells) {
     it(`the agent code at line ${example.line} runs in the calendar demo`, async () => {
