@@ -124,7 +124,7 @@ ${call.error !== undefined ? html`<p class="meta">error</p>${block(call.error, {
     }
     case "status": {
       const data = record.data;
-      return html`${data.exitStatus !== undefined ? html`<p class="meta">exit value</p>${block(data.exitStatus)}` : ""}${data.reason !== undefined ? block(data.reason, { className: data.status === "FAILED" ? "error" : "output" }) : ""}`;
+      return html`${data.exitStatus !== undefined ? html`<details><summary>Exit value as stored</summary>${block(data.exitStatus)}</details>` : ""}${data.reason !== undefined ? block(data.reason, { className: data.status === "FAILED" ? "error" : "output" }) : ""}`;
     }
     case "error-handler": {
       const data = record.data;
