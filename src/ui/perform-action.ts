@@ -69,6 +69,13 @@ export async function performAction(context: ActionContext, jobId: string, input
       const note = text("note", input.note);
       record.target = requestId;
       if (note) record.note = note;
+      // A form shown earlier may name a request decided since: refuse rather than record a second decision.
+      if (actions.pendingApprovals) {
+        const pending = await actions.pendingApprovals({ jobId });
+        if (!pending.some((approval) => approval.requestId === requestId)) {
+          throw new UiInputError({ message: `job ${jobId} has no pending approval ${JSON.stringify(requestId)} (decided already?)`, status: 409 });
+        }
+      }
       const decision = { ...(note ? { note } : {}), by: context.by };
       if (input.action === "approve") await call(actions.approve, "approve", (approve) => approve(jobId, requestId, decision));
       else await call(actions.deny, "deny", (deny) => deny(jobId, requestId, decision));
