@@ -87,9 +87,9 @@ describe("web UI in a browser", { skip: missing }, () => {
     await fixture.store.appendEvents([{ jobId: id, kind: "job-created", data: null }]);
     await page.getByRole("link", { name: id }).waitFor();
     await page.keyboard.press("Tab");
-    assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Skip to content");
+    assert.equal(await page.evaluate("document.activeElement?.textContent"), "Skip to content");
     await page.keyboard.press("Enter");
-    assert.equal(await page.evaluate(() => document.activeElement?.id), "main");
+    assert.equal(await page.evaluate("document.activeElement?.id"), "main");
     await page.getByRole("link", { name: /^DONE/ }).click();
     await page.waitForURL(/status=DONE/);
     assert.equal(await page.getByRole("link", { name: fixture.ids.waiting }).count(), 0);
