@@ -8,6 +8,7 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   "native-loops": () => import("./native-loops.ts"),
   "store-writes": () => import("./store-writes.ts"),
   durable: () => import("./durable.ts"),
+  ui: () => import("./ui.ts"),
 };
 
 const wanted = process.argv.slice(2);

@@ -36,6 +36,7 @@ const SAMPLES: { [K in HistoryKind]: HistoryRecordData[K] } = {
   dialog: { body: "Done.", media: "gen/chart.svg" },
   "post-processed": { processor: "FinalCheck", turn: 2, veto: "check first", draft: { text: "x", toolCalls: [] } },
   "error-handler": { name: "_release", outcome: "done", durationMs: 1 },
+  "operator-action": { action: "resolve-future", by: "alice", target: "payment:7", note: "paid by phone", via: "web UI" },
 };
 
 const KINDS = Object.keys(SAMPLES) as HistoryKind[];

@@ -29,6 +29,7 @@ export const HISTORY_VERSIONS: { readonly [K in HistoryKind]: number } = {
   dialog: 1,
   "post-processed": 1,
   "error-handler": 1,
+  "operator-action": 1,
 };
 
 /** Upgrades from version `n` to `n + 1` of a kind's data (`v` already removed). None yet: every kind is at 1. */
@@ -55,6 +56,7 @@ const BUILDERS: { readonly [K in HistoryKind]: Builder<K> } = {
   dialog: builder("dialog"),
   "post-processed": builder("post-processed"),
   "error-handler": builder("error-handler"),
+  "operator-action": builder("operator-action"),
 };
 
 /** True for a record kind this version of STATEK knows. */

@@ -9,8 +9,9 @@ import type { ToolCallRecord } from "../tools/call-tool.ts";
 import type { JsonValue } from "../store/store.ts";
 import type {
   ConsoleRecord, DialogRecord, ErrorHandlerRecord, HistoryKind, HistoryRecordData, ModelAttemptRecord, ModelResponseRecord, PostProcessedRecord,
-  RecordedProviderOptions, RecordedToolCall, RecordedUsage, StatusRecord, SubmittedRecord, UserMessageRecord, VariablesRecord, WarmupRecord,
+  OperatorActionRecord, RecordedProviderOptions, RecordedToolCall, RecordedUsage, StatusRecord, SubmittedRecord, UserMessageRecord, VariablesRecord, WarmupRecord,
 } from "./history.ts";
+import { OPERATOR_ACTIONS } from "./history.ts";
 
 const json: z.ZodType<JsonValue> = z.json();
 const jsonObject: z.ZodType<Record<string, JsonValue>> = z.record(z.string(), json);
@@ -114,6 +115,14 @@ const errorHandler: z.ZodType<ErrorHandlerRecord> = z.looseObject({
   durationMs: z.number(),
 });
 
+const operatorAction: z.ZodType<OperatorActionRecord> = z.looseObject({
+  action: z.enum(OPERATOR_ACTIONS),
+  by: z.string(),
+  note: z.string().optional(),
+  target: z.string().optional(),
+  via: z.string(),
+});
+
 /** The current schema of each record kind's data. A new kind needs one here (the type says so). */
 export const HISTORY_SCHEMAS: { readonly [K in HistoryKind]: z.ZodType<HistoryRecordData[K]> } = {
   submitted,
@@ -128,4 +137,5 @@ export const HISTORY_SCHEMAS: { readonly [K in HistoryKind]: z.ZodType<HistoryRe
   dialog,
   "post-processed": postProcessed,
   "error-handler": errorHandler,
+  "operator-action": operatorAction,
 };

@@ -179,6 +179,25 @@ export interface ErrorHandlerRecord {
   durationMs: number;
 }
 
+/** The operator actions an `operator-action` record names. */
+export const OPERATOR_ACTIONS = ["push-message", "resolve-future", "reject-future", "approve", "deny", "cancel", "retry"] as const;
+
+/**
+ * An operator acted on the job from outside (the web UI, its JSON API): who did what. The action's own effect
+ * (a user message, a settled future, a status) is recorded by the action itself; this says who asked for it.
+ */
+export interface OperatorActionRecord {
+  action: (typeof OPERATOR_ACTIONS)[number];
+  /** Who: a token's name, or `local` (a loopback UI without tokens). */
+  by: string;
+  /** The operator's note (approve/deny, cancel), when one was given. */
+  note?: string;
+  /** What the action was about: a future's key, an approval's request id. */
+  target?: string;
+  /** Where it came from, e.g. `web UI`. */
+  via: string;
+}
+
 /** Every record kind and its data. */
 export interface HistoryRecordData {
   submitted: SubmittedRecord;
@@ -193,6 +212,7 @@ export interface HistoryRecordData {
   dialog: DialogRecord;
   "post-processed": PostProcessedRecord;
   "error-handler": ErrorHandlerRecord;
+  "operator-action": OperatorActionRecord;
 }
 
 /** A history record kind. */

@@ -86,6 +86,25 @@ export interface JobQuery {
   offset: number;
 }
 
+/**
+ * What {@link AdapterReads.readJobPage} selects (checked by the core). Rows come newest first (`createdAt`, then
+ * `id`, descending) — or oldest first when `after` is given (the core reverses them).
+ */
+export interface JobPageQuery {
+  statuses?: readonly JobStatus[];
+  role?: string;
+  parentId?: string;
+  /** `id >= idFrom AND id < idTo` and `id` starts with `idPrefix`. */
+  idPrefix?: { prefix: string; upper: string };
+  createdFrom?: number;
+  createdTo?: number;
+  /** Rows strictly after this key in descending order. */
+  before?: { createdAt: number; id: string };
+  /** Rows strictly after this key in ascending order. */
+  after?: { createdAt: number; id: string };
+  limit: number;
+}
+
 /** What {@link AdapterReads.readEvents} selects. */
 export interface EventRowQuery {
   afterId: number;
@@ -109,6 +128,12 @@ export interface AdapterReads {
   readJob(id: string): Promise<StoredRow | undefined>;
   /** Jobs with every {@link JobValues} field, newest first (`createdAt` descending, then insertion order descending). */
   readJobs(query: JobQuery): Promise<StoredRow[]>;
+  /** Jobs with every {@link JobValues} field for an operator's page (see {@link JobPageQuery}). */
+  readJobPage(query: JobPageQuery): Promise<StoredRow[]>;
+  /** `status` and `count` rows: how many jobs match the query's filters (its statuses and paging ignored), by status. */
+  countJobsByStatus(query: Omit<JobPageQuery, "statuses" | "before" | "after" | "limit">): Promise<StoredRow[]>;
+  /** The largest event id, or `null`/`undefined` when there are none. */
+  readLastEventId(): Promise<unknown>;
   /** `name`, `blob`, `position` of a job's variables, by `position` then `name`. */
   readVariables(jobId: string): Promise<StoredRow[]>;
   /** `seq`, `kind`, `at`, `data` of a job's history from `fromSeq` on, by `seq`. */

@@ -9,6 +9,7 @@ import { CorruptRecordError } from "../errors/corrupt-record-error.ts";
 import type { Fence, FutureRow, FutureSettlement, FutureState, JobEventRow, Journal, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult } from "./durable-rows.ts";
 import { FUTURE_STATES } from "./durable-rows.ts";
 import { GroupCommit } from "./group-commit.ts";
+import { toCountQuery, toJobPageQuery } from "./job-browse.ts";
 import type { AdapterTransaction, StoreAdapter } from "./store-adapter.ts";
 import {
   checkClaim, checkCommit, checkCount, checkEvents, checkFenceShape, checkHistory, checkId, checkJobRow, checkJournalEntries, checkNewFutures,
@@ -19,7 +20,9 @@ import { isJobStatus, toLease } from "./store-rules.ts";
 import {
   appendEventsIn, appendJournalIn, claimJobIn, claimRunnableIn, commitIn, createFuturesFenced, insertJobIn, releaseIn, renewIn, settleIn,
 } from "./store-writes.ts";
-import type { ClaimFilter, EventQuery, HistoryRow, JobCommit, JobFilter, JobRow, Store, StoreCallOptions, VariableRow } from "./store.ts";
+import type {
+  ClaimFilter, EventQuery, HistoryRow, JobBrowseQuery, JobCommit, JobCountQuery, JobFilter, JobRow, JobStatus, Store, StoreCallOptions, VariableRow,
+} from "./store.ts";
 
 /**
  * A {@link Store} over an engine's adapter.
@@ -110,6 +113,28 @@ export class StoreCore implements Store {
         ...(filter.parentId === undefined ? {} : { parentId: filter.parentId }),
       });
       return rows.map(decodeJob);
+    });
+  }
+
+  browseJobs(query: JobBrowseQuery = {}, options?: StoreCallOptions): Promise<JobRow[]> {
+    return this.#call(options, async () => {
+      const page = toJobPageQuery(query);
+      if (page === null) return [];
+      const rows = (await this.#adapter.readJobPage(page)).map(decodeJob);
+      // A page before a cursor is read oldest first (so the limit keeps the rows nearest the cursor).
+      return page.after === undefined ? rows : rows.reverse();
+    });
+  }
+
+  countJobs(query: JobCountQuery = {}, options?: StoreCallOptions): Promise<Record<JobStatus, number>> {
+    return this.#call(options, async () => {
+      const counts: Record<JobStatus, number> = { READY: 0, WARMING_UP: 0, STARTED: 0, SUSPENDED: 0, DONE: 0, FAILED: 0, CANCELLED: 0 };
+      for (const row of await this.#adapter.countJobsByStatus(toCountQuery(query))) {
+        const status = row["status"];
+        // A status this version does not know (a damaged row) is no count anyone can act on: left out.
+        if (isJobStatus(status)) counts[status] = readInteger(row["count"]);
+      }
+      return counts;
     });
   }
 
@@ -226,6 +251,13 @@ export class StoreCore implements Store {
       if (limit === 0) return [];
       const rows = await this.#adapter.readEvents({ afterId, limit, ...(query.jobId === undefined ? {} : { jobId: query.jobId }) });
       return rows.map(decodeEvent);
+    });
+  }
+
+  lastEventId(options?: StoreCallOptions): Promise<number> {
+    return this.#call(options, async () => {
+      const value = await this.#adapter.readLastEventId();
+      return value === null || value === undefined ? 0 : readInteger(value);
     });
   }
 

@@ -7,6 +7,7 @@
  */
 import { afterEach, beforeEach, describe, it } from "node:test";
 import type { Store } from "./store.ts";
+import { browseCases } from "./suite/browse.cases.ts";
 import { damageCases } from "./suite/damage.cases.ts";
 import { eventCases } from "./suite/events.cases.ts";
 import { futureCases } from "./suite/futures.cases.ts";
@@ -62,6 +63,7 @@ export function runStoreSuite(options: StoreSuiteOptions): void {
     journalCases(context);
     futureCases(context);
     eventCases(context);
+    browseCases(context);
     damageCases(context);
     sharedCases(context);
   });

@@ -173,6 +173,38 @@ export interface JobFilter {
   offset?: number;
 }
 
+/** A job's place in the operator's list order (newest first: `createdAt` descending, then `id` descending). */
+export interface JobCursor {
+  createdAt: number;
+  id: string;
+}
+
+/**
+ * Which jobs {@link Store.browseJobs} returns: one page of the operator's list, by keyset (a cursor, never an
+ * offset), so that every page of 100,000 jobs costs the same. Filters combine with AND.
+ */
+export interface JobBrowseQuery {
+  /** Only jobs in one of these statuses (an empty list matches nothing). */
+  status?: readonly JobStatus[];
+  role?: string;
+  parentId?: string;
+  /** Only jobs whose id starts with this text (served by the primary key). */
+  idPrefix?: string;
+  /** Only jobs created at or after this time (epoch milliseconds). */
+  createdFrom?: number;
+  /** Only jobs created before this time (epoch milliseconds). */
+  createdTo?: number;
+  /** The page after this job in list order (older jobs). Not together with `after`. */
+  before?: JobCursor;
+  /** The page before this job in list order (newer jobs); the page is still returned newest first. */
+  after?: JobCursor;
+  /** At most this many rows (1–1000). @default 50 */
+  limit?: number;
+}
+
+/** What {@link Store.countJobs} counts: the filters of {@link JobBrowseQuery} that are not about status or paging. */
+export type JobCountQuery = Pick<JobBrowseQuery, "role" | "parentId" | "idPrefix" | "createdFrom" | "createdTo">;
+
 /** Options every async store operation accepts. */
 export interface StoreCallOptions {
   /** Abandons the operation if it has not started yet. */
@@ -215,6 +247,14 @@ export interface Store {
   commit(change: JobCommit, options?: StoreCallOptions): Promise<void>;
   /** Jobs matching the filter, newest first. */
   listJobs(filter?: JobFilter, options?: StoreCallOptions): Promise<JobRow[]>;
+  /**
+   * One page of jobs for operator views, newest first (`createdAt` descending, then `id` descending), by keyset:
+   * the next page is `before` the last row of this one. Served by indexes (status, role, parent, creation time,
+   * id prefix), so a page costs the same at any depth.
+   */
+  browseJobs(query?: JobBrowseQuery, options?: StoreCallOptions): Promise<JobRow[]>;
+  /** How many jobs match, by status (every status present, 0 when none). */
+  countJobs(query?: JobCountQuery, options?: StoreCallOptions): Promise<Record<JobStatus, number>>;
 
   // Leases (DESIGN.md §7, §10). Times are the store's clock: lease expiry never depends on a worker's clock.
 
@@ -280,6 +320,8 @@ export interface Store {
 
   /** Events in id order, after `afterId`. */
   readEvents(query?: EventQuery, options?: StoreCallOptions): Promise<JobEventRow[]>;
+  /** The id of the newest event, or 0 when the outbox is empty (where a reader that wants only new events starts). */
+  lastEventId(options?: StoreCallOptions): Promise<number>;
   /** Appends events outside a commit (a client's action on a job), in order, sharing the group commit. */
   appendEvents(events: Array<NewJobEvent & { jobId: string }>, options?: StoreCallOptions): Promise<void>;
   /** Finishes pending commits and releases the connection. Further calls fail. */

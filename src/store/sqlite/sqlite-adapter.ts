@@ -12,7 +12,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import type { AdapterTransaction, ClaimQuery, EventRowQuery, JobQuery, StoreAdapter, StoredRow } from "../store-adapter.ts";
+import type { AdapterTransaction, ClaimQuery, EventRowQuery, JobPageQuery, JobQuery, StoreAdapter, StoredRow } from "../store-adapter.ts";
 import type { FutureState } from "../durable-rows.ts";
 import type { SqliteDatabase, SqliteStoreConfig } from "./sqlite-config.ts";
 import { toStoreError } from "./sqlite-errors.ts";
@@ -93,6 +93,18 @@ export class SqliteAdapter implements StoreAdapter {
 
   readJobs(query: JobQuery): Promise<StoredRow[]> {
     return this.#read((queries) => queries.readJobs(query));
+  }
+
+  readJobPage(query: JobPageQuery): Promise<StoredRow[]> {
+    return this.#read((queries) => queries.readJobPage(query));
+  }
+
+  countJobsByStatus(query: Omit<JobPageQuery, "statuses" | "before" | "after" | "limit">): Promise<StoredRow[]> {
+    return this.#read((queries) => queries.countJobsByStatus(query));
+  }
+
+  readLastEventId(): Promise<unknown> {
+    return this.#read((queries) => queries.readLastEventId());
   }
 
   readVariables(jobId: string): Promise<StoredRow[]> {

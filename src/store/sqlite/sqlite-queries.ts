@@ -8,7 +8,7 @@
  */
 import type { FutureState } from "../durable-rows.ts";
 import type {
-  AdapterTransaction, ClaimQuery, EventRowQuery, EventValues, FutureValues, HistoryValues, JobQuery, JobValues, JournalValues, StoredRow,
+  AdapterTransaction, ClaimQuery, EventRowQuery, EventValues, FutureValues, HistoryValues, JobPageQuery, JobQuery, JobValues, JournalValues, StoredRow,
 } from "../store-adapter.ts";
 import { ACTIVE_STATUSES, WAITING_STATUS } from "../store-rules.ts";
 import type { VariableRow } from "../store.ts";
@@ -108,6 +108,31 @@ export class SqliteQueries implements AdapterTransaction {
     const condition = where.length === 0 ? "" : ` WHERE ${where.join(" AND ")}`;
     // rowid breaks ties between jobs created in the same millisecond: the later insert is newer.
     return this.#statement(`${JOB_SELECT}${condition} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`).all(...parameters, query.limit, query.offset);
+  }
+
+  async readJobPage(query: JobPageQuery): Promise<StoredRow[]> {
+    const [where, parameters] = pageConditions(query);
+    if (query.before) {
+      where.push("(created_at < ? OR (created_at = ? AND id < ?))");
+      parameters.push(query.before.createdAt, query.before.createdAt, query.before.id);
+    }
+    if (query.after) {
+      where.push("(created_at > ? OR (created_at = ? AND id > ?))");
+      parameters.push(query.after.createdAt, query.after.createdAt, query.after.id);
+    }
+    const condition = where.length === 0 ? "" : ` WHERE ${where.join(" AND ")}`;
+    const order = query.after ? "created_at, id" : "created_at DESC, id DESC";
+    return this.#statement(`${JOB_SELECT}${condition} ORDER BY ${order} LIMIT ?`).all(...parameters, query.limit);
+  }
+
+  async countJobsByStatus(query: Omit<JobPageQuery, "statuses" | "before" | "after" | "limit">): Promise<StoredRow[]> {
+    const [where, parameters] = pageConditions(query);
+    const condition = where.length === 0 ? "" : ` WHERE ${where.join(" AND ")}`;
+    return this.#statement(`SELECT status, COUNT(*) AS count FROM jobs${condition} GROUP BY status`).all(...parameters);
+  }
+
+  async readLastEventId(): Promise<unknown> {
+    return this.#statement("SELECT MAX(id) AS id FROM events").get()?.["id"];
   }
 
   async readVariables(jobId: string): Promise<StoredRow[]> {
@@ -229,6 +254,38 @@ export class SqliteQueries implements AdapterTransaction {
       ORDER BY wake_at, rowid LIMIT ?`).all(query.now, query.now, ...parameters, query.limit);
     return [...active, ...woken];
   }
+}
+
+/** The filters of an operator's page, each one an indexed condition. */
+function pageConditions(query: Omit<JobPageQuery, "before" | "after" | "limit">): [string[], SqliteValue[]] {
+  const where: string[] = [];
+  const parameters: SqliteValue[] = [];
+  if (query.statuses !== undefined) {
+    where.push(`status IN (${placeholders(query.statuses.length)})`);
+    parameters.push(...query.statuses);
+  }
+  if (query.role !== undefined) {
+    where.push("role = ?");
+    parameters.push(query.role);
+  }
+  if (query.parentId !== undefined) {
+    where.push("parent_id = ?");
+    parameters.push(query.parentId);
+  }
+  if (query.idPrefix !== undefined) {
+    // The range uses the primary key; the substr check makes it exact.
+    where.push("id >= ? AND id < ? AND substr(id, 1, length(?)) = ?");
+    parameters.push(query.idPrefix.prefix, query.idPrefix.upper, query.idPrefix.prefix, query.idPrefix.prefix);
+  }
+  if (query.createdFrom !== undefined) {
+    where.push("created_at >= ?");
+    parameters.push(query.createdFrom);
+  }
+  if (query.createdTo !== undefined) {
+    where.push("created_at < ?");
+    parameters.push(query.createdTo);
+  }
+  return [where, parameters];
 }
 
 function rolesCondition(roles: readonly string[] | undefined): [string, SqliteValue[]] {

@@ -1,0 +1,159 @@
+/**
+ * @module
+ * The job page (`/jobs/:id`): the header (status, agent, parent and children, times, usage and cost, exit value,
+ * error), the actions an operator can take now (each a CSRF-protected form POST), the pending waits (timers
+ * with their due time, futures by key, approval requests with their arguments), the workspace variables, the
+ * current cell's journal, and the timeline.
+ */
+import { html } from "hono/html";
+import type { FutureRow, JobRow } from "../../store/store.ts";
+import type { JobDetails } from "../job-details.ts";
+import { unavailable, type PendingApproval, type UiActions } from "../ui-actions.ts";
+import { CSRF_FIELD } from "../ui-csrf.ts";
+import { block, cost, time } from "./format.ts";
+import type { Html } from "./html-types.ts";
+import { safe } from "./jobs-page.ts";
+import { timeline } from "./timeline.ts";
+
+const FINAL = new Set(["DONE", "FAILED", "CANCELLED"]);
+
+/** What the job page needs besides the job. */
+export interface JobPageContext {
+  actions: UiActions;
+  csrf: string;
+  notice?: string;
+  problem?: string;
+}
+
+/** The job page's `<main>` content. */
+export function jobPage(details: JobDetails, context: JobPageContext): Html {
+  const { job } = details;
+  const status = safe(() => job.status) ?? "unreadable";
+  return html`<nav aria-label="Breadcrumb" class="meta"><a href="/">Jobs</a> › <span class="id">${job.id}</span></nav>
+<h1>Job <span class="id">${job.id.slice(0, 8)}</span> <span class="status status-${status}">${status}</span></h1>
+${context.notice ? html`<p class="notice" role="status">${context.notice}</p>` : ""}
+${context.problem ? html`<p class="problem" role="alert">${context.problem}</p>` : ""}
+${header(details)}
+<h2 id="actions">Actions</h2>
+${actionsSection(details, context)}
+<h2 id="waits">Pending waits</h2>
+${waitsSection(details, context)}
+<h2 id="variables">Variables</h2>
+${details.variables.length === 0 ? html`<p>No variables.</p>` : html`<dl class="facts">${details.variables.map((variable) => html`<dt><code>${variable.name}</code></dt><dd>${variable.error ? html`<span class="error-text">cannot be shown: ${variable.error}</span>` : block(variable.preview)}</dd>`)}</dl>`}
+<h2 id="journal">Journal of the current cell</h2>
+${journalSection(details)}
+<h2 id="timeline">Timeline</h2>
+${timeline(job.id, details.history)}`;
+}
+
+function header(details: JobDetails): Html {
+  const { job } = details;
+  const usage = safe(() => job.usage) ?? {};
+  const count = (value: unknown) => (typeof value === "number" ? value.toLocaleString("en-US") : "0");
+  const error = safe(() => job.error);
+  const exitStatus = details.exitValue;
+  const role = safe(() => job.role) ?? "?";
+  return html`<dl class="facts">
+<dt>Id</dt><dd class="id">${job.id}</dd>
+<dt>Agent</dt><dd><a href="/?agent=${encodeURIComponent(role)}">${role}</a></dd>
+<dt>Parent</dt><dd>${details.parent ? html`<a class="id" href="/jobs/${encodeURIComponent(details.parent.id)}">${details.parent.id}</a> (${safe(() => details.parent!.status)})` : job.parentId ? html`<span class="id">${job.parentId}</span> (not in the store)` : "none"}</dd>
+<dt>Children</dt><dd>${details.children.length === 0 ? "none" : html`<ul>${details.children.map((child) => html`<li><a class="id" href="/jobs/${encodeURIComponent(child.id)}">${child.id}</a> ${safe(() => child.role)} <span class="status status-${safe(() => child.status)}">${safe(() => child.status)}</span></li>`)}</ul><a href="/?parent=${encodeURIComponent(job.id)}">All children</a>`}</dd>
+<dt>Created</dt><dd>${time(safe(() => job.createdAt))}</dd>
+<dt>Updated</dt><dd>${time(safe(() => job.updatedAt))}</dd>
+<dt>Turns</dt><dd>${safe(() => job.turns) ?? "?"} <span class="meta">(cell ${safe(() => job.cell) ?? "?"})</span></dd>
+<dt>Usage</dt><dd>${count(usage["inputTokens"])} input tokens (${count(usage["cachedInputTokens"])} cached) · ${count(usage["outputTokens"])} output tokens · ${cost(usage["cost"])}${typeof usage["unknownCalls"] === "number" && usage["unknownCalls"] > 0 ? ` · ${usage["unknownCalls"]} calls without usage` : ""}</dd>
+${safe(() => job.wakeAt) ? html`<dt>Wakes</dt><dd>${time(job.wakeAt)}</dd>` : ""}
+${exitStatus ? html`<dt>Exit value</dt><dd>${block(exitStatus)}</dd>` : ""}
+${error ? html`<dt>Error</dt><dd>${block(error, { className: "error" })}</dd>` : ""}
+</dl>`;
+}
+
+/** A form POST to `/jobs/:id/<path>` with the CSRF token. */
+function form(job: JobRow, path: string, csrf: string, label: string, fields: Html, options: { danger?: boolean; name?: string } = {}): Html {
+  return html`<form class="action" method="post" action="/jobs/${encodeURIComponent(job.id)}/${path}"${options.name ? html` aria-label="${options.name}"` : ""}>
+<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">${fields}<button${options.danger ? html` class="danger"` : ""}>${label}</button></form>`;
+}
+
+function actionsSection(details: JobDetails, context: JobPageContext): Html {
+  const { job } = details;
+  const { actions, csrf } = context;
+  const status = safe(() => job.status);
+  const parts: Html[] = [];
+  parts.push(html`<h3>Push a message</h3>`);
+  parts.push(actions.pushMessage
+    ? form(job, "message", csrf, "Push message", html`<label for="message-text">Message to the job</label><textarea id="message-text" name="message" rows="2" required></textarea>`, { name: "Push a message" })
+    : html`<p class="unavailable">${unavailable("pushMessage")}</p>`);
+  if (status !== undefined && !FINAL.has(status)) {
+    parts.push(html`<h3>Cancel</h3>`);
+    parts.push(actions.cancelJob
+      ? form(job, "cancel", csrf, "Cancel job", html`<label>Reason <input id="cancel-reason" name="reason" size="40"></label>`, { danger: true, name: "Cancel the job" })
+      : html`<p class="unavailable">${unavailable("cancelJob")}</p>`);
+  }
+  if (status === "FAILED") {
+    parts.push(html`<h3>Retry</h3>`);
+    parts.push(actions.retryJob ? form(job, "retry", csrf, "Retry job", html``, { name: "Retry the job" }) : html`<p class="unavailable">${unavailable("retryJob")}</p>`);
+  }
+  return html`${parts}`;
+}
+
+function waitsSection(details: JobDetails, context: JobPageContext): Html {
+  const { waits, approvals } = details;
+  const approvalKeys = new Set((approvals ?? []).map((approval) => approval.requestId));
+  const parts: Html[] = [];
+  if (approvals && approvals.length) parts.push(html`<h3>Approvals</h3>${approvals.map((approval) => approvalForm(details.job, approval, context))}`);
+  const others = waits.filter((wait) => !approvalKeys.has(wait.key));
+  if (others.length) parts.push(html`<ul>${others.map((wait) => html`<li>${waitItem(details.job, wait, context, approvals === null)}</li>`)}</ul>`);
+  if (parts.length === 0) return html`<p>Not waiting for anything.</p>`;
+  return html`${parts}`;
+}
+
+function approvalForm(job: JobRow, approval: PendingApproval, context: JobPageContext): Html {
+  const { actions, csrf } = context;
+  const fieldId = `note-${approval.requestId.replace(/[^\w-]/g, "_")}`;
+  const requested = typeof approval.requestedAt === "number" ? approval.requestedAt : approval.requestedAt.getTime();
+  return html`<div class="record" id="approval-${approval.requestId.replace(/[^\w-]/g, "_")}">
+<p><code>${approval.tool}</code> asks for approval <span class="meta">· requested ${time(requested)} · request ${approval.requestId}</span></p>
+${approval.summary ? html`<p>${approval.summary}</p>` : ""}
+${block(JSON.stringify(approval.args, null, 2) ?? "undefined")}
+${actions.approve && actions.deny
+    ? html`<form class="action" method="post" action="/jobs/${encodeURIComponent(job.id)}/approval" aria-label="Decide on ${approval.tool}">
+<input type="hidden" name="${CSRF_FIELD}" value="${csrf}"><input type="hidden" name="requestId" value="${approval.requestId}">
+<label for="${fieldId}">Note</label><input id="${fieldId}" name="note" size="40">
+<button name="decision" value="approve">Approve</button><button name="decision" value="deny" class="danger">Deny</button></form>`
+    : html`<p class="unavailable">${unavailable(actions.approve ? "deny" : "approve")}</p>`}
+</div>`;
+}
+
+function waitItem(job: JobRow, wait: FutureRow, context: JobPageContext, approvalsUnlisted: boolean): Html {
+  const { actions, csrf } = context;
+  const data = wait.data === null ? "" : JSON.stringify(wait.data, null, 2);
+  const head = html`<strong>${wait.kind}</strong> <code>${wait.key}</code> <span class="meta">since ${time(wait.createdAt)}${wait.wakeAt !== null ? html` · ${wait.kind === "timer" ? "due" : "times out"} ${time(wait.wakeAt)}` : ""}</span>${data ? block(data) : ""}`;
+  switch (wait.kind) {
+    case "message":
+      return html`${head}<p class="meta">Answered by pushing a message (above).</p>`;
+    case "timer":
+      return head;
+    case "approval":
+      return html`${head}${approvalsUnlisted ? html`<p class="unavailable">${unavailable("pendingApprovals")}</p>` : ""}`;
+    default: {
+      const id = wait.key.replace(/[^\w-]/g, "_");
+      const resolve = actions.resolveFuture
+        ? form(job, "future/resolve", csrf, "Resolve", html`<input type="hidden" name="key" value="${wait.key}">
+<label for="value-${id}">Value</label><textarea id="value-${id}" name="value" rows="1"></textarea>
+<label>As <select name="format"><option value="text">text</option><option value="json">JSON</option></select></label>`, { name: `Resolve ${wait.key}` })
+        : html`<p class="unavailable">${unavailable("resolveFuture")}</p>`;
+      const reject = actions.rejectFuture
+        ? form(job, "future/reject", csrf, "Reject", html`<input type="hidden" name="key" value="${wait.key}">
+<label for="error-${id}">Error message</label><input id="error-${id}" name="error" size="30" required>`, { danger: true, name: `Reject ${wait.key}` })
+        : html`<p class="unavailable">${unavailable("rejectFuture")}</p>`;
+      return html`${head}${resolve}${reject}`;
+    }
+  }
+}
+
+function journalSection(details: JobDetails): Html {
+  const journal = details.journal;
+  if (!journal || journal.entries.length === 0) return html`<p>Empty: no cell is in progress.</p>`;
+  return html`<details id="journal-entries"><summary>Cell ${journal.cell}: ${journal.entries.length} entr${journal.entries.length === 1 ? "y" : "ies"}</summary>
+<ol start="0">${journal.entries.map((entry) => html`<li>${block(JSON.stringify(entry.data))}</li>`)}</ol></details>`;
+}

@@ -1,0 +1,90 @@
+/**
+ * @module
+ * Everything the job page and `GET /api/jobs/:id` show about one job, read from the store: the row, its parent
+ * and children, the history, the variables (decoded on the host and shown as the model sees values), the
+ * current cell's journal, the futures it waits for, and its pending approvals when this STATEK has them.
+ */
+import { llmRepr } from "../tools/llm-repr.ts";
+import { formatError } from "../tools/call-tool.ts";
+import type { FutureRow, HistoryRow, JobRow, Journal, Store } from "../store/store.ts";
+import { decodeVariables, loadReferences } from "../workspace/decode-variables.ts";
+import type { PendingApproval, UiActions } from "./ui-actions.ts";
+
+/** Children shown on a job's page (the list page filters by parent for all of them). */
+export const CHILDREN_SHOWN = 50;
+/** A variable's preview is cut here (the JSON API too: the store holds the whole value). */
+const PREVIEW_CHARS = 4000;
+
+/** One workspace variable as the UI shows it. */
+export interface VariablePreview {
+  name: string;
+  /** The value as `llmRepr` shows it to the model, cut at a few thousand characters. */
+  preview: string;
+  /** Why the value could not be shown, when it could not. */
+  error?: string;
+}
+
+/** One job, in full. */
+export interface JobDetails {
+  job: JobRow;
+  parent: JobRow | null;
+  /** The newest {@link CHILDREN_SHOWN} children. */
+  children: JobRow[];
+  history: HistoryRow[];
+  variables: VariablePreview[];
+  /** The value given to `exit`, as the model would see it, or `null`. */
+  exitValue: string | null;
+  journal: Journal | null;
+  /** Futures still waiting, oldest first. */
+  waits: FutureRow[];
+  /** Pending approvals, or `null` when this STATEK cannot list them (`statek.pendingApprovals` is missing). */
+  approvals: PendingApproval[] | null;
+}
+
+/** Reads job `id` in full; `null` when there is no such job. */
+export async function loadJobDetails(store: Store, actions: UiActions, id: string): Promise<JobDetails | null> {
+  const job = await store.getJob(id);
+  if (!job) return null;
+  const [parent, children, history, variableRows, journal, waits, approvals] = await Promise.all([
+    job.parentId === null ? null : store.getJob(job.parentId),
+    store.browseJobs({ parentId: id, limit: CHILDREN_SHOWN }),
+    store.getHistory(id),
+    store.getVariables(id),
+    store.getJournal(id),
+    store.listFutures(id, { state: "waiting" }),
+    actions.pendingApprovals ? actions.pendingApprovals({ jobId: id }) : null,
+  ]);
+  const exitText = safeRead(() => job.exitStatus);
+  const exitValue = exitText ? (await previewVariables([{ name: "exit", blob: exitText, position: 0 }]))[0]! : null;
+  return {
+    job, parent, children, history, variables: await previewVariables(variableRows), journal, waits, approvals,
+    exitValue: exitValue === null ? null : exitValue.error ? `cannot be shown: ${exitValue.error}` : exitValue.preview,
+  };
+}
+
+function safeRead<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
+async function previewVariables(rows: Awaited<ReturnType<Store["getVariables"]>>): Promise<VariablePreview[]> {
+  let values: Record<string, unknown>;
+  try {
+    // No bindings or tools here: a handle to one shows as what it refers to, never as the live object.
+    const references = await loadReferences(rows.map((row) => row.blob), { bindings: new Map(), tools: [] });
+    values = decodeVariables(rows, references);
+  } catch (error) {
+    return rows.map((row) => ({ name: row.name, preview: "", error: formatError(error) }));
+  }
+  return rows.map((row) => {
+    try {
+      const text = llmRepr(values[row.name], { maxItems: 50, maxDepth: 4 });
+      return { name: row.name, preview: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}… (${text.length.toLocaleString("en-US")} characters)` : text };
+    } catch (error) {
+      return { name: row.name, preview: "", error: formatError(error) };
+    }
+  });
+}

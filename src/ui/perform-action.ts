@@ -1,0 +1,128 @@
+/**
+ * @module
+ * One operator action, as both the forms and the JSON API ask for it: the input checked (every text from a
+ * request is hostile), the action done through {@link UiActions}, then recorded in the job's history with who
+ * did it (`record-action.ts`), and live pages woken.
+ */
+import { formatError } from "../tools/call-tool.ts";
+import type { OperatorActionRecord } from "../jobs/history.ts";
+import type { Store } from "../store/store.ts";
+import type { LiveFeed } from "./live-feed.ts";
+import { recordOperatorAction } from "./record-action.ts";
+import { unavailable, type UiActions } from "./ui-actions.ts";
+import { UiInputError } from "./ui-input-error.ts";
+
+/** Texts longer than this are refused (a message, a note, a value). */
+export const MAX_TEXT = 100_000;
+
+/** An action and its input, as a request gives it (fields unchecked). */
+export type ActionInput =
+  | { action: "push-message"; message: unknown }
+  | { action: "resolve-future"; key: unknown; value: unknown }
+  | { action: "reject-future"; key: unknown; error: unknown }
+  | { action: "approve" | "deny"; requestId: unknown; note?: unknown }
+  | { action: "cancel"; reason?: unknown }
+  | { action: "retry" };
+
+/** Where the UI is, for doing and recording actions. */
+export interface ActionContext {
+  store: Store;
+  actions: UiActions;
+  feed: LiveFeed;
+  /** Who asks (a token's name or `local`). */
+  by: string;
+  /** Where the request came from, recorded with it. @default "web UI" */
+  via?: string;
+}
+
+/** Does the action on job `jobId`; resolves to a sentence saying what was done. */
+export async function performAction(context: ActionContext, jobId: string, input: ActionInput): Promise<string> {
+  const { store, actions } = context;
+  const job = await store.getJob(jobId);
+  if (!job) throw new UiInputError({ message: `no job ${jobId}`, status: 404 });
+  const record: OperatorActionRecord = { action: input.action, by: context.by, via: context.via ?? "web UI" };
+  let done: string;
+  switch (input.action) {
+    case "push-message": {
+      const message = text("message", input.message, { required: true });
+      await call(actions.pushMessage, "pushMessage", (push) => push(jobId, message));
+      done = "Message pushed.";
+      break;
+    }
+    case "resolve-future":
+    case "reject-future": {
+      const key = text("key", input.key, { required: true });
+      const future = await store.getFuture(key);
+      if (!future || future.jobId !== jobId) throw new UiInputError({ message: `job ${jobId} has no future ${JSON.stringify(key)}`, status: 404 });
+      if (future.state !== "waiting") throw new UiInputError({ message: `future ${JSON.stringify(key)} is ${future.state} already`, status: 409 });
+      record.target = key;
+      const settled = input.action === "resolve-future"
+        ? await call(actions.resolveFuture, "resolveFuture", (resolve) => resolve(key, input.value))
+        : await call(actions.rejectFuture, "rejectFuture", (reject) => reject(key, text("error", input.error, { required: true })));
+      if (!settled) throw new UiInputError({ message: `future ${JSON.stringify(key)} was settled by someone else first`, status: 409 });
+      done = input.action === "resolve-future" ? `Future ${key} resolved.` : `Future ${key} rejected.`;
+      break;
+    }
+    case "approve":
+    case "deny": {
+      const requestId = text("requestId", input.requestId, { required: true });
+      const note = text("note", input.note);
+      record.target = requestId;
+      if (note) record.note = note;
+      // A form shown earlier may name a request decided since: refuse rather than record a second decision.
+      if (actions.pendingApprovals) {
+        const pending = await actions.pendingApprovals({ jobId });
+        if (!pending.some((approval) => approval.requestId === requestId)) {
+          throw new UiInputError({ message: `job ${jobId} has no pending approval ${JSON.stringify(requestId)} (decided already?)`, status: 409 });
+        }
+      }
+      const decision = { ...(note ? { note } : {}), by: context.by };
+      if (input.action === "approve") await call(actions.approve, "approve", (approve) => approve(jobId, requestId, decision));
+      else await call(actions.deny, "deny", (deny) => deny(jobId, requestId, decision));
+      done = input.action === "approve" ? "Approved." : "Denied.";
+      break;
+    }
+    case "cancel": {
+      const note = text("reason", input.reason);
+      if (note) record.note = note;
+      const reason = `${note || "cancelled"} (by ${context.by}, ${record.via})`;
+      await call(actions.cancelJob, "cancelJob", (cancel) => cancel(jobId, reason));
+      done = "Job cancelled.";
+      break;
+    }
+    case "retry":
+      await call(actions.retryJob, "retryJob", (retry) => retry(jobId));
+      done = "Job retried: it resumes from its last committed state.";
+      break;
+    default:
+      throw new UiInputError({ message: `unknown action ${JSON.stringify((input as { action: unknown }).action)}` });
+  }
+  try {
+    await recordOperatorAction(store, jobId, record);
+  } catch (error) {
+    // The action happened; saying otherwise would invite doing it twice.
+    done += ` It could not be recorded in the job's history: ${formatError(error)}`;
+  }
+  context.feed.wake();
+  return done;
+}
+
+/** Calls an action that may be missing; its failure becomes a refusal the operator reads (409). */
+async function call<Method, Result>(method: Method | undefined, name: Parameters<typeof unavailable>[0], invoke: (method: Method) => Promise<Result>): Promise<Result> {
+  if (method === undefined) throw new UiInputError({ message: unavailable(name), status: 501 });
+  try {
+    return await invoke(method);
+  } catch (error) {
+    if (error instanceof UiInputError) throw error;
+    throw new UiInputError({ message: `${name} refused: ${formatError(error)}`, status: 409 });
+  }
+}
+
+/** A text field: a string of at most {@link MAX_TEXT} characters (empty allowed unless required). */
+function text(field: string, value: unknown, options: { required?: boolean } = {}): string {
+  if (value === undefined || value === null) value = "";
+  if (typeof value !== "string") throw new UiInputError({ message: `${field} must be a string` });
+  if (value.length > MAX_TEXT) throw new UiInputError({ message: `${field} is longer than ${MAX_TEXT.toLocaleString("en-US")} characters` });
+  if (options.required && value.trim() === "") throw new UiInputError({ message: `${field} must not be empty` });
+  return value;
+}
