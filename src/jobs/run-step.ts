@@ -31,7 +31,7 @@ export { DEFAULT_MAX_TURNS, type StepEnvironment } from "./step-environment.ts";
  * Runs one step of job `id` and commits it. Returns the job's status afterwards. Transient store failures are
  * retried (`store-retries.ts`); when they persist the step rejects and the job stays as it was.
  */
-export async function runStep(env: StepEnvironment, id: string): Promise<JobStatus> {
+export async function runStep(env: StepEnvironment, id: string, carry?: LeaseCarry): Promise<JobStatus> {
   const first = await retried(env, () => env.store.getJob(id));
   if (!first) throw new NoSuchJobError({ jobId: id });
   let status: JobStatus;
@@ -43,13 +43,35 @@ export async function runStep(env: StepEnvironment, id: string): Promise<JobStat
   if (isFinal(status)) return status;
   const agent = env.agentFor(first.role);
   // The step runs under the job's lease: another worker stepping it meanwhile makes this one write nothing.
-  const tx = await claim(env, id);
+  const held = carry?.tx?.usable ? carry.tx : undefined;
+  if (carry) carry.tx = undefined;
+  const tx = held ?? (await claim(env, id));
   if (!tx) return status;
+  let kept = false;
   try {
-    return await stepUnderLease(env, id, agent, tx);
+    const after = await stepUnderLease(env, id, agent, tx, carry !== undefined);
+    kept = carry !== undefined && tx.usable;
+    if (kept) carry!.tx = tx;
+    return after;
   } finally {
-    await tx.abandon();
+    if (!kept) await tx.abandon();
   }
+}
+
+/**
+ * The lease a caller stepping one job several times in a row (`runJob`, a worker) carries from a step to the
+ * next: a step that leaves the job runnable keeps it, so the next needs no claim. The caller releases it when
+ * it stops (`releaseCarriedLease`).
+ */
+export interface LeaseCarry {
+  tx?: StepTransaction | undefined;
+}
+
+/** Releases the lease a {@link LeaseCarry} still holds. */
+export async function releaseCarriedLease(carry: LeaseCarry): Promise<void> {
+  const tx = carry.tx;
+  carry.tx = undefined;
+  await tx?.abandon();
 }
 
 /** Final statuses: nothing more to step. */
@@ -68,7 +90,7 @@ async function claim(env: StepEnvironment, id: string): Promise<StepTransaction 
   }
 }
 
-async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx: StepTransaction): Promise<JobStatus> {
+async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx: StepTransaction, keepLease: boolean): Promise<JobStatus> {
   env = { ...env, signal: tx.signal };
   const row = await retried(env, () => env.store.getJob(id));
   if (!row || isFinal(row.status)) return row?.status ?? "FAILED";
@@ -95,7 +117,9 @@ async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx
     }
     // Every path to FAILED goes through changes.fail; its error handlers run before the failure commits.
     await runErrorHandlers(env, agent, changes);
-    await retried(env, () => tx.commit(changes.commit(row)));
+    // Only a job that stays runnable keeps its lease: a suspended one must be claimable by whoever wakes it.
+    const keep = keepLease && !isFinal(changes.status) && changes.status !== "SUSPENDED";
+    await retried(env, () => tx.commit(changes.commit(row), { keepLease: keep }));
     committed = true;
   } finally {
     const finished = isFinal(changes.status) || changes.status === "SUSPENDED";

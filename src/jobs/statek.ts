@@ -21,7 +21,7 @@ import { jobMetadata, type JobMetadata, type JobSettings } from "./job-settings.
 import { kindOf } from "../tools/with-article.ts";
 import { ErrorHandlers } from "./error-handlers.ts";
 import { toJobSummary, toJobView, type JobSummary, type JobView } from "./job-view.ts";
-import { DEFAULT_MAX_TURNS, isFinal, runStep, type StepEnvironment } from "./run-step.ts";
+import { DEFAULT_MAX_TURNS, isFinal, releaseCarriedLease, runStep, type LeaseCarry, type StepEnvironment } from "./run-step.ts";
 import { DEFAULT_WARM_MEMORY_BYTES, JobSessions } from "./job-sessions.ts";
 import { encodeInitialVariables, toJsonParams } from "./submit-values.ts";
 import { createModelSettings, type ModelOptions, type ModelSettings } from "../models/model-settings.ts";
@@ -378,11 +378,19 @@ export class Statek {
   async runJob(id: string, options: RunJobOptions = {}): Promise<JobView> {
     this.#check();
     const maxSteps = options.maxSteps ?? Infinity;
-    for (let steps = 0; steps < maxSteps; steps++) {
-      const status = await this.#serialized(id, () => runStep(this.#environment(options.signal), id));
-      // A suspended job waits for something to happen; stepping it now would only suspend it again.
-      if (isFinal(status) || status === "SUSPENDED") break;
-    }
+    // The steps run back to back under one lease (no claim per step); other calls for this job wait.
+    await this.#serialized(id, async () => {
+      const carry: LeaseCarry = {};
+      try {
+        for (let steps = 0; steps < maxSteps; steps++) {
+          const status = await runStep(this.#environment(options.signal), id, carry);
+          // A suspended job waits for something to happen; stepping it now would only suspend it again.
+          if (isFinal(status) || status === "SUSPENDED") break;
+        }
+      } finally {
+        await releaseCarriedLease(carry);
+      }
+    });
     return this.#requireJob(id);
   }
 

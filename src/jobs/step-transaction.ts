@@ -103,21 +103,24 @@ export class StepTransaction implements JournalSink {
   }
 
   /**
-   * The step's final write: fenced, releasing the lease. Then the held-back effects run, in order; one that
-   * throws does not stop the others.
+   * The step's final write: fenced, releasing the lease — or, with `keepLease`, keeping it (and renewing it)
+   * for the caller's next step of the same job, which then needs no claim of its own: one durable write per
+   * step instead of two. Then the held-back effects run, in order; one that throws does not stop the others.
    */
-  async commit(change: JobCommit): Promise<void> {
+  async commit(change: JobCommit, options: { keepLease?: boolean } = {}): Promise<void> {
     if (this.#lost) throw this.#lost;
     await this.flush().catch(() => undefined);
     if (this.#lost) throw this.#lost;
+    const keep = options.keepLease === true;
     try {
-      await this.store.commit({ ...change, fence: this.fence, releaseLease: true });
+      await this.store.commit({ ...change, fence: this.fence, releaseLease: !keep });
     } catch (error) {
       this.#fail(error);
-      throw error;
-    } finally {
       this.close();
+      throw error;
     }
+    if (keep) this.#nextStep();
+    else this.close();
     for (const effect of this.#after.splice(0)) {
       try {
         await effect();
@@ -133,6 +136,18 @@ export class StepTransaction implements JournalSink {
     this.close();
     this.#after.length = 0;
     await this.store.releaseLease(this.lease.jobId, this.fence).catch(() => undefined);
+  }
+
+  /** Whether the next step of the job may run under this transaction's lease (kept by the last commit). */
+  get usable(): boolean {
+    return !this.#closed && !this.#lost && !this.#abort.signal.aborted;
+  }
+
+  /** After a commit that kept the lease: the next step starts with a journal and effects of its own. */
+  #nextStep(): void {
+    this.#journalCell = undefined;
+    this.#buffer = [];
+    this.#nextIndex = 0;
   }
 
   /** Stops renewing the lease. */

@@ -69,8 +69,20 @@ const POSTED_AHEAD = 4;
 /** Slots of the shared marks (skip, interrupt) by sequence number; far more than commands in flight at once. */
 export const MARK_SLOTS = 256;
 
-/** A thread that has shown no progress for this long is running a long cell: new work goes elsewhere. */
+/**
+ * A thread that has shown no progress for this long is busy with a long cell: new VMs go elsewhere, and a
+ * `create` waiting behind it is taken back (making the VM on another thread costs the same).
+ */
 export const STALLED_MS = 100;
+
+/**
+ * A thread that has shown no progress for this long is *stuck* in a long cell (or a native loop, until the
+ * watchdog stops it): a warm VM's `start` waiting behind it is taken back and its cell runs on a VM rebuilt
+ * elsewhere, and the pool may add a thread. Far longer than {@link STALLED_MS}, because both cost a VM build
+ * (~20 ms of CPU) — on a machine short of CPU a thread not scheduled for a while would otherwise turn every
+ * warm step cold and add threads to a machine that has no cores to run them.
+ */
+export const STUCK_MS = 1000;
 
 /** How long guest code may run past its deadline before the watchdog stops its thread. */
 export const WATCHDOG_MARGIN_MS = 500;
@@ -217,9 +229,10 @@ export class SandboxThread {
         this.#watchQueue();
         return;
       }
+      const stuck = this.stalled(STUCK_MS);
       for (const seq of [...this.#posted.slice(1), ...this.#queue]) {
         const flight = this.#inFlight.get(seq);
-        if (!flight || (flight.command.kind !== "start" && flight.command.kind !== "create")) continue;
+        if (!flight || (flight.command.kind !== "create" && !(stuck && flight.command.kind === "start"))) continue;
         const queued = this.#queue.indexOf(seq);
         if (queued >= 0) this.#queue.splice(queued, 1);
         // Posted ahead: the thread skips it (its answer, when it comes, is for nobody).
