@@ -51,7 +51,11 @@ export class PostgresStore extends StoreCore {
     }
     if (typeof log !== "function") throw new Error("PostgresStore: log must be a function");
     const listenUrl = config.listenConnectionString === undefined ? fromUrl.driverUrl : splitConnectionString(config.listenConnectionString).driverUrl;
-    const pool: PostgresPool = new pg.Pool({ connectionString: fromUrl.driverUrl, max: poolSize, application_name: "statek" });
+    const pgPool = new pg.Pool({ connectionString: fromUrl.driverUrl, max: poolSize, application_name: "statek" });
+    // A connection that breaks while checked out emits "error" on its client, which would crash the process
+    // unheard; the query running on it (or the next) fails with the error instead, and is classified.
+    pgPool.on("connect", (client) => client.on("error", () => undefined));
+    const pool: PostgresPool = pgPool;
     const connectListener = async (): Promise<ListenConnection> => {
       const client = new pg.Client({ connectionString: listenUrl, application_name: "statek-wakeups" });
       client.on("error", () => undefined); // reported through the wake-ups' own "error" listener

@@ -129,7 +129,7 @@ export class PostgresWakeups {
       this.#connection = connection;
       connection.on("notification", (message) => {
         if (message.channel !== channel) return;
-        if (this.#selfTest && message.payload === this.#selfTest.token) this.#selfTest.heard();
+        if (this.#selfTest && message.payload === this.#selfTest.token) return this.#selfTest.heard();
         this.#fire();
       });
       connection.on("error", () => this.#lost(generation, connection!));
@@ -140,6 +140,7 @@ export class PostgresWakeups {
         this.#failures = 0;
         this.#mode = "listen";
         this.#pollEvery(pollIntervalMs);
+        this.#fire(); // whatever was committed while the listener started
       } else if (generation === this.#generation) {
         log(`STATEK PostgreSQL store at ${where}: the LISTEN self-test heard nothing within ${this.#options.listenTestTimeoutMs} ms ` +
           `(a transaction-mode pooler such as PgBouncer drops LISTEN silently; give the store a direct or session-mode connection ` +
