@@ -8,7 +8,8 @@
  * started with its own data directory in the system's temp directory, on 127.0.0.1 and a free port, with its
  * socket in that directory, `trust` authentication and a superuser named `statek`. PostgreSQL refuses to run as
  * root: as root the server runs as the `postgres` user (the package creates it). Settings trade durability for
- * speed (`fsync=off`): this server is thrown away when the command ends.
+ * speed (`fsync=off`; `WITH_POSTGRES_DURABLE=1` keeps PostgreSQL's defaults, for benchmarks): this server is
+ * thrown away when the command ends.
  *
  * Exits with the command's exit code; 2 when no server can be started (the message says how to install one).
  */
@@ -114,9 +115,11 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
 let exitCode = 2;
 try {
   runServerProgram("initdb", ["-D", data, "-U", "statek", "--auth=trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
+  // A throw-away server skips the flushes, unless a benchmark wants a durable one (WITH_POSTGRES_DURABLE=1).
+  const durable = process.env["WITH_POSTGRES_DURABLE"] === "1";
   const options = [
-    `-c listen_addresses=127.0.0.1`, `-p ${port}`, `-k ${root}`, "-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off",
-    "-c max_connections=200",
+    `-c listen_addresses=127.0.0.1`, `-p ${port}`, `-k ${root}`, "-c max_connections=200",
+    ...(durable ? [] : ["-c fsync=off", "-c synchronous_commit=off", "-c full_page_writes=off"]),
   ].join(" ");
   runServerProgram("pg_ctl", ["start", "-D", data, "-w", "-t", "60", "-l", join(root, "server.log"), "-o", options]);
   started = true;
