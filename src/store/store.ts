@@ -291,7 +291,8 @@ export interface Store {
    * store shared between processes) another process did. A hint, not a record: calls are coalesced, may come
    * late or for nothing, and the listener looks at the store itself (`claimRunnable`, `nextWakeAt`,
    * `readEvents`). SQLite files notice other processes' commits by polling `PRAGMA data_version`; PostgreSQL
-   * uses `LISTEN/NOTIFY` with a safety poll. Returns the function that stops the calls.
+   * uses `LISTEN/NOTIFY` with a safety poll. A subscription keeps the process alive until it is stopped (or the
+   * store closed). Returns the function that stops the calls.
    */
   subscribeWakeups(listener: () => void): () => void;
   /** Finishes pending commits and releases the connection. Further calls fail. */

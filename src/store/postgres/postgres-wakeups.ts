@@ -112,8 +112,8 @@ export class PostgresWakeups {
 
   #pollEvery(ms: number): void {
     clearInterval(this.#poll);
+    // Not unref'd: a subscription keeps the process alive until it stops (the LISTEN socket would anyway).
     this.#poll = setInterval(() => this.#fire(), ms);
-    this.#poll.unref();
   }
 
   async #start(): Promise<void> {
@@ -191,6 +191,5 @@ export class PostgresWakeups {
     this.#reconnect = setTimeout(() => {
       if (generation === this.#generation) void this.#start();
     }, delay);
-    this.#reconnect.unref();
   }
 }

@@ -85,13 +85,14 @@ export class SqliteAdapter implements StoreAdapter {
   watchWakeups(listener: () => void): () => void {
     if (!this.supportsMultipleProcesses) return () => undefined;
     let last: number | undefined;
-    const timer = setInterval(() => {
+    const poll = () => {
       this.#read((queries) => queries.dataVersion()).then((version) => {
         if (last !== undefined && version !== last) listener();
         last = version;
       }, () => undefined); // a busy or closed file: the next poll tries again
-    }, DATA_VERSION_POLL_MS);
-    timer.unref();
+    };
+    poll(); // the baseline, now: a commit made before the first tick must count as a change
+    const timer = setInterval(poll, DATA_VERSION_POLL_MS); // not unref'd: a subscription keeps the process alive until it stops, as a socket would
     return () => clearInterval(timer);
   }
 
