@@ -103,12 +103,11 @@ function stopServer(): void {
 let child: ReturnType<typeof spawn> | undefined;
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.on(signal, () => {
-    // The command got the same signal from the terminal; stop the server once it is gone, or now.
+    // Whoever stops us may not wait for the command to end (timeout, npm): pass the signal on, stop the
+    // server at once, and leave.
     if (child && child.exitCode === null) child.kill(signal);
-    else {
-      stopServer();
-      process.exit(130);
-    }
+    stopServer();
+    process.exit(128 + (signal === "SIGINT" ? 2 : signal === "SIGTERM" ? 15 : 1));
   });
 }
 
