@@ -9,6 +9,7 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   "store-writes": () => import("./store-writes.ts"),
   durable: () => import("./durable.ts"),
   ui: () => import("./ui.ts"),
+  "postgres-claims": () => import("./postgres-claims.ts"),
 };
 
 const wanted = process.argv.slice(2);

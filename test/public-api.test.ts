@@ -30,6 +30,7 @@ const SURFACE: Record<string, string[]> = {
     "NoSuchJobError", "SQLITE_SYNCHRONOUS_MODES", "STATUS_TRANSITIONS", "SqliteStore", "StoreError", "createSqliteStore", "openStore",
     "runStoreSuite", "sampleJob", "sampleRecord",
   ],
+  "./postgres": ["POSTGRES_MIGRATIONS", "POSTGRES_SCHEMA_VERSION", "PostgresStore", "createPostgresStore", "maskConnectionString"],
   "./executor": [
     "CODE_START_OP", "DEFAULT_VM_LIMITS", "GUEST_OPERATIONS", "QUICKJS_MAX_STACK_BYTES", "QUICKJS_MIN_VM_MEMORY_BYTES", "configureReadyVms",
     "configureSandboxPool",
@@ -59,8 +60,8 @@ function sourceOf(subpath: string): string {
 }
 
 describe("the public API", () => {
-  it("package.json exports exactly the four entries, each built from the source its condition names", () => {
-    assert.deepEqual(Object.keys(manifest.exports), [".", "./testing", "./store", "./executor", "./package.json"]);
+  it("package.json exports exactly the five entries, each built from the source its condition names", () => {
+    assert.deepEqual(Object.keys(manifest.exports), [".", "./testing", "./store", "./postgres", "./executor", "./package.json"]);
     for (const subpath of Object.keys(SURFACE)) {
       const target = manifest.exports[subpath] as Record<string, string>;
       const source = target["statek-source"]!;

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+import { POSTGRES_URL, freshSchema, postgresSkipReason, rawPostgres } from "../../test/support/postgres-server.ts";
 import { startLoopbackServer } from "../../test/support/loopback-server.ts";
 import { chatStream } from "../../test/support/openai-chat-stream.ts";
 import { SCRIPT } from "./agent.ts";
@@ -36,6 +37,29 @@ describe("the calendar demo", () => {
       const show = execFileSync(process.execPath, [join(import.meta.dirname, "../../bin/statek.js"), "show", firstId!, "--store", join(dir, "statek.db")], { encoding: "utf8" });
       for (const text of ["calendar.eventsFor(today)", "findEmptySlot(calendar, meeting.endsAt", "moveMeeting(meeting, laterSlot)", "exit({ moved", "DONE"]) {
         assert.ok(show.includes(text), `statek show includes ${text}`);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("runs the same job on PostgreSQL when STATEK_STORE names a server", { skip: postgresSkipReason() ?? false }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), "statek-demo-"));
+    const schema = freshSchema();
+    try {
+      const output = execFileSync(process.execPath, [main], { encoding: "utf8", env: { ...process.env, STATEK_DATA_DIR: dir, STATEK_STORE: `${POSTGRES_URL}?schema=${schema}` } });
+      assert.match(output, /durable variables and a PostgreSQL store/);
+      assert.match(output, /> Moved "Weekly planning" for Ada: it now starts at \d{4}-\d\d-\d\dT11:00:00\.000Z/);
+      assert.match(output, /Final status: DONE\n/);
+      assert.match(output, /npx statek show [0-9a-f-]{36} --store "\$STATEK_STORE"/);
+      const id = /Job id: ([0-9a-f-]{36})/.exec(output)![1];
+      const client = await rawPostgres();
+      try {
+        const { rows } = await client.query(`SELECT status, history_length FROM "${schema}".jobs WHERE id = $1`, [id]);
+        assert.equal(rows[0]?.["status"], "DONE", "the job's row is in PostgreSQL");
+        assert.ok(Number(rows[0]?.["history_length"]) > 4);
+      } finally {
+        await client.end();
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -8,7 +8,8 @@
  * set), else scripted; the demo says which.
  *
  * Data lives in `./statek-data/` (override with `STATEK_DATA_DIR`): the job store `statek.db` and the
- * calendar's own `calendar.db`. Every run seeds today's meetings afresh and submits a new job.
+ * calendar's own `calendar.db`. `STATEK_STORE=postgres://…` puts the jobs in PostgreSQL instead. Every run
+ * seeds today's meetings afresh and submits a new job.
  *
  * The example imports STATEK from this repository's sources (`../../src/index.ts`), so the demo always runs the
  * code beside it; in your project the same imports come from `"statek"`.
@@ -29,7 +30,8 @@ export class User {
 }
 
 const dataDir = process.env.STATEK_DATA_DIR ?? "./statek-data";
-const storePath = `${dataDir}/statek.db`;
+const storePath = process.env.STATEK_STORE || `${dataDir}/statek.db`;
+const storeKind = /^postgres(ql)?:/i.test(storePath) ? "PostgreSQL" : "SQLite";
 
 const user = new User("Ada", "ada@example.com");
 const calendar = new Calendar(`${dataDir}/calendar.db`, user.name);
@@ -45,10 +47,10 @@ console.log("STATEK calendar demo");
 const modelName = await usableModel(process.env.STATEK_MODEL);
 if (modelName) {
   console.log(`This run uses a real model: ${modelName}. Its replies are its own; the execution is real —`);
-  console.log("a QuickJS sandbox, durable variables and a SQLite store.\n");
+  console.log(`a QuickJS sandbox, durable variables and a ${storeKind} store.\n`);
 } else {
   console.log("This run replays a scripted model (no API key needed): the replies below are fixed, the execution is real —");
-  console.log("a QuickJS sandbox, durable variables and a SQLite store. Set STATEK_MODEL=openai/gpt-5-mini and OPENAI_API_KEY");
+  console.log(`a QuickJS sandbox, durable variables and a ${storeKind} store. Set STATEK_MODEL=openai/gpt-5-mini and OPENAI_API_KEY`);
   console.log("to run a real model.\n");
 }
 
@@ -72,7 +74,8 @@ const moved = calendar.findMeeting("Weekly planning", { day: today });
 console.log(`\nFinal status: ${view.status}${view.error ? ` (${view.error})` : ""}`);
 if (moved) console.log(`"Weekly planning" now starts at ${moved.startsAt.toISOString()}`);
 console.log(`Job id: ${id}`);
-console.log(`Inspect it: npx statek show ${id} --store ${storePath}`);
+// A PostgreSQL URL may hold a password: it is named, not printed.
+console.log(`Inspect it: npx statek show ${id} --store ${storeKind === "SQLite" ? storePath : '"$STATEK_STORE"'}`);
 const { inputTokens, cachedInputTokens, outputTokens, cost } = view.usage;
 console.log(`Usage: ${inputTokens} input tokens (${cachedInputTokens} cached), ${outputTokens} output tokens${cost === null ? "" : `, ${formatCost(cost)}`}`);
 await statek.close();

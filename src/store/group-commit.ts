@@ -9,6 +9,8 @@ import type { AdapterTransaction, StoreAdapter } from "./store-adapter.ts";
 /** A write waiting for the next group commit. */
 interface QueuedWrite {
   apply: (transaction: AdapterTransaction) => Promise<unknown>;
+  /** True for a write that may make a job runnable or append events (see {@link GroupCommit.enqueue}). */
+  wakes: boolean;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -16,20 +18,24 @@ interface QueuedWrite {
 /** Queues writes and applies each batch in one transaction of the adapter, in call order. */
 export class GroupCommit {
   readonly #adapter: StoreAdapter;
+  readonly #onWakingCommit: () => void;
   #queue: QueuedWrite[] = [];
   #flushScheduled = false;
 
-  constructor(adapter: StoreAdapter) {
+  /** `onWakingCommit` runs after a batch commits in which a write marked `wakes` succeeded. */
+  constructor(adapter: StoreAdapter, onWakingCommit: () => void = () => undefined) {
     this.#adapter = adapter;
+    this.#onWakingCommit = onWakingCommit;
   }
 
   /**
    * Queues `apply` for the next batch (flushed on `setImmediate`, after the current turn's other writes). A
    * `signal` that aborts while the write is still queued removes it; once its batch has started it is too late.
+   * `wakes` marks a write that may make a job runnable or append events (a wake-up hint follows its commit).
    */
-  enqueue<T>(apply: (transaction: AdapterTransaction) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  enqueue<T>(apply: (transaction: AdapterTransaction) => Promise<T>, signal?: AbortSignal, wakes = false): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const write: QueuedWrite = { apply, resolve: (value) => resolve(value as T), reject };
+      const write: QueuedWrite = { apply, wakes, resolve: (value) => resolve(value as T), reject };
       if (signal !== undefined) {
         const onAbort = () => {
           const index = this.#queue.indexOf(write);
@@ -74,6 +80,7 @@ export class GroupCommit {
       }
       return;
     }
+    if (batch.some((write) => write.wakes && outcomes.get(write)!.ok)) this.#onWakingCommit();
     for (const write of batch) {
       const outcome = outcomes.get(write)!;
       if (outcome.ok) write.resolve(outcome.value);

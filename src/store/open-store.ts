@@ -14,7 +14,8 @@ export const DEFAULT_STORE_PATH = "./statek-data/statek.db";
  *
  * - a {@link Store} instance is migrated and returned as is;
  * - `":memory:"` or a file path opens a SQLite store (missing directories are created);
- * - a `postgres://` or `postgresql://` URL is refused for now: the PostgreSQL store is not in this version.
+ * - a `postgres://` or `postgresql://` URL opens a PostgreSQL store (`pg` is loaded then; the URL's `schema`
+ *   and `pool_size` parameters configure it; errors show the URL with its password masked).
  *
  * @default DEFAULT_STORE_PATH
  * @example
@@ -27,11 +28,10 @@ export async function openStore(spec: string | Store = DEFAULT_STORE_PATH): Prom
     await spec.migrate();
     return spec;
   }
-  if (/^postgres(ql)?:\/\//i.test(spec)) {
-    // Not prefixed with a call: Statek.open and openStore both get here. The URL may hold a password.
-    throw new Error("the PostgreSQL store is not available in this version of STATEK; use a SQLite path (or \":memory:\") for now");
-  }
-  const store = createSqliteStore({ path: spec });
+  const store = /^postgres(ql)?:\/\//i.test(spec)
+    ? // Loaded on first use, so that an application on SQLite never loads pg.
+      (await import("./postgres/postgres-store.ts")).createPostgresStore({ connectionString: spec })
+    : createSqliteStore({ path: spec });
   try {
     await store.migrate();
   } catch (error) {

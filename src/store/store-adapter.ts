@@ -230,4 +230,14 @@ export interface StoreAdapter extends AdapterReads {
   classifyError(error: unknown): unknown;
   /** Closes the connection (the core has finished every call first). */
   close(): Promise<void>;
+  /**
+   * Tells other processes that a transaction with a waking write has committed (PostgreSQL: a coalesced
+   * `NOTIFY`). Omitted where they notice by themselves (SQLite's `data_version`) or cannot exist (`:memory:`).
+   */
+  announceWakeup?(): void;
+  /**
+   * Calls `listener` when another process may have committed a waking write (a hint: may be late, spurious or
+   * coalesced), until the returned function is called. Omitted where no other process can write.
+   */
+  watchWakeups?(listener: () => void): () => void;
 }

@@ -24,6 +24,9 @@ import type {
   ClaimFilter, EventQuery, HistoryRow, JobBrowseQuery, JobCommit, JobCountQuery, JobFilter, JobRow, JobStatus, Store, StoreCallOptions, VariableRow,
 } from "./store.ts";
 
+/** Marks a write that may make a job runnable or append events: a wake-up hint follows its commit. */
+const WAKES = true;
+
 /**
  * A {@link Store} over an engine's adapter.
  *
@@ -43,13 +46,19 @@ export class StoreCore implements Store {
   readonly #adapter: StoreAdapter;
   readonly #writes: GroupCommit;
   readonly #inFlight = new Set<Promise<unknown>>();
+  readonly #wakeupListeners = new Set<() => void>();
+  #stopWatching: (() => void) | undefined;
+  #wakeupScheduled = false;
   #migrating: Promise<void> | undefined;
   #migrated = false;
   #closing: Promise<void> | undefined;
 
   constructor(adapter: StoreAdapter) {
     this.#adapter = adapter;
-    this.#writes = new GroupCommit(adapter);
+    this.#writes = new GroupCommit(adapter, () => {
+      adapter.announceWakeup?.();
+      this.#wakeUp();
+    });
     this.dialect = adapter.dialect;
     this.supportsMultipleProcesses = adapter.supportsMultipleProcesses;
   }
@@ -68,7 +77,7 @@ export class StoreCore implements Store {
       checkJobRow(job);
       checkVariables(`insertJob of job ${job.id}`, variables);
       checkHistory(`insertJob of job ${job.id}`, history);
-      return this.#write((transaction) => insertJobIn(transaction, job, variables, history), options);
+      return this.#write((transaction) => insertJobIn(transaction, job, variables, history), options, WAKES);
     });
   }
 
@@ -94,7 +103,7 @@ export class StoreCore implements Store {
   commit(change: JobCommit, options?: StoreCallOptions): Promise<void> {
     return this.#call(options, () => {
       checkCommit(change);
-      return this.#write((transaction) => commitIn(transaction, change), options);
+      return this.#write((transaction) => commitIn(transaction, change), options, WAKES);
     });
   }
 
@@ -177,7 +186,7 @@ export class StoreCore implements Store {
   releaseLease(jobId: string, fence: Fence, options?: StoreCallOptions): Promise<void> {
     return this.#call(options, () => {
       checkFenceShape("releaseLease", fence);
-      return this.#write((transaction) => releaseIn(transaction, jobId, fence), options);
+      return this.#write((transaction) => releaseIn(transaction, jobId, fence), options, WAKES);
     });
   }
 
@@ -223,7 +232,7 @@ export class StoreCore implements Store {
   settleFuture(key: string, settlement: FutureSettlement, options?: StoreCallOptions): Promise<SettleResult> {
     return this.#call(options, () => {
       checkSettlement(key, settlement);
-      return this.#write((transaction) => settleIn(transaction, key, settlement), options);
+      return this.#write((transaction) => settleIn(transaction, key, settlement), options, WAKES);
     });
   }
 
@@ -265,21 +274,59 @@ export class StoreCore implements Store {
     return this.#call(options, () => {
       checkEvents("appendEvents", events, true);
       if (events.length === 0) return Promise.resolve();
-      return this.#write((transaction) => appendEventsIn(transaction, events), options);
+      return this.#write((transaction) => appendEventsIn(transaction, events), options, WAKES);
     });
   }
 
   /** Waits for every call already made (queued writes included), then closes the connection. Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      this.#wakeupListeners.clear();
+      this.#stopWakeups();
       await Promise.allSettled([...this.#inFlight]);
       await this.#adapter.close();
     })();
     return this.#closing;
   }
 
-  #write<T>(apply: (transaction: AdapterTransaction) => Promise<T>, options: StoreCallOptions | undefined): Promise<T> {
-    return this.#writes.enqueue(apply, options?.signal);
+  subscribeWakeups(listener: () => void): () => void {
+    if (typeof listener !== "function") throw new TypeError("subscribeWakeups: expected a function");
+    if (this.#closing !== undefined) throw new Error(`store is closed (${this.storeName})`);
+    this.#wakeupListeners.add(listener);
+    this.#stopWatching ??= this.#adapter.watchWakeups?.(() => this.#wakeUp());
+    let subscribed = true;
+    return () => {
+      if (!subscribed) return;
+      subscribed = false;
+      this.#wakeupListeners.delete(listener);
+      if (this.#wakeupListeners.size === 0) this.#stopWakeups();
+    };
+  }
+
+  #stopWakeups(): void {
+    const stop = this.#stopWatching;
+    this.#stopWatching = undefined;
+    stop?.();
+  }
+
+  /** Calls every wake-up listener once, soon (hints arriving together are coalesced). A listener that throws is ignored. */
+  #wakeUp(): void {
+    if (this.#wakeupScheduled || this.#wakeupListeners.size === 0) return;
+    this.#wakeupScheduled = true;
+    setImmediate(() => {
+      this.#wakeupScheduled = false;
+      for (const listener of [...this.#wakeupListeners]) {
+        try {
+          listener();
+        } catch {
+          // A hint's listener must not break the store's other listeners.
+        }
+      }
+    });
+  }
+
+  #write<T>(apply: (transaction: AdapterTransaction) => Promise<T>, options: StoreCallOptions | undefined, wakes = false): Promise<T> {
+    return this.#writes.enqueue(apply, options?.signal, wakes);
   }
 
   /** Runs `body` once the store is migrated, classifies its errors, and tracks it so that `close()` can wait. */

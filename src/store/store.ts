@@ -324,6 +324,19 @@ export interface Store {
   lastEventId(options?: StoreCallOptions): Promise<number>;
   /** Appends events outside a commit (a client's action on a job), in order, sharing the group commit. */
   appendEvents(events: Array<NewJobEvent & { jobId: string }>, options?: StoreCallOptions): Promise<void>;
+
+  // Wake-ups (DESIGN.md §10): how a worker learns, without scanning, that there may be work.
+
+  /**
+   * Calls `listener` soon after a write that may have made a job runnable or appended events — a job inserted
+   * or committed, a future settled, a lease released, events appended — whether this store made it or (for a
+   * store shared between processes) another process did. A hint, not a record: calls are coalesced, may come
+   * late or for nothing, and the listener looks at the store itself (`claimRunnable`, `nextWakeAt`,
+   * `readEvents`). SQLite files notice other processes' commits by polling `PRAGMA data_version`; PostgreSQL
+   * uses `LISTEN/NOTIFY` with a safety poll. A subscription keeps the process alive until it is stopped (or the
+   * store closed). Returns the function that stops the calls.
+   */
+  subscribeWakeups(listener: () => void): () => void;
   /** Finishes pending commits and releases the connection. Further calls fail. */
   close(): Promise<void>;
 }

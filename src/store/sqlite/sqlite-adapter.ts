@@ -19,6 +19,9 @@ import { toStoreError } from "./sqlite-errors.ts";
 import { applySqliteMigrations } from "./sqlite-migrations.ts";
 import { SqliteQueries } from "./sqlite-queries.ts";
 
+/** How often a wake-up subscription reads `PRAGMA data_version` (one statement of microseconds). */
+const DATA_VERSION_POLL_MS = 50;
+
 /** The SQLite adapter of one store. */
 export class SqliteAdapter implements StoreAdapter {
   readonly dialect = "sqlite";
@@ -72,6 +75,25 @@ export class SqliteAdapter implements StoreAdapter {
 
   classifyError(error: unknown): unknown {
     return toStoreError(error);
+  }
+
+  /**
+   * Another process's commit changes the file's `PRAGMA data_version` (this connection's own do not: the core
+   * hears those itself), so a cheap poll of it is the wake-up hint across processes. `:memory:` has no other
+   * process.
+   */
+  watchWakeups(listener: () => void): () => void {
+    if (!this.supportsMultipleProcesses) return () => undefined;
+    let last: number | undefined;
+    const poll = () => {
+      this.#read((queries) => queries.dataVersion()).then((version) => {
+        if (last !== undefined && version !== last) listener();
+        last = version;
+      }, () => undefined); // a busy or closed file: the next poll tries again
+    };
+    poll(); // the baseline, now: a commit made before the first tick must count as a change
+    const timer = setInterval(poll, DATA_VERSION_POLL_MS); // not unref'd: a subscription keeps the process alive until it stops, as a socket would
+    return () => clearInterval(timer);
   }
 
   close(): Promise<void> {

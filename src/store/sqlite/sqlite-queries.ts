@@ -86,6 +86,11 @@ export class SqliteQueries implements AdapterTransaction {
     return this.#clock();
   }
 
+  /** `PRAGMA data_version`: changes when another connection commits to the file. */
+  async dataVersion(): Promise<number> {
+    return Number(this.#statement("PRAGMA data_version").get()?.["data_version"]);
+  }
+
   async readJob(id: string): Promise<StoredRow | undefined> {
     return this.#statement(`${JOB_SELECT} WHERE id = ?`).get(id);
   }
