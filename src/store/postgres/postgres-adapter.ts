@@ -10,7 +10,7 @@
  * with itself. Other processes' transactions interleave with ours under row locks (`FOR UPDATE`), and claims
  * skip the rows they hold (`SKIP LOCKED`).
  */
-import type { AdapterTransaction, ClaimQuery, EventRowQuery, JobQuery, StoreAdapter, StoredRow } from "../store-adapter.ts";
+import type { AdapterTransaction, ClaimQuery, EventRowQuery, JobPageQuery, JobQuery, StoreAdapter, StoredRow } from "../store-adapter.ts";
 import type { FutureState } from "../durable-rows.ts";
 import { readInteger } from "../store-rows.ts";
 import { breaksConnection, toPostgresStoreError } from "./postgres-errors.ts";
@@ -148,6 +148,15 @@ export class PostgresAdapter implements StoreAdapter {
   }
   readJobs(query: JobQuery): Promise<StoredRow[]> {
     return this.#reads.readJobs(query);
+  }
+  readJobPage(query: JobPageQuery): Promise<StoredRow[]> {
+    return this.#reads.readJobPage(query);
+  }
+  countJobsByStatus(query: Omit<JobPageQuery, "statuses" | "before" | "after" | "limit">): Promise<StoredRow[]> {
+    return this.#reads.countJobsByStatus(query);
+  }
+  readLastEventId(): Promise<unknown> {
+    return this.#reads.readLastEventId();
   }
   readVariables(jobId: string): Promise<StoredRow[]> {
     return this.#reads.readVariables(jobId);

@@ -8,7 +8,7 @@
  */
 import type { FutureState } from "../durable-rows.ts";
 import type {
-  AdapterReads, AdapterTransaction, ClaimQuery, EventRowQuery, EventValues, FutureValues, HistoryValues, JobQuery, JobValues, JournalValues, StoredRow,
+  AdapterReads, AdapterTransaction, ClaimQuery, EventRowQuery, EventValues, FutureValues, HistoryValues, JobPageQuery, JobQuery, JobValues, JournalValues, StoredRow,
 } from "../store-adapter.ts";
 import { readInteger } from "../store-rows.ts";
 import { ACTIVE_STATUSES, WAITING_STATUS } from "../store-rules.ts";
@@ -117,6 +117,32 @@ export class PostgresReads implements AdapterReads {
     const limit = `$${values.push(query.limit)}`;
     const offset = `$${values.push(query.offset)}`;
     return this.rows(`${this.jobSelect}${condition} ORDER BY created_at DESC, row_order DESC LIMIT ${limit} OFFSET ${offset}`, values);
+  }
+
+  async readJobPage(query: JobPageQuery): Promise<StoredRow[]> {
+    const [where, values] = pageConditions(query);
+    // Ids compare bytewise (COLLATE "C"), as SQLite compares them, so a cursor means the same on both stores.
+    if (query.before) {
+      const at = `$${values.push(query.before.createdAt)}`;
+      where.push(`(created_at < ${at} OR (created_at = ${at} AND id COLLATE "C" < $${values.push(query.before.id)}))`);
+    }
+    if (query.after) {
+      const at = `$${values.push(query.after.createdAt)}`;
+      where.push(`(created_at > ${at} OR (created_at = ${at} AND id COLLATE "C" > $${values.push(query.after.id)}))`);
+    }
+    const condition = where.length === 0 ? "" : ` WHERE ${where.join(" AND ")}`;
+    const order = query.after ? `created_at, id COLLATE "C"` : `created_at DESC, id COLLATE "C" DESC`;
+    return this.rows(`${this.jobSelect}${condition} ORDER BY ${order} LIMIT $${values.push(query.limit)}`, values);
+  }
+
+  async countJobsByStatus(query: Omit<JobPageQuery, "statuses" | "before" | "after" | "limit">): Promise<StoredRow[]> {
+    const [where, values] = pageConditions(query);
+    const condition = where.length === 0 ? "" : ` WHERE ${where.join(" AND ")}`;
+    return this.rows(`SELECT status, COUNT(*)::integer AS count FROM ${this.sql.table("jobs")}${condition} GROUP BY status`, values);
+  }
+
+  async readLastEventId(): Promise<unknown> {
+    return (await this.rows(`SELECT MAX(id) AS id FROM ${this.sql.table("events")}`, []))[0]?.["id"];
   }
 
   async readVariables(jobId: string): Promise<StoredRow[]> {
@@ -316,4 +342,20 @@ function assignmentsOf<T extends object>(columns: { readonly [K in keyof T]-?: s
     assignments.push(`${columns[field as keyof T]} = $${parameters.length}`);
   }
   return [assignments.join(", "), parameters];
+}
+
+/** The filters of a page of jobs (DESIGN §11's list): SQL conditions and their values. */
+function pageConditions(query: Omit<JobPageQuery, "before" | "after" | "limit">): [string[], unknown[]] {
+  const where: string[] = [];
+  const values: unknown[] = [];
+  if (query.statuses !== undefined) where.push(`status = ANY($${values.push([...query.statuses])}::text[])`);
+  if (query.role !== undefined) where.push(`role = $${values.push(query.role)}`);
+  if (query.parentId !== undefined) where.push(`parent_id = $${values.push(query.parentId)}`);
+  if (query.idPrefix !== undefined) {
+    // The range uses the primary key; starts_with makes it exact.
+    where.push(`id COLLATE "C" >= $${values.push(query.idPrefix.prefix)} AND id COLLATE "C" < $${values.push(query.idPrefix.upper)} AND starts_with(id, $${values.push(query.idPrefix.prefix)})`);
+  }
+  if (query.createdFrom !== undefined) where.push(`created_at >= $${values.push(query.createdFrom)}`);
+  if (query.createdTo !== undefined) where.push(`created_at < $${values.push(query.createdTo)}`);
+  return [where, values];
 }
