@@ -37,7 +37,7 @@ import { StoredRows, tombstoneText, type Collected } from "./stored-rows.ts";
 export { DEFAULT_WORKSPACE_LIMITS, type WorkspaceLimits } from "./limits.ts";
 
 /** How many times a cell is replayed in a new VM when its VM is lost for another job's cell. */
-const MAX_REPLAYS = 3;
+const MAX_REPLAYS = 5;
 
 /** What a workspace is built from. */
 export interface WorkspaceOptions {
