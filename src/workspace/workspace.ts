@@ -64,6 +64,12 @@ export interface WorkspaceOptions {
   /** The timer source behind agent code's `setTimeout`/`setInterval`. @default the host's timers */
   timers?: TimerSource;
   signal?: AbortSignal;
+  /**
+   * How the variables are collected after a cell: `incremental` encodes only those the cell could have
+   * changed; `full` encodes every variable after every cell (the reference the incremental collect is tested
+   * against; both store the same rows). @default "incremental"
+   */
+  collect?: "incremental" | "full";
 }
 
 /** An error handler a tool registered, with its context (the tool's result) encoded for the store. */
@@ -97,6 +103,8 @@ export interface WorkspaceReport {
   deleted: string[];
   /** Error handlers the tools called registered, in order (tools/error-handler.ts). */
   errorHandlers: RegisteredErrorHandler[];
+  /** How many variables the end of the cell encoded (the others kept their stored text), when it ran. */
+  encodedVariables?: number;
 }
 
 /** One step's workspace. Create with {@link Workspace.open}; always {@link Workspace.dispose}. */
@@ -341,7 +349,7 @@ export class Workspace {
         timeLimitMs: this.#limits.cellTimeMs,
         ...(this.#options.signal ? { signal: this.#options.signal } : {}),
         before,
-        after: { entry: "collect", args: [] },
+        after: { entry: "collect", args: this.#options.collect === "full" ? ["full"] : [] },
       });
     } finally {
       this.#broker.restoring = false;
@@ -394,7 +402,8 @@ export class Workspace {
   }
 
   #end(error: string | undefined, outcome: CellOutcome, ran: boolean): WorkspaceReport {
-    const changes = !ran ? { put: [], deleted: [] } : outcome.broken ? this.#lostChanges(outcome) : this.#collect(outcome.after);
+    const changes: { put: VariableRow[]; deleted: string[]; encoded?: number } =
+      !ran ? { put: [], deleted: [] } : outcome.broken ? this.#lostChanges(outcome) : this.#collect(outcome.after);
     const report: WorkspaceReport = {
       console: this.#console.finish(),
       toolCalls: this.#toolCalls,
@@ -405,6 +414,7 @@ export class Workspace {
     };
     if (error !== undefined) report.error = error;
     if (outcome.limit) report.limit = outcome.limit;
+    if (changes.encoded !== undefined) report.encodedVariables = changes.encoded;
     if (this.#exited && !outcome.broken) report.exitStatus = this.#exitText();
     return report;
   }
@@ -431,7 +441,7 @@ export class Workspace {
   }
 
   /** Reads the variables the cell's `collect` reported and compares them with what is stored: only changes are reported. */
-  #collect(after: CellOutcome["after"]): { put: VariableRow[]; deleted: string[] } {
+  #collect(after: CellOutcome["after"]): { put: VariableRow[]; deleted: string[]; encoded?: number } {
     let collected: Collected;
     try {
       if (!after) throw new TypeError("the workspace did not report its variables");
@@ -449,10 +459,13 @@ export class Workspace {
     const changes = this.#stored.apply(collected, this.#guard);
     for (const notice of changes.refused) this.#console.push("notice", notice);
     // A warm VM must hold what a cold restore would give: values that became tombstones are restored again
-    // before the next cell, and classes re-declared against variables that changed; references a restore
-    // could not resolve get another chance (and their notices are shown again), as in a cold open.
+    // before the next cell (when any stored text holds one — what a full collect reports as problems), and
+    // classes re-declared against variables that changed; references a restore could not resolve get another
+    // chance (and their notices are shown again), as in a cold open. The guest may ask for a restore too (it
+    // starts the groups of its incremental collect over).
     const touched = [...changes.changed, ...changes.deleted];
-    if (((collected.problems.length || changes.refused.length) && changes.changed.size) || this.#unresolved || this.#stored.classesMention(touched)) {
+    const tombstones = collected.problems.length || changes.refused.length || this.#stored.holdsTombstones();
+    if ((tombstones && changes.changed.size) || this.#unresolved || this.#stored.classesMention(touched) || collected.regroup === true) {
       if (!this.#pendingSetup.length) this.#pendingSetup = [this.#restoreCall()];
     }
     for (const problem of collected.problems) {
@@ -460,7 +473,8 @@ export class Workspace {
       const root = /^[^.[]+/.exec(path)?.[0] ?? path;
       if (changes.changed.has(root)) this.#console.push("notice", `${path} was not persisted: ${String(problem?.reason ?? "")}`);
     }
-    return { put: changes.put, deleted: changes.deleted };
+    const encoded = typeof collected.encoded === "number" && Number.isSafeInteger(collected.encoded) ? collected.encoded : undefined;
+    return { put: changes.put, deleted: changes.deleted, ...(encoded === undefined ? {} : { encoded }) };
   }
 
   #collectFailure(error: unknown): string {

@@ -14,6 +14,7 @@
  */
 import { codecSource } from "../codec/codec.ts";
 import { createCloneEngine } from "./guest-clone.ts";
+import { REGROUP_FLOOR, createCollectScope } from "./guest-collect-scope.ts";
 import { RANDOM_BATCH, installHostClock } from "./guest-clock.ts";
 import { GUEST_OPERATION_CODES } from "./guest-protocol.ts";
 import { createGuestHandles } from "./guest-handles.ts";
@@ -25,6 +26,8 @@ import { createTextEngine, installTextGlobals } from "./guest-text.ts";
 import { createUrlEngine } from "./guest-url.ts";
 import { installUrlGlobals } from "./guest-url-api.ts";
 import { createUrlHosts } from "./guest-url-hosts.ts";
+import { createVariableUses } from "./guest-variable-uses.ts";
+import { createWorkspaceVariables } from "./guest-variables.ts";
 
 /** Globals of the guest runtime itself: not intrinsics, so the lockdown leaves them as they are. */
 export const RUNTIME_GLOBALS = ["console", "print", "exit", "__statek"] as const;
@@ -81,7 +84,7 @@ export function guestBootstrapSource(sendName: string): string {
   const load = (source) => evaluate(source)(${BOUND_BUILTINS.join(", ")});
   (${pruneEngineGlobals})(globalThis, ${JSON.stringify(ENGINE_GLOBALS)});
   const installRealm = (G, link) => (${installRealmGlobals})(G, link, ${parts});
-  const entries = (${installGuestRuntime})(send, ${JSON.stringify(GUEST_OPERATION_CODES)}, ${codecSource()}, ${createGuestHandles}, ${installHostClock}, ${RANDOM_BATCH}, installRealm, ${installGuestTimers});
+  const entries = (${installGuestRuntime})(send, ${JSON.stringify(GUEST_OPERATION_CODES)}, ${codecSource()}, ${createGuestHandles}, ${installHostClock}, ${RANDOM_BATCH}, installRealm, ${installGuestTimers}, { create: ${createWorkspaceVariables}, uses: ${createVariableUses}, scope: ${createCollectScope}, regroupFloor: ${REGROUP_FLOOR} });
   (${lockdownRealm})(globalThis, ${JSON.stringify(RUNTIME_GLOBALS)});
   return entries;
 })()`;
