@@ -21,8 +21,11 @@ export interface Collected {
   /** The texts of the variables the collect encoded. */
   texts: Record<string, string>;
   problems: Array<{ path: string; reason: string }>;
-  /** Every variable, in definition order; a stored variable missing from it was deleted. */
-  order: string[];
+  /**
+   * Every variable, in definition order, when the set of variables changed since the last collect (a stored
+   * variable missing from it was deleted); absent when it did not.
+   */
+  order?: string[];
   /** How many variables the collect encoded. */
   encoded?: number;
   /** The guest asks for its variables to be restored before the next cell (it starts its groups over). */
@@ -112,7 +115,7 @@ export class StoredRows {
   /** Applies a collect; texts with references the guard does not know become tombstones. */
   apply(collected: Collected, guard: ReferenceGuard): RowChanges {
     const changes: RowChanges = { put: [], deleted: [], changed: new Set(), refused: [] };
-    for (const name of collected.order) {
+    for (const name of collected.order ?? Object.keys(collected.texts)) {
       // The report comes from the guest: a name must be a string, and only an own text counts.
       if (typeof name !== "string" || !Object.prototype.hasOwnProperty.call(collected.texts, name)) continue;
       let blob = collected.texts[name];
@@ -132,6 +135,7 @@ export class StoredRows {
       changes.changed.add(name);
     }
     if (changes.put.length) this.#refuseUndecodable(changes);
+    if (!collected.order) return changes;
     const present = new Set(collected.order.filter((name) => typeof name === "string"));
     for (const name of [...this.#rows.keys()]) {
       if (present.has(name)) continue;

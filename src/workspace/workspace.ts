@@ -447,7 +447,7 @@ export class Workspace {
       if (!after) throw new TypeError("the workspace did not report its variables");
       if ("error" in after) throw Object.assign(new Error(`${after.error.name}: ${after.error.message}`), { guest: after.error });
       collected = parseUntrusted(after.text) as Collected;
-      if (!collected || typeof collected.texts !== "object" || !Array.isArray(collected.order) || !Array.isArray(collected.problems)) {
+      if (!collected || typeof collected.texts !== "object" || (collected.order !== undefined && !Array.isArray(collected.order)) || !Array.isArray(collected.problems)) {
         throw new TypeError("the workspace reported its variables in an unreadable form");
       }
     } catch (error) {

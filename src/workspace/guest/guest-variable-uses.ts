@@ -48,10 +48,9 @@ export function createVariableUses(G: any): VariableUses {
   let used = new Set<string>();
 
   // The slot's accessor is still the property: agent code may have redefined or deleted it since.
-  const current = (name: string, slot: Slot) => {
-    const desc = describe(G, name);
-    return !!desc && desc.get === slot.get;
-  };
+  // (`__lookupGetter__` answers without making a descriptor object: this runs for every variable, every cell.)
+  const lookupGetter: (this: unknown, name: string) => unknown = (Object.prototype as any).__lookupGetter__;
+  const current = (name: string, slot: Slot) => lookupGetter.call(G, name) === slot.get;
   const putBack = (name: string, slot: Slot, value: unknown) => {
     armed.delete(name);
     defineProperty(G, name, { value, writable: true, enumerable: slot.enumerable, configurable: true });

@@ -198,11 +198,11 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
       return "";
     },
     /**
-     * Encodes the workspace variables the cell could have changed: `{ texts, problems, order, encoded,
-     * regroup }` as JSON — `texts` holds only those, `order` every variable (a name missing from it was
-     * deleted), `encoded` how many were encoded, `regroup` asks for a restore before the next cell. `mode`
-     * `"full"` encodes every variable (the reference the incremental collect is tested against) and keeps the
-     * same books. Guarded per variable: one that cannot be read (a getter that throws, a revoked proxy, a
+     * Encodes the workspace variables the cell could have changed: `{ texts, problems, order?, encoded,
+     * regroup }` as JSON — `texts` holds only those, `order` every variable when the set of variables changed
+     * (a name missing from it was deleted), `encoded` how many were encoded, `regroup` asks for a restore
+     * before the next cell. `mode` `"full"` encodes every variable (the reference the incremental collect is
+     * tested against) and keeps the same books. Guarded per variable: one that cannot be read (a getter that throws, a revoked proxy, a
      * detached buffer, nesting too deep) becomes a tombstone with the reason, and the others are kept.
      */
     collect(mode?: string) {
@@ -211,6 +211,7 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
       const present = new Set(variables);
       const gone = new Set(order.filter((name) => !present.has(name)));
       if (gone.size) order = order.filter((name) => present.has(name));
+      const reordered = gone.size > 0 || order.length !== variables.length;
       if (order.length !== variables.length) {
         const listed = new Set(order);
         for (const name of variables) if (!listed.has(name)) order.push(name);
@@ -275,7 +276,8 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
         const desc = describe(G, name);
         if (desc && "value" in desc && Object.is(desc.value, baseline.get(name)) && !uses.arm(name)) untracked = true;
       }
-      return stringify({ texts: encoded.texts, problems: encoded.problems, order, encoded: chosen.length, regroup });
+      // The names go to the host only when they changed (it deletes the variables missing from them).
+      return stringify({ texts: encoded.texts, problems: encoded.problems, ...(reordered ? { order } : {}), encoded: chosen.length, regroup });
     },
   };
 }
