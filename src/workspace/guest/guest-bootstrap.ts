@@ -9,7 +9,8 @@
  *    parts keep the originals whatever a cell later assigns to `globalThis.JSON` or `globalThis.Map`;
  * 3. prunes the engine's globals to the workspace's set (`guest-realm.ts`);
  * 4. installs the runtime, which installs the clock and the realm's own globals (`performance`, `URL`,
- *    `structuredClone`, …; their engines are compiled on first use from the sources in {@link ENGINES});
+ *    `structuredClone`, …; their engines are compiled on first use from the sources in {@link ENGINES}) and
+ *    the workspace variables (`guest-variables.ts`, with `guest-variable-uses.ts` and `guest-collect-scope.ts`);
  * 5. locks the realm down (`guest-lockdown.ts`): every intrinsic is frozen before any agent code runs.
  */
 import { codecSource } from "../codec/codec.ts";

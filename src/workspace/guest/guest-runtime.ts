@@ -3,8 +3,9 @@
  * The guest runtime: the code every workspace VM runs before the first cell. It gives agent code `console`,
  * `print` and `exit`, turns handle references into proxies (`guest-handles.ts`), takes the clock and random
  * numbers from the host (`guest-clock.ts`), installs the realm's own globals (`installRealm`, see
- * `guest-realm.ts`), restores and collects workspace variables with the codec, and reports the end of each
- * cell. The bootstrap locks the realm down once it returns (`guest-lockdown.ts`).
+ * `guest-realm.ts`), restores and collects workspace variables with the codec (`guest-variables.ts`: the
+ * collect encodes only what the cell could have changed), and reports the end of each cell. Its own functions
+ * are frozen. The bootstrap locks the realm down once it returns (`guest-lockdown.ts`).
  *
  * {@link installGuestRuntime} is evaluated *inside* the sandbox from its source text, so it must be
  * self-contained (no imports, no outer variables). Its only link to the host is `send(op, ...strings)` (`op`
