@@ -6,6 +6,7 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   "step-overhead": () => import("./step-overhead.ts"),
   sandbox: () => import("./sandbox.ts"),
   "native-loops": () => import("./native-loops.ts"),
+  "workspace-size": () => import("./workspace-size.ts"),
 };
 
 const wanted = process.argv.slice(2);
