@@ -126,6 +126,18 @@ describe("incremental collect", () => {
     await p.run("try { v0.later() } catch (error) { print(error.name) }");
   });
 
+  it("keeps variables readable after the global object is sealed or frozen, and writable only while sealed", async () => {
+    const p = pair();
+    await ten(p);
+    await p.run("Object.seal(globalThis)");
+    assert.deepEqual(await p.run("v1.n = 11; v2 = 'two'; print(v1.n, v2, v3.n)"), ["[out] 11 two 3"]);
+    assert.match(p.blob("v1") ?? "", /\["n",11\]/);
+    assert.equal(p.blob("v2"), '{"v":"two"}');
+    await p.run("Object.freeze(globalThis)");
+    assert.deepEqual(await p.run("v4.n = 44; v5 = 'five'; print(v4.n, typeof v5)"), ["[out] 44 object"]);
+    assert.match(p.blob("v4") ?? "", /\["n",44\]/);
+  });
+
   it("arms the agent's plain-data context like a variable: what it holds on to is seen", async () => {
     const p = pair({ globals: () => ({ config: { mode: "a" } }) });
     await ten(p);

@@ -38,6 +38,7 @@ export interface VariableUses {
 export function createVariableUses(G: any): VariableUses {
   const defineProperty = Object.defineProperty;
   const describe = Object.getOwnPropertyDescriptor;
+  const isFrozen = Object.isFrozen;
   interface Slot {
     value: unknown;
     enumerable: boolean;
@@ -51,9 +52,15 @@ export function createVariableUses(G: any): VariableUses {
   // (`__lookupGetter__` answers without making a descriptor object: this runs for every variable, every cell.)
   const lookupGetter: (this: unknown, name: string) => unknown = (Object.prototype as any).__lookupGetter__;
   const current = (name: string, slot: Slot) => lookupGetter.call(G, name) === slot.get;
+  // False when the global object was sealed or frozen since: the accessor stays, and keeps the value itself.
   const putBack = (name: string, slot: Slot, value: unknown) => {
+    try {
+      defineProperty(G, name, { value, writable: true, enumerable: slot.enumerable, configurable: true });
+    } catch {
+      return false;
+    }
     armed.delete(name);
-    defineProperty(G, name, { value, writable: true, enumerable: slot.enumerable, configurable: true });
+    return true;
   };
 
   function arm(name: string): boolean {
@@ -72,8 +79,9 @@ export function createVariableUses(G: any): VariableUses {
     };
     slot.set = function (value: unknown) {
       used.add(name);
-      if (armed.get(name) === slot && current(name, slot)) putBack(name, slot, value);
-      else G[name] = value;
+      if (armed.get(name) !== slot || !current(name, slot)) G[name] = value;
+      // Sealed, the binding stays writable; frozen, it does not (a sloppy script's write does nothing).
+      else if (!putBack(name, slot, value) && !isFrozen(G)) slot.value = value;
     };
     defineProperty(G, name, { get: slot.get, set: slot.set, enumerable: slot.enumerable, configurable: true });
     armed.set(name, slot);
@@ -93,8 +101,8 @@ export function createVariableUses(G: any): VariableUses {
     disarm(name) {
       const slot = armed.get(name);
       if (!slot) return;
-      if (current(name, slot)) putBack(name, slot, slot.value);
-      else armed.delete(name);
+      if (!current(name, slot)) armed.delete(name);
+      else putBack(name, slot, slot.value);
     },
     markUsed(name) {
       used.add(name);
