@@ -53,7 +53,7 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
   const prototypeOf = Object.getPrototypeOf;
   const isExtensible = Object.isExtensible;
   const hasOwn = (name: string) => Object.prototype.hasOwnProperty.call(G, name);
-  const MAX_REASON = 200;
+  const MAX_REASON = 10_000;
   const clip = (text: string) => (text.length > MAX_REASON ? text.slice(0, MAX_REASON) + "…" : text);
   const isObject = (value: unknown) => (typeof value === "object" && value !== null) || typeof value === "function";
   const uses = link.createVariableUses(G);
@@ -82,8 +82,8 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
     return false;
   };
 
-  // Sorted into three kinds in one pass over the global object's names: variables (globals the cells
-  // created, plus provided globals a cell replaced), and among them the ones no accessor of ours guards.
+  // One pass over the global object's names: the variables (globals the cells created, plus provided globals a
+  // cell replaced), and among them the ones no accessor of ours guards.
   const survey = () => {
     const variables: string[] = [];
     const unguarded: string[] = [];
