@@ -61,7 +61,7 @@ const shortAgent = new Agent({ role: "short_script", model: scriptedModel([ts("c
 function craftedJob(id: string): JobRow {
   return {
     id, role: "crafted", status: "READY", params: {}, metadata: {}, parentId: null, createdAt: 1_000, updatedAt: 1_000,
-    version: 0, turns: 0, pendingSeq: null, historyLength: 1, exitStatus: null, error: null, usage: {}, state: {},
+    version: 0, turns: 0, pendingSeq: null, historyLength: 1, exitStatus: null, error: null, usage: {}, state: {}, wakeAt: null, cell: 0,
   };
 }
 
@@ -112,7 +112,7 @@ describe("statek jobs", () => {
   it("rejects an unknown status or a bad limit with exit code 2", async () => {
     const status = await statek("jobs", "--status", "FINISHED", "--store", store);
     assert.equal(status.code, 2);
-    assert.match(status.stderr, /unknown status 'FINISHED' for --status \(expected one of READY, WARMING_UP, STARTED, SUSPENDED, DONE, FAILED\)/);
+    assert.match(status.stderr, /unknown status 'FINISHED' for --status \(expected one of READY, WARMING_UP, STARTED, SUSPENDED, DONE, FAILED, CANCELLED\)/);
     assert.match(status.stderr, /statek jobs --help/);
     const limit = await statek("jobs", "--limit", "ten", "--store", store);
     assert.equal(limit.code, 2);

@@ -26,8 +26,9 @@ const SURFACE: Record<string, string[]> = {
   ],
   "./testing": ["ScriptExhaustedError", "ScriptedModel", "runTestJob", "scriptedModel"],
   "./store": [
-    "CorruptRecordError", "DEFAULT_STORE_PATH", "JOB_STATUSES", "JobConflictError", "NoSuchJobError", "SQLITE_SYNCHRONOUS_MODES", "SqliteStore",
-    "StoreError", "createSqliteStore", "openStore", "runStoreSuite", "sampleJob", "sampleRecord",
+    "CorruptRecordError", "DEFAULT_STORE_PATH", "FUTURE_KINDS", "FUTURE_STATES", "JOB_STATUSES", "JobConflictError", "LeaseLostError",
+    "NoSuchJobError", "SQLITE_SYNCHRONOUS_MODES", "STATUS_TRANSITIONS", "SqliteStore", "StoreError", "createSqliteStore", "openStore",
+    "runStoreSuite", "sampleJob", "sampleRecord",
   ],
   "./executor": [
     "CODE_START_OP", "DEFAULT_VM_LIMITS", "GUEST_OPERATIONS", "QUICKJS_MAX_STACK_BYTES", "QUICKJS_MIN_VM_MEMORY_BYTES", "configureReadyVms",

@@ -4,6 +4,7 @@
  * tool calls, console, variables), with the submission, user messages and status changes between them.
  */
 import type { ConsoleRecord, HistoryRecord } from "../jobs/history.ts";
+import { decodeHistoryRecord, isHistoryKind } from "../jobs/history-codec.ts";
 import type { HistoryRow } from "../store/store.ts";
 import { formatError } from "../tools/call-tool.ts";
 import { llmRepr } from "../tools/llm-repr.ts";
@@ -17,20 +18,23 @@ import { readField } from "./read-field.ts";
 import { CONSOLE_ENTRIES_PER_TURN, OUTPUT_LIMITS, RESULT_LIMITS, limitsFor, type TimelineOptions } from "./timeline-limits.ts";
 import { truncateBlock, truncateLine } from "./truncate-text.ts";
 
-/** The timeline's lines, in history order. A record that cannot be read is shown as such, not skipped. */
-export function formatTimeline(history: readonly HistoryRow[], options: TimelineOptions): string[] {
+/**
+ * The timeline's lines, in history order. Records are decoded and checked (`jobs/history-codec.ts`): one that
+ * cannot be read is shown as such, not skipped; one of a kind this version does not know is shown raw.
+ */
+export function formatTimeline(jobId: string, history: readonly HistoryRow[], options: TimelineOptions): string[] {
   const lines: string[] = [];
   const flood = new ConsoleFlood(options);
   for (const row of history) {
-    const data = readField(row, "data");
-    if (data.ok && row.kind === "model-response") flood.reset(lines);
-    if (data.ok && row.kind === "console" && flood.skips(data.value)) continue;
+    const read = readRecord(jobId, row);
+    if (read.ok && read.record.kind === "model-response") flood.reset(lines);
+    if (read.ok && read.record.kind === "console" && flood.skips(read.record.data)) continue;
     flood.flush(lines);
     let recordLines: string[];
-    if (!data.ok) recordLines = unreadable(row, data.error);
+    if (!read.ok) recordLines = read.lines;
     else {
       try {
-        recordLines = formatRecord({ ...row, data: data.value } as unknown as HistoryRecord, options);
+        recordLines = formatRecord(read.record, options);
       } catch (error) {
         recordLines = unreadable(row, formatError(error));
       }
@@ -52,8 +56,8 @@ class ConsoleFlood {
     this.#options = options;
   }
 
-  skips(data: unknown): boolean {
-    const stream = (data as Partial<ConsoleRecord> | null)?.stream;
+  skips(data: ConsoleRecord): boolean {
+    const stream = data.stream;
     if (this.#options.full || stream === "error" || stream === "notice") return false;
     if (this.#shown < CONSOLE_ENTRIES_PER_TURN) {
       this.#shown++;
@@ -72,6 +76,19 @@ class ConsoleFlood {
   reset(lines: string[]): void {
     this.flush(lines);
     this.#shown = 0;
+  }
+}
+
+/** A decoded record, or the lines that show why there is none (unreadable, or a kind this version does not know). */
+function readRecord(jobId: string, row: HistoryRow): { ok: true; record: HistoryRecord } | { ok: false; lines: string[] } {
+  if (!isHistoryKind(row.kind)) {
+    const data = readField(row, "data");
+    return { ok: false, lines: data.ok ? [rule(row.kind), `  ${truncateLine(JSON.stringify(data.value), 300)}`] : unreadable(row, data.error) };
+  }
+  try {
+    return { ok: true, record: decodeHistoryRecord(jobId, row) };
+  } catch (error) {
+    return { ok: false, lines: unreadable(row, formatError(error)) };
   }
 }
 
@@ -140,10 +157,9 @@ function formatRecord(record: HistoryRecord, options: TimelineOptions): string[]
       }
       return lines;
     }
-    default: {
-      const unknown = record as { kind: string; data: unknown };
-      return [rule(unknown.kind), `  ${truncateLine(JSON.stringify(unknown.data), options.full ? Infinity : 300)}`];
-    }
+    default:
+      // Kinds without a layout of their own (error-handler) are shown as their data.
+      return [rule(record.kind), `  ${truncateLine(JSON.stringify(record.data), options.full ? Infinity : 300)}`];
   }
 }
 

@@ -23,7 +23,7 @@ import { buildMessages } from "./build-messages.ts";
 import { chatStyleOf } from "./chat-styles/chat-style.ts";
 import { chatStyleRules } from "./chat-styles/chat-styles.ts";
 import { commitReply } from "./commit-reply.ts";
-import type { HistoryRecord, ModelAttemptRecord, SubmittedRecord } from "./history.ts";
+import type { HistoryRecord, ModelAttemptRecord } from "./history.ts";
 import { recordedUsage } from "./recorded-reply.ts";
 import { requestTools } from "./request-tools.ts";
 import type { StepChanges } from "./step-changes.ts";
@@ -44,7 +44,8 @@ export async function askModel(
   if (!model) {
     return changes.fail(`agent '${agent.role}' has no model: pass one as new Agent({ model }) or set metadata MODEL (e.g. "openai/gpt-5-mini")`);
   }
-  const submitted = history.find((record) => record.kind === "submitted")?.data as SubmittedRecord | undefined;
+  const first = history.find((record) => record.kind === "submitted");
+  const submitted = first?.kind === "submitted" ? first.data : undefined;
   // The prompt lists the agent's own visible tools meant for the job's chat style; the provider payload
   // carries `ts_cli` (DIRECT) and what LLM_TOOLS_SCOPE selects, in the provider's schema profile.
   let tools;

@@ -64,6 +64,10 @@ describe("error handler registration", () => {
     print: () => undefined,
     variable: () => undefined,
     signal: new AbortController().signal,
+    idempotencyKey: "j:0:0",
+    future: () => {
+      throw new Error("no futures here");
+    },
   };
 
   it("§10.97 a sync or async tool registers its handler with its result, just before returning it", async () => {

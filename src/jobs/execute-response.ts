@@ -19,6 +19,9 @@ import { retried } from "./store-retries.ts";
 import type { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { TS_CLI, runTsCli } from "./ts-cli.ts";
+import { readJournal, runDurableCell, settleCell, type DurableCellContext } from "./durable-cell.ts";
+import { runFormalCall } from "./durable-formal.ts";
+import type { StepTransaction } from "./step-transaction.ts";
 
 /** What executing a response did, for the step and the harness. */
 export interface Execution {
@@ -26,16 +29,21 @@ export interface Execution {
   exitStatus?: string;
   /** Exceptions raised: a failed cell, each failed formal tool call. */
   exceptions: number;
+  /** The response's code waits for durable futures: the job suspends, and the response runs again (replayed) later. */
+  suspended?: boolean;
 }
 
 /** Executes a committed response. Calls after one whose code called `exit` are not run. */
 export async function executeResponse(
-  env: StepEnvironment, agent: Agent, row: JobRow, session: JobSession, response: ModelResponseRecord, changes: StepChanges,
+  env: StepEnvironment, agent: Agent, row: JobRow, session: JobSession, response: ModelResponseRecord, changes: StepChanges, tx: StepTransaction,
 ): Promise<Execution> {
   const held = replyDisposition(response, chatStyleRules(chatStyleOf(row.metadata))).held;
   if (held) return holdReply(response, held, changes);
   session.workspace ??= await openWorkspace(env, agent, row);
   const workspace = session.workspace;
+  const context: DurableCellContext = { env, row, tx, changes, history: session.history };
+  // What an earlier attempt at this response did (a crash, a suspension): replayed, never done again.
+  const journal = await readJournal(context);
   let exceptions = 0;
   for (const call of response.toolCalls) {
     if (call.invalidArguments) {
@@ -47,23 +55,34 @@ export async function executeResponse(
       continue;
     }
     if (call.name === TS_CLI) {
-      const outcome = await runTsCli(workspace, call, changes);
+      const outcome = await runTsCli(context, workspace, call, journal);
+      if (outcome.suspended) return { suspended: true, exceptions };
       if (outcome.failed) exceptions++;
-      if (outcome.exitStatus !== undefined) return { exitStatus: outcome.exitStatus, exceptions };
+      if (outcome.exitStatus !== undefined) return finished(context, { exitStatus: outcome.exitStatus, exceptions }, journal);
       continue;
     }
-    const report = await workspace.callFormal(call.name, call.args, call.id);
-    changes.absorb(report);
-    exceptions += report.toolCalls.filter((record) => record.origin === "formal" && record.error !== undefined).length;
+    if (await runFormalCall(context, workspace, call, journal)) exceptions++;
   }
   // A reply of only formal tool calls has no cell (nor has a DIRECT reply: its code runs through ts_cli); any
   // other reply runs, so an empty one reads as such.
   const code = response.code ?? "";
-  if (response.toolCalls.length > 0 && compileCell(code).kind === "empty") return { exceptions };
-  const report = await workspace.runCell(code);
+  if (response.toolCalls.length > 0 && compileCell(code).kind === "empty") return finished(context, { exceptions }, journal);
+  const { report, futures } = await runDurableCell(context, workspace, code, CELL_PART, journal);
   changes.absorb(report);
+  await settleCell(context, report, futures, CELL_PART, journal);
+  if (report.suspended) return { suspended: true, exceptions };
   if (report.error !== undefined) exceptions++;
   return { ...(report.exitStatus !== undefined ? { exitStatus: report.exitStatus } : {}), exceptions };
+}
+
+/** The journal part of a response's own cell. */
+const CELL_PART = "cell";
+
+/** Ends the response's cell number when its last part was not a cell (only formal calls, or an `exit` in ts_cli). */
+async function finished(context: DurableCellContext, execution: Execution, journal: ReadonlyMap<string, unknown[]>): Promise<Execution> {
+  context.changes.clearJournal = true;
+  context.changes.job.cell = context.row.cell + 1;
+  return execution;
 }
 
 /** A reply that is not run: each formal call reads why as its result, the console says it, and it counts as one exception. */

@@ -16,6 +16,8 @@ export interface SubmittedRecord {
 /** A message from the user. */
 export interface UserMessageRecord {
   text: string;
+  /** Its number in the job's inbox: the n-th `waitForMessage()` of the job gets message n. */
+  inbox?: number;
 }
 
 /** Provider metadata of a reply part (item ids, signatures), by provider name; sent back with the part. */

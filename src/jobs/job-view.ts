@@ -7,6 +7,7 @@ import type { HistoryRow, JobRow, JobStatus, JsonValue, VariableRow } from "../s
 import { decodeValue, decodeVariables } from "../workspace/decode-variables.ts";
 import type { HostReferences } from "../workspace/membrane/host-references.ts";
 import type { HistoryRecord } from "./history.ts";
+import { decodeHistoryForView } from "./history-codec.ts";
 
 /** Accumulated model usage of a job. */
 export interface JobUsage {
@@ -59,12 +60,19 @@ export interface JobSummary {
 
 /** Builds a view from stored rows. */
 export function toJobView(row: JobRow, variables: VariableRow[], history: HistoryRow[], references: HostReferences): JobView {
-  const records = history as unknown as HistoryRecord[];
+  const records = decodeHistoryForView(row.id, history);
   return {
     id: row.id,
     role: row.role,
     status: row.status,
-    console: records.flatMap((record) => (record.kind === "console" ? [record.data.text] : [])),
+    console: records.flatMap((record) => {
+      if (record.kind !== "console") return [];
+      try {
+        return [record.data.text];
+      } catch (error) {
+        return [`[history[${record.seq}] cannot be read: ${error instanceof Error ? error.message : String(error)}]`];
+      }
+    }),
     variables: decodeVariables(variables, references),
     history: records,
     usage: {

@@ -16,9 +16,11 @@ import { runErrorHandlers } from "./error-handlers.ts";
 import { executeResponse } from "./execute-response.ts";
 import { checkTurns, countExceptions, effectiveLimits } from "./harness.ts";
 import type { HistoryRecord } from "./history.ts";
+import { decodeHistory } from "./history-codec.ts";
 import type { JobSession } from "./job-sessions.ts";
 import { readJobState, writeJobState } from "./job-state.ts";
 import { StepChanges } from "./step-changes.ts";
+import { StepTransaction } from "./step-transaction.ts";
 import { retried } from "./store-retries.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { runWarmupBlock, type WarmupBlock } from "./warmup.ts";
@@ -30,40 +32,76 @@ export { DEFAULT_MAX_TURNS, type StepEnvironment } from "./step-environment.ts";
  * retried (`store-retries.ts`); when they persist the step rejects and the job stays as it was.
  */
 export async function runStep(env: StepEnvironment, id: string): Promise<JobStatus> {
-  const row = await retried(env, () => env.store.getJob(id));
-  if (!row) throw new NoSuchJobError({ jobId: id });
+  const first = await retried(env, () => env.store.getJob(id));
+  if (!first) throw new NoSuchJobError({ jobId: id });
   let status: JobStatus;
   try {
-    status = row.status;
+    status = first.status;
   } catch (error) {
-    return failCorrupt(env, row, error);
+    return failCorrupt(env, first, error);
   }
-  if (status === "DONE" || status === "FAILED") return status;
-  const agent = env.agentFor(row.role);
-  const session: JobSession = env.sessions.take(id, row.version, agent) ?? {
-    version: row.version,
-    agent,
-    history: (await retried(env, () => env.store.getHistory(id))) as unknown as HistoryRecord[],
-    workspace: undefined,
-  };
+  if (isFinal(status)) return status;
+  const agent = env.agentFor(first.role);
+  // The step runs under the job's lease: another worker stepping it meanwhile makes this one write nothing.
+  const tx = await claim(env, id);
+  if (!tx) return status;
+  try {
+    return await stepUnderLease(env, id, agent, tx);
+  } finally {
+    await tx.abandon();
+  }
+}
+
+/** Final statuses: nothing more to step. */
+export function isFinal(status: JobStatus): boolean {
+  return status === "DONE" || status === "FAILED" || status === "CANCELLED";
+}
+
+/** The job's lease for one step, waiting out another worker's live lease (it expires if that worker died). */
+async function claim(env: StepEnvironment, id: string): Promise<StepTransaction | null> {
+  for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
+    const tx = await retried(env, () => StepTransaction.begin(env.store, id, env.owner, { leaseMs: env.leaseMs, ...(env.signal ? { signal: env.signal } : {}) }));
+    if (tx) return tx;
+    const current = await retried(env, () => env.store.getJob(id));
+    if (!current || isFinal(current.status) || env.signal?.aborted) return null;
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+}
+
+async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx: StepTransaction): Promise<JobStatus> {
+  env = { ...env, signal: tx.signal };
+  const row = await retried(env, () => env.store.getJob(id));
+  if (!row || isFinal(row.status)) return row?.status ?? "FAILED";
+  let session = env.sessions.take(id, row.version, agent);
+  if (!session) {
+    const rows = await retried(env, () => env.store.getHistory(id));
+    let history: HistoryRecord[];
+    try {
+      history = decodeHistory(id, rows);
+    } catch (error) {
+      if (!(error instanceof CorruptRecordError)) throw error;
+      return failCorrupt(env, row, error);
+    }
+    session = { version: row.version, agent, history, workspace: undefined } satisfies JobSession;
+  }
   const changes = new StepChanges(row);
   let committed = false;
   try {
     try {
-      await executeAndAsk(env, agent, row, session, changes);
+      await executeAndAsk(env, agent, row, session, changes, tx);
     } catch (error) {
       if (!(error instanceof CorruptRecordError)) throw error;
       changes.fail(error.message, error);
     }
     // Every path to FAILED goes through changes.fail; its error handlers run before the failure commits.
     await runErrorHandlers(env, agent, changes);
-    await retried(env, () => env.store.commit(changes.commit(row)));
+    await retried(env, () => tx.commit(changes.commit(row)));
     committed = true;
   } finally {
-    const finished = changes.status === "DONE" || changes.status === "FAILED";
+    const finished = isFinal(changes.status) || changes.status === "SUSPENDED";
     if (committed && !finished && (session.workspace?.reusable ?? true)) {
       session.version = row.version + 1;
-      session.history.push(...(changes.history as unknown as HistoryRecord[]));
+      session.history.push(...changes.records);
       env.sessions.keep(id, session);
     } else {
       session.workspace?.dispose();
@@ -88,7 +126,7 @@ async function failCorrupt(env: StepEnvironment, row: JobRow, error: unknown): P
 }
 
 
-async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, session: JobSession, changes: StepChanges): Promise<void> {
+async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, session: JobSession, changes: StepChanges, tx: StepTransaction): Promise<void> {
   // [model layer] the job's chat style and harness limits; the agent as this job runs it (its own settings).
   let dialog: boolean;
   try {
@@ -99,9 +137,11 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, se
   }
   const limits = effectiveLimits(agent.limits, env.harness);
   // [model layer] warmup: one block per step before the first model call.
-  if (changes.status === "READY" || changes.status === "WARMING_UP") {
+  // A warmup block that waited (the job suspended there) resumes in warmup.
+  const waitedInWarmup = changes.status === "SUSPENDED" && row.state.suspendedIn === "warmup";
+  if (changes.status === "READY" || changes.status === "WARMING_UP" || waitedInWarmup) {
     const blocks = warmupOf(session.history);
-    if (blocks.length && !(await runWarmupBlock(env, agent, row, session, blocks, changes))) return;
+    if (blocks.length && !(await runWarmupBlock(env, agent, row, session, blocks, changes, tx))) return;
   }
   if (changes.status === "READY") changes.setStatus("STARTED");
   if (row.pendingSeq !== null) {
@@ -110,7 +150,12 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, se
       throw new CorruptRecordError({ jobId: row.id, location: `history[${row.pendingSeq}] (the pending model response)` });
     }
     changes.job.pendingSeq = null;
-    const execution = await executeResponse(env, agent, row, session, pending.data, changes);
+    const execution = await executeResponse(env, agent, row, session, pending.data, changes, tx);
+    if (execution.suspended) {
+      // The cell waits for durable futures: the response stays pending, to be replayed when one settles.
+      changes.job.pendingSeq = row.pendingSeq;
+      return;
+    }
     if (execution.exitStatus !== undefined) return changes.finish(execution.exitStatus);
     // [model layer] harness: exceptions raised by executing the response.
     const state = readJobState(row, changes);
@@ -121,7 +166,7 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, se
   // [model layer] harness: the turn limit.
   const turnsExceeded = checkTurns(limits, row.turns, readJobState(row, changes), dialog);
   if (turnsExceeded) return changes.fail(turnsExceeded);
-  await askModel(env, agent, row, [...session.history, ...(changes.history as unknown as HistoryRecord[])], changes);
+  await askModel(env, agent, row, [...session.history, ...changes.records], changes);
 }
 
 /** The job's warmup blocks, fixed at submit time. */

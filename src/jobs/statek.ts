@@ -4,6 +4,8 @@
  * read them back (DESIGN.md §4).
  */
 import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { FutureSignals } from "../durable/future-signals.ts";
 import { NoSuchAgentError } from "../errors/no-such-agent-error.ts";
 import { NoSuchJobError } from "../errors/no-such-job-error.ts";
 import { DEFAULT_STORE_PATH, openStore } from "../store/open-store.ts";
@@ -19,16 +21,19 @@ import { jobMetadata, type JobMetadata, type JobSettings } from "./job-settings.
 import { kindOf } from "../tools/with-article.ts";
 import { ErrorHandlers } from "./error-handlers.ts";
 import { toJobSummary, toJobView, type JobSummary, type JobView } from "./job-view.ts";
-import { DEFAULT_MAX_TURNS, runStep, type StepEnvironment } from "./run-step.ts";
+import { DEFAULT_MAX_TURNS, isFinal, runStep, type StepEnvironment } from "./run-step.ts";
 import { DEFAULT_WARM_MEMORY_BYTES, JobSessions } from "./job-sessions.ts";
 import { encodeInitialVariables, toJsonParams } from "./submit-values.ts";
 import { createModelSettings, type ModelOptions, type ModelSettings } from "../models/model-settings.ts";
 import { checkHarnessLimits, type HarnessLimits } from "./harness.ts";
 import type { SubmittedRecord } from "./history.ts";
+import { encodeHistoryRow } from "./history-codec.ts";
 import { pushUserMessage } from "./push-message.ts";
 import { withStoreRetries } from "./store-retries.ts";
 import { parseWarmup, type WarmupSource } from "./warmup.ts";
 import { notifyModelText, type JobEvent, type OnModelText } from "./job-events.ts";
+import { DEFAULT_LEASE_MS } from "./step-transaction.ts";
+import { rejection, settleFuture } from "./settle-future.ts";
 
 /** What {@link Statek.open} accepts. */
 export interface StatekOptions {
@@ -65,6 +70,12 @@ export interface StatekOptions {
    * what its cells once touched). @default 268_435_456 (256 MiB)
    */
   warmMemoryBytes?: number;
+  /**
+   * How long a step's lease on its job lasts unless renewed (it is renewed at a quarter of this). A process
+   * that dies holding one delays its job by at most this long; another process then takes it over and replays
+   * what the dead one was doing. @default 30_000
+   */
+  leaseMs?: number;
   /**
    * Error handlers this process can run by name, besides those of the registered agents' tools — e.g. a
    * handler registered by a tool that this process's agents no longer have.
@@ -144,6 +155,10 @@ export class Statek {
   readonly #sessions: JobSessions;
   readonly #errorHandlers = new ErrorHandlers();
   readonly #onModelText: OnModelText | undefined;
+  /** The owner of this process's leases. */
+  readonly #owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  readonly #leaseMs: number;
+  readonly #signals = new FutureSignals();
   #closed = false;
 
   private constructor(store: Store, ownsStore: boolean, options: StatekOptions) {
@@ -157,6 +172,7 @@ export class Statek {
     this.#xmlBoxConsole = options.xmlBoxConsole;
     this.#sessions = new JobSessions(options.warmJobs ?? 100, options.warmMemoryBytes ?? DEFAULT_WARM_MEMORY_BYTES);
     this.#onModelText = options.onModelText;
+    this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     for (const handler of options.errorHandlers ?? []) this.#errorHandlers.register(handler, "Statek.open");
     for (const agent of options.agents ?? []) this.#register(agent, "Statek.open");
   }
@@ -174,6 +190,9 @@ export class Statek {
     checkHarnessLimits({ maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, ...options.harness }, "Statek.open");
     checkAgents(options.agents);
     if (options.onModelText !== undefined && typeof options.onModelText !== "function") throw new TypeError("Statek.open: onModelText must be a function");
+    if (options.leaseMs !== undefined && !(Number.isInteger(options.leaseMs) && options.leaseMs >= 100)) {
+      throw new TypeError(`Statek.open: leaseMs must be an integer of at least 100 (milliseconds), got ${String(options.leaseMs)}`);
+    }
     for (const name of ["warmJobs", "warmMemoryBytes"] as const) {
       const value = options[name];
       if (value !== undefined && !(Number.isInteger(value) && value >= 0)) throw new TypeError(`Statek.open: ${name} must be a non-negative integer, got ${String(value)}`);
@@ -292,11 +311,13 @@ export class Statek {
       error: null,
       usage: {},
       state,
+      wakeAt: null,
+      cell: 0,
     };
     const warmup = [...parseWarmup(options.warmup, "submitJob: warmup"), ...agent.warmup];
     const submitted: SubmittedRecord = { vars: types, params, ...(warmup.length ? { warmup: warmup.map((block) => ({ ...block })) } : {}) };
-    const history = [{ seq: 0, kind: "submitted", at: now, data: submitted as unknown as JsonValue }];
-    if (options.message !== undefined) history.push({ seq: 1, kind: "user-message", at: now, data: { text: String(options.message) } });
+    const history = [encodeHistoryRow(0, "submitted", now, submitted)];
+    if (options.message !== undefined) history.push(encodeHistoryRow(1, "user-message", now, { text: String(options.message) }));
     job.historyLength = history.length;
     await withStoreRetries(() => this.store.insertJob(job, rows as VariableRow[], history));
     return { id: job.id };
@@ -326,17 +347,41 @@ export class Statek {
   async pushMessage(id: string, message: string): Promise<JobView> {
     this.#check();
     if (typeof message !== "string") throw new TypeError("pushMessage: message must be a string");
-    await this.#serialized(id, () => pushUserMessage(this.store, this.#sessions, id, message));
+    await this.#serialized(id, () => pushUserMessage(this.store, this.#sessions, this.#signals, id, message));
     return this.#requireJob(id);
   }
 
-  /** Steps a job until it is `DONE` or `FAILED` (or `maxSteps` is reached), and returns its view. */
+  /**
+   * Settles the durable future `key` a tool returned (`ctx.future(key)`) with `value` (JSON data). The first
+   * settlement wins: resolves to `false` when the future was settled already. A job waiting for it wakes.
+   *
+   * @example
+   * ```ts
+   * app.post("/webhooks/payment", async (req) => statek.resolveFuture(`payment:${req.body.id}`, req.body.status));
+   * ```
+   */
+  resolveFuture(key: string, value: unknown = null): Promise<boolean> {
+    this.#check();
+    return settleFuture(this.store, this.#signals, "resolveFuture", key, { state: "resolved", value: value === undefined ? null : (value as JsonValue) });
+  }
+
+  /** Settles the durable future `key` with an error: the waiting code's `await` throws it. First settlement wins. */
+  rejectFuture(key: string, error: Error | string): Promise<boolean> {
+    this.#check();
+    return settleFuture(this.store, this.#signals, "rejectFuture", key, { state: "rejected", value: rejection(error, "rejectFuture") });
+  }
+
+  /**
+   * Steps a job until it is `DONE`, `FAILED` or `CANCELLED`, or `SUSPENDED` (waiting for a timer, a message, a
+   * future), or `maxSteps` is reached, and returns its view.
+   */
   async runJob(id: string, options: RunJobOptions = {}): Promise<JobView> {
     this.#check();
     const maxSteps = options.maxSteps ?? Infinity;
     for (let steps = 0; steps < maxSteps; steps++) {
       const status = await this.#serialized(id, () => runStep(this.#environment(options.signal), id));
-      if (status === "DONE" || status === "FAILED") break;
+      // A suspended job waits for something to happen; stepping it now would only suspend it again.
+      if (isFinal(status) || status === "SUSPENDED") break;
     }
     return this.#requireJob(id);
   }
@@ -387,6 +432,9 @@ export class Statek {
       models: this.#models,
       ...(this.#xmlBoxConsole ? { xmlBoxConsole: this.#xmlBoxConsole } : {}),
       sessions: this.#sessions,
+      owner: this.#owner,
+      leaseMs: this.#leaseMs,
+      signals: this.#signals,
       errorHandler: (name) => this.#errorHandlers.get(name),
       emit: (event) => this.#emit(event),
     };

@@ -10,7 +10,8 @@
 import { JobFailedError } from "../errors/job-failed-error.ts";
 import type { HistoryRow, JobCommit, JobRow, JobStatus, JsonValue, VariableRow } from "../store/store.ts";
 import type { RegisteredErrorHandler, WorkspaceReport } from "../workspace/workspace.ts";
-import type { HistoryKind, HistoryRecordData } from "./history.ts";
+import type { HistoryKind, HistoryRecord, HistoryRecordData } from "./history.ts";
+import { encodeHistoryRow, historyRecord } from "./history-codec.ts";
 
 /** A job's failure, with the error handlers it must run before the step commits. */
 export interface StepFailure {
@@ -42,7 +43,10 @@ function readable<T>(read: () => T): T | undefined {
 
 /** Collects what a step appends and changes, for one commit. */
 export class StepChanges {
+  /** The records appended, as stored (each with its kind's version). */
   readonly history: HistoryRow[] = [];
+  /** The same records, as the runner reads them. */
+  readonly records: HistoryRecord[] = [];
   readonly job: NonNullable<JobCommit["job"]> = {};
   readonly put = new Map<string, VariableRow>();
   readonly deleted = new Set<string>();
@@ -76,7 +80,9 @@ export class StepChanges {
   /** Appends a history record; returns its `seq`. */
   append<K extends HistoryKind>(kind: K, data: HistoryRecordData[K]): number {
     const seq = this.#seq++;
-    this.history.push({ seq, kind, at: Date.now(), data: data as unknown as JsonValue });
+    const at = Date.now();
+    this.history.push(encodeHistoryRow(seq, kind, at, data));
+    this.records.push(historyRecord(seq, kind, at, data));
     return seq;
   }
 
@@ -130,6 +136,11 @@ export class StepChanges {
     }
   }
 
+  /** The cell's journal is done with (its cell ended): the commit deletes it. */
+  clearJournal = false;
+  /** Futures a suspending step waits for: if one settled meanwhile, the commit makes the job runnable at once. */
+  wakeIfSettled: string[] | undefined;
+
   /** The commit for the row this step read. */
   commit(row: JobRow): JobCommit {
     return {
@@ -139,6 +150,8 @@ export class StepChanges {
       putVariables: [...this.put.values()],
       deleteVariables: [...this.deleted],
       appendHistory: this.history,
+      ...(this.clearJournal ? { clearJournal: true } : {}),
+      ...(this.wakeIfSettled ? { wakeIfSettled: this.wakeIfSettled } : {}),
     };
   }
 }

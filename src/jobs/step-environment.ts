@@ -8,6 +8,7 @@ import type { ErrorHandler } from "../tools/error-handler.ts";
 import type { Executor } from "../workspace/executor.ts";
 import type { ExposedClasses } from "../workspace/membrane/host-references.ts";
 import type { WorkspaceLimits } from "../workspace/workspace.ts";
+import type { FutureSignals } from "../durable/future-signals.ts";
 import type { Agent } from "./agent.ts";
 import type { HarnessLimits } from "./harness.ts";
 import type { JobEvent } from "./job-events.ts";
@@ -38,6 +39,12 @@ export interface StepEnvironment {
   /** Warm sessions of this process. */
   sessions: JobSessions;
   signal?: AbortSignal;
+  /** Who steps jobs in this process (the owner of its leases: `host:pid:random`). */
+  owner: string;
+  /** How long a step's lease lasts unless renewed. */
+  leaseMs: number;
+  /** In-process news of settled futures (a running cell that waits for one hears it at once). */
+  signals: FutureSignals;
   /** Receives the events the step produces (model text as it streams); must not throw. */
   emit?(event: JobEvent): void;
 }

@@ -29,7 +29,8 @@ export async function withStoreRetries<T>(
       return await operation();
     } catch (error) {
       if (attempt >= policy.attempts || !StoreError.isTransient(error)) throw error;
-      await pause(Math.min(policy.initialDelayMs * 2 ** (attempt - 1), policy.maxDelayMs), options.signal);
+      // Jittered, so that writers retrying together do not meet the same lock again and again.
+      await pause(Math.min(policy.initialDelayMs * 2 ** (attempt - 1), policy.maxDelayMs) * (0.5 + Math.random()), options.signal);
     }
   }
 }

@@ -61,16 +61,18 @@ export function encodeInitialVariables(
 
 /** Checks that job parameters are JSON values (a `TypeError` names the first that is not). */
 export function toJsonParams(params: Readonly<Record<string, unknown>>): Record<string, JsonValue> {
-  const check = (value: unknown, path: string): void => {
-    if (value === null || typeof value === "string" || typeof value === "boolean") return;
-    if (typeof value === "number" && Number.isFinite(value)) return;
-    if (Array.isArray(value)) return value.forEach((item, index) => check(item, `${path}[${index}]`));
-    if (typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
-      for (const [key, item] of Object.entries(value as Record<string, unknown>)) check(item, `${path}.${key}`);
-      return;
-    }
-    throw new TypeError(`submitJob: params.${path} is not a JSON value (strings, numbers, booleans, null, arrays, plain objects)`);
-  };
-  for (const [key, value] of Object.entries(params)) check(value, key);
+  for (const [key, value] of Object.entries(params)) checkJson(value, `params.${key}`, "submitJob");
   return JSON.parse(JSON.stringify(params));
+}
+
+/** Throws a `TypeError` naming `call` and the path when `value` is not JSON data. */
+export function checkJson(value: unknown, path: string, call: string): asserts value is JsonValue {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return;
+  if (typeof value === "number" && Number.isFinite(value)) return;
+  if (Array.isArray(value)) return value.forEach((item, index) => checkJson(item, `${path}[${index}]`, call));
+  if (typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    for (const [key, item] of Object.entries(value as Record<string, unknown>)) checkJson(item, `${path}.${key}`, call);
+    return;
+  }
+  throw new TypeError(`${call}: ${path} is not a JSON value (strings, numbers, booleans, null, arrays, plain objects)`);
 }

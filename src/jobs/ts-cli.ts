@@ -11,7 +11,9 @@ import { tool } from "../tools/tool.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { stripOuterFence } from "./chat-styles/fences.ts";
 import type { RecordedToolCall } from "./history.ts";
-import type { StepChanges } from "./step-changes.ts";
+import type { JournalItem } from "../workspace/cell-journal.ts";
+import type { DurableCellContext } from "./durable-cell.ts";
+import { runDurableCell, settleCell } from "./durable-cell.ts";
 
 /** The name of the system tool. */
 export const TS_CLI = "ts_cli";
@@ -33,13 +35,24 @@ export const tsCliTool = tool({
   },
 });
 
-/** Runs one `ts_cli` call; returns the encoded exit status when the code called `exit`. */
-export async function runTsCli(workspace: Workspace, call: RecordedToolCall, changes: StepChanges): Promise<{ exitStatus?: string; failed: boolean }> {
+/**
+ * Runs one `ts_cli` call as a durable cell (part `ts:<call id>` of the response's journal); returns the
+ * encoded exit status when the code called `exit`, and whether it suspended (waiting for durable futures).
+ */
+export async function runTsCli(
+  context: DurableCellContext, workspace: Workspace, call: RecordedToolCall, journal: ReadonlyMap<string, JournalItem[]>,
+): Promise<{ exitStatus?: string; failed: boolean; suspended?: boolean }> {
   const started = performance.now();
   const code = typeof call.args.code === "string" ? stripOuterFence(call.args.code) : "";
-  const report = await workspace.runCell(code);
+  const part = `ts:${call.id}`;
+  const { report, futures } = await runDurableCell(context, workspace, code, part, journal);
+  const { changes } = context;
   // Tool calls the code made and its variables are the job's; its console output is the call's result.
   changes.absorb({ ...report, console: [] });
+  if (report.suspended) {
+    await settleCell(context, report, futures, part, journal);
+    return { failed: false, suspended: true };
+  }
   const output = report.console.map((entry) => entry.text).join("\n");
   changes.append("tool-call", {
     name: TS_CLI,

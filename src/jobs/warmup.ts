@@ -11,6 +11,8 @@ import { openWorkspace } from "./execute-response.ts";
 import type { JobSession } from "./job-sessions.ts";
 import { readJobState, writeJobState } from "./job-state.ts";
 import type { StepChanges } from "./step-changes.ts";
+import { readJournal, runDurableCell, settleCell, type DurableCellContext } from "./durable-cell.ts";
+import type { StepTransaction } from "./step-transaction.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 
 /** One warmup block. */
@@ -75,18 +77,23 @@ export function parseWarmup(source: WarmupSource | undefined, label = "warmup"):
  * block ran and the job is still running), `false` when the step ends here.
  */
 export async function runWarmupBlock(
-  env: StepEnvironment, agent: Agent, row: JobRow, session: JobSession, blocks: readonly WarmupBlock[], changes: StepChanges,
+  env: StepEnvironment, agent: Agent, row: JobRow, session: JobSession, blocks: readonly WarmupBlock[], changes: StepChanges, tx: StepTransaction,
 ): Promise<boolean> {
   const state = readJobState(row, changes);
   const index = state.warmupBlock;
   if (index >= blocks.length) return true;
   if (changes.status !== "WARMING_UP") changes.setStatus("WARMING_UP");
   const block = blocks[index]!;
-  changes.append("warmup", { block: index, code: block.code, hidden: block.hidden === true });
+  const context: DurableCellContext = { env, row, tx, changes, history: session.history };
+  const journal = await readJournal(context);
+  // A block that waited (the job suspended in WARMING_UP) is replayed: its record was committed already.
+  if (!journal.size) changes.append("warmup", { block: index, code: block.code, hidden: block.hidden === true });
   // A hidden block may call hidden tools; the workspace refuses them to every other cell.
   session.workspace ??= await openWorkspace(env, agent, row);
-  const report = await session.workspace.runCell(block.code, { allowHiddenTools: block.hidden === true });
+  const { report, futures } = await runDurableCell(context, session.workspace, block.code, "warmup", journal, { allowHiddenTools: block.hidden === true });
   changes.absorb(report);
+  await settleCell(context, report, futures, "warmup", journal);
+  if (report.suspended) return false;
   writeJobState(row, changes, { warmupBlock: index + 1 });
   if (report.error !== undefined) {
     changes.fail(`warmup block ${index + 1} of ${blocks.length} failed: ${report.error}`);

@@ -1,17 +1,28 @@
 /**
  * @module
- * The storage contract. A {@link Store} keeps jobs, their workspace variables and their history durably. The
- * job runner sees only this interface; `sqlite/` and (later) `postgres/` implement it, and both pass the one
- * conformance suite in `store.suite.ts`.
+ * The storage contract. A {@link Store} keeps jobs, their workspace variables and their history durably, and
+ * the rows of durable execution (`durable-rows.ts`): leases that fence every write of a step, the current
+ * cell's journal, durable futures and the outbox of job events. The job runner sees only this interface. Its
+ * behaviour is implemented once, in `store-core.ts` (with the rules of `store-rules.ts`), over an engine's
+ * `StoreAdapter` (`store-adapter.ts`) that holds SQL only: `sqlite/` now, `postgres/` later. Every store passes
+ * the one conformance suite (`store.suite.ts`).
  *
  * Rows are plain data: JSON-able values and strings. Encoding workspace values is the workspace codec's job;
  * the store never looks inside a variable's blob or a history record's data.
  */
+import type { Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JobEventRow, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult } from "./durable-rows.ts";
+
+export type { Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JobEventRow, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult };
+
 
 /** Every status a job can have, in lifecycle order. */
-export const JOB_STATUSES = ["READY", "WARMING_UP", "STARTED", "SUSPENDED", "DONE", "FAILED"] as const;
+export const JOB_STATUSES = ["READY", "WARMING_UP", "STARTED", "SUSPENDED", "DONE", "FAILED", "CANCELLED"] as const;
 
-/** A job's status. `DONE` and `FAILED` are final unless a user message restarts a dialog job. */
+/**
+ * A job's status. `DONE`, `FAILED` and `CANCELLED` are final, except that a user message restarts a `DONE`
+ * dialog job and `retryJob` resumes a `FAILED` one. A `SUSPENDED` job waits for durable futures. Which changes
+ * a commit may make is `STATUS_TRANSITIONS` (`store-rules.ts`).
+ */
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** A JSON value, as stored in JSON columns. */
@@ -53,6 +64,14 @@ export interface JobRow {
   usage: Record<string, JsonValue>;
   /** Job-level runner state that needs no column of its own (harness counters, error handlers, …). */
   state: Record<string, JsonValue>;
+  /**
+   * When a `SUSPENDED` job becomes runnable by itself (its earliest timer), else `null` (it waits to be woken).
+   * Settling one of its futures sets it to the settlement time, so the job becomes runnable at once. Ignored
+   * for other statuses (they are runnable anyway).
+   */
+  wakeAt: number | null;
+  /** The number of the job's current cell: its journal and its runner's idempotency keys carry it. Starts at 0. */
+  cell: number;
 }
 
 /** One workspace variable of a job. */
@@ -98,6 +117,49 @@ export interface JobCommit {
    * job's `historyLength`, each next one is 1 more), or the commit fails.
    */
   appendHistory?: HistoryRow[];
+  /**
+   * The step's lease. When given, the commit fails with `LeaseLostError` unless the job's lease has this owner
+   * and epoch (it may have expired: a step that still holds the epoch may commit) and was not released. Every
+   * commit of a step that runs under a lease gives it; clients that change a job from outside (a pushed
+   * message) do not. The fence is checked before `expectedVersion`.
+   */
+  fence?: Fence;
+  /** Deletes the job's journal: its cell is over (the job's `cell` is normally incremented in the same commit). */
+  clearJournal?: boolean;
+  /**
+   * Futures the job starts waiting for. A key settled before anyone created it is adopted: it keeps its
+   * settlement and takes this job, kind, `wakeAt` and data. A key the job created already is kept as it is (a
+   * replay creates it again); a key of another job fails the commit.
+   */
+  createFutures?: NewFuture[];
+  /**
+   * Keys of the futures a job this commit leaves `SUSPENDED` waits for. When one of them is settled already
+   * (before the step could see it, or adopted above), the job's `wakeAt` becomes now, so a suspension never
+   * misses a settlement that raced it.
+   */
+  wakeIfSettled?: string[];
+  /** Cancels every future of the job that is still waiting (a cancelled job waits for nothing). */
+  cancelFutures?: boolean;
+  /** Events appended to the outbox in the same transaction (they carry this commit's job id unless they name one). */
+  events?: NewJobEvent[];
+  /** Releases the lease (`fence`, required) with the commit: the job is free for any worker. */
+  releaseLease?: boolean;
+}
+
+/** What {@link Store.readEvents} returns. */
+export interface EventQuery {
+  /** Only events after this id (the last one a reader saw). @default 0 */
+  afterId?: number;
+  /** Only this job's events. */
+  jobId?: string;
+  /** At most this many, in id order. @default 1000 */
+  limit?: number;
+}
+
+/** Which jobs {@link Store.claimRunnable} may claim. */
+export interface ClaimFilter {
+  /** Only jobs of these roles (the agents a worker has). */
+  roles?: readonly string[];
 }
 
 /** Which jobs {@link Store.listJobs} returns. */
@@ -120,11 +182,11 @@ export interface StoreCallOptions {
 /**
  * Durable storage for jobs. Every method is safe to call from many concurrent steps.
  *
- * A stored value that cannot be read back (bad JSON, an unknown status) must not break reads of anything
- * else: `getJob`, `listJobs` and `getHistory` return every row, and only reading the damaged field throws
- * `CorruptRecordError` naming the job and field — so the runner can fail that one job, and a commit that
- * replaces the field repairs it. Every implementation behaves this way (the SQLite tests pin it down; damaging
- * a row is engine-specific, so the shared suite cannot).
+ * A stored value that cannot be read back (bad JSON, an unknown status, a number that is not one) must not
+ * break reads of anything else: `getJob`, `listJobs`, `getHistory`, `getVariables`, `getJournal`, the futures
+ * and the events return every row, and only reading the damaged field throws `CorruptRecordError` naming the
+ * job and field — so the runner can fail that one job, and a commit that replaces the field repairs it. The
+ * conformance suite damages rows through a hook each adapter supplies (`StoreSuiteOptions.damage`).
  *
  * A failure of the engine itself is a `StoreError` whose `isRetryable` says whether repeating the call may
  * succeed (busy, locked, connection lost) — worked out once by the implementation from the engine's code, so
@@ -153,6 +215,73 @@ export interface Store {
   commit(change: JobCommit, options?: StoreCallOptions): Promise<void>;
   /** Jobs matching the filter, newest first. */
   listJobs(filter?: JobFilter, options?: StoreCallOptions): Promise<JobRow[]>;
+
+  // Leases (DESIGN.md §7, §10). Times are the store's clock: lease expiry never depends on a worker's clock.
+
+  /**
+   * Claims job `jobId` for `owner` for `leaseMs`: succeeds when the job has no live lease (none, expired,
+   * released) and is not final, whatever its status otherwise (a `SUSPENDED` job that is not due included);
+   * bumps the epoch. `null` when a live lease exists (anyone's, this owner's too: a holder renews, it does not
+   * claim again), or the job is final or unknown.
+   */
+  claimJob(jobId: string, owner: string, leaseMs: number, options?: StoreCallOptions): Promise<Lease | null>;
+  /**
+   * Claims up to `limit` runnable jobs without a live lease: `READY`, `WARMING_UP` and `STARTED` jobs, and
+   * `SUSPENDED` jobs whose `wakeAt` has come. Oldest first, by the time each became runnable as the store knows
+   * it (`createdAt`, or `wakeAt` for a woken job). Two concurrent callers — in one process or several — never
+   * claim the same job. Served by indexes: never a scan of the waiting jobs.
+   */
+  claimRunnable(owner: string, leaseMs: number, limit: number, filter?: ClaimFilter, options?: StoreCallOptions): Promise<Lease[]>;
+  /**
+   * The earliest `wakeAt` of a `SUSPENDED` job nobody holds a live lease on (for one timer in a worker), or
+   * `null`. It may be in the past: such a job is claimable now.
+   */
+  nextWakeAt(filter?: ClaimFilter, options?: StoreCallOptions): Promise<number | null>;
+  /** Extends a lease that is still this fence's (even if it has expired, as long as nobody claimed since); else `null`. */
+  renewLease(jobId: string, fence: Fence, leaseMs: number, options?: StoreCallOptions): Promise<Lease | null>;
+  /** Releases a lease that is still this fence's (expired or not); does nothing otherwise. */
+  releaseLease(jobId: string, fence: Fence, options?: StoreCallOptions): Promise<void>;
+  /** The job's current lease (live or expired), or `null` when nobody holds one (never claimed, or released). */
+  getLease(jobId: string, options?: StoreCallOptions): Promise<Lease | null>;
+
+  // The journal of the current cell: appended outside the step's commit, fenced, group-committed.
+
+  /**
+   * Appends entries to the job's journal for cell `cell`. The first entry's `index` continues the journal
+   * densely (0 when the journal is empty or belongs to an earlier cell, which it then replaces); a cell older
+   * than the journal's fails. Fails with `LeaseLostError` when `fence` is not the job's lease, and with
+   * `NoSuchJobError` for an unknown job. Appends that arrive together share a transaction with commits (group
+   * commit), in call order.
+   */
+  appendJournal(jobId: string, fence: Fence, cell: number, entries: JournalEntry[], options?: StoreCallOptions): Promise<void>;
+  /** The job's journal, or `null` when it has none. */
+  getJournal(jobId: string, options?: StoreCallOptions): Promise<Journal | null>;
+
+  // Futures.
+
+  /**
+   * Creates futures for a job under its lease (outside a commit: a tool returned `ctx.future(key)`), with the
+   * rules of `JobCommit.createFutures`. Fails with `LeaseLostError` when `fence` is not the job's lease.
+   */
+  createFutures(jobId: string, fence: Fence, futures: NewFuture[], options?: StoreCallOptions): Promise<void>;
+  /**
+   * Settles the future `key`, first writer wins. A key nobody created yet is created settled (`jobId` null, kind
+   * `external`), so an application that answers before the job waits loses nothing. When the future belongs to
+   * a job, a `future-settled` event is appended, and a `SUSPENDED` job's `wakeAt` becomes now (it is runnable at
+   * once). The job's version does not change: a step racing the settlement sees it through `wakeIfSettled`.
+   */
+  settleFuture(key: string, settlement: FutureSettlement, options?: StoreCallOptions): Promise<SettleResult>;
+  /** One future, or `null`. */
+  getFuture(key: string, options?: StoreCallOptions): Promise<FutureRow | null>;
+  /** A job's futures, oldest first (then by key), optionally only those in one state. */
+  listFutures(jobId: string, filter?: { state?: FutureState }, options?: StoreCallOptions): Promise<FutureRow[]>;
+
+  // The outbox of job events (wake-ups across processes, `statek.events()`, the UI).
+
+  /** Events in id order, after `afterId`. */
+  readEvents(query?: EventQuery, options?: StoreCallOptions): Promise<JobEventRow[]>;
+  /** Appends events outside a commit (a client's action on a job), in order, sharing the group commit. */
+  appendEvents(events: Array<NewJobEvent & { jobId: string }>, options?: StoreCallOptions): Promise<void>;
   /** Finishes pending commits and releases the connection. Further calls fail. */
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@
  */
 import { isPromise } from "node:util/types";
 import { DEFER_ERROR_HANDLER, defersRegistration, type ErrorHandler } from "./error-handler.ts";
+import { isDurableFuture } from "./durable-future.ts";
 import { prepareCall, runPreparedCall } from "./invoke-tool.ts";
 import { llmRepr, type LlmReprOptions } from "./llm-repr.ts";
 import type { Tool, ToolContext } from "./tool.ts";
@@ -113,6 +114,8 @@ function registerHandler(tool: Tool, value: unknown, options: CallToolOptions): 
   const handler = tool.errorHandler;
   const register = options.registerErrorHandler;
   if (!handler || !register) return;
-  if (defersRegistration(value)) value[DEFER_ERROR_HANDLER]((resolved) => register(handler, resolved));
+  // A durable future may resolve in another process: the handler goes with it, by name.
+  if (isDurableFuture(value)) value.errorHandler = handler.name;
+  else if (defersRegistration(value)) value[DEFER_ERROR_HANDLER]((resolved) => register(handler, resolved));
   else register(handler, value);
 }

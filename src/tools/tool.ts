@@ -13,6 +13,7 @@ import { CHAT_STYLES, isChatStyle, type ChatStyle } from "./chat-style.ts";
 import { isErrorHandler, type ErrorHandler } from "./error-handler.ts";
 import { descriptionOf } from "./schema-shape.ts";
 import { isIdentifier } from "./is-identifier.ts";
+import type { DurableFuture, FutureOptions } from "./durable-future.ts";
 
 /** The agent a job runs, as tools see it. */
 export interface ToolAgent {
@@ -35,6 +36,16 @@ export interface ToolContext {
   variable(name: string): { value: unknown } | undefined;
   /** Aborted when the job is cancelled or the process stops. */
   signal: AbortSignal;
+  /**
+   * `${jobId}:${cell}:${seq}`: the same for every attempt at this call — a call in doubt after a crash is made
+   * again with the same key (for `idempotent` tools), so a payment-style API can refuse the second one.
+   */
+  idempotencyKey: string;
+  /**
+   * A durable future for this call to return: agent code that awaits the result waits until the application
+   * settles it (`statek.resolveFuture(key, value)` / `rejectFuture(key, error)`), its job suspended meanwhile.
+   */
+  future(key: string, options?: FutureOptions): DurableFuture;
 }
 
 /** A Zod object schema describing a tool's parameters. */
@@ -66,6 +77,11 @@ export interface ToolDefinition<Params extends ToolParams, Result> {
   target?: ChatStyle | readonly ChatStyle[];
   /** No side effects: safe to re-run. @default false */
   readOnly?: boolean;
+  /**
+   * Safe to call again with the same `ctx.idempotencyKey`: a call that was started and never finished (its
+   * worker stopped) is made again after a restart, instead of answering `InDoubtError`. @default false
+   */
+  idempotent?: boolean;
   /** Show parameter types in the tool's brief form (`{brief_tools}`, `brief()`). @default false */
   briefTypes?: boolean;
   /** Registered on the job with this tool's result as context; runs if the job fails. */
@@ -86,6 +102,7 @@ export interface Tool<Params extends ToolParams = ToolParams, Result = unknown> 
   readonly hidden: boolean;
   readonly target: ChatStyle | readonly ChatStyle[] | undefined;
   readonly readOnly: boolean;
+  readonly idempotent: boolean;
   readonly briefTypes: boolean;
   readonly errorHandler: ErrorHandler | undefined;
 }
@@ -166,6 +183,7 @@ export function tool<Params extends ToolParams = z.ZodObject<{}>, Result = unkno
     hidden: definition.hidden ?? name.startsWith("_"),
     target,
     readOnly: definition.readOnly ?? false,
+    idempotent: definition.idempotent ?? false,
     briefTypes: definition.briefTypes ?? false,
     errorHandler: definition.errorHandler,
   });

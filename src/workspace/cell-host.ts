@@ -1,24 +1,27 @@
 /**
  * @module
  * The host side of a workspace's VM ({@link VmHost}): guest messages go to the broker; a host result the
- * guest gets as a promise becomes a pending id, and its reply is queued when it settles and handed to the
- * guest when the guest is idle, in the order results arrived. Timers (`setTimeout`, `setInterval`) are
- * pending results too, settled by the host's clock.
+ * guest gets as a promise becomes a pending id whose reply is handed over when the guest is idle, in the
+ * order results arrived; timers are pending results settled by the host's clock; durable futures (`sleep`,
+ * `waitForMessage`, …) are pending results settled by whoever settles the future — and when everything the
+ * cell waits for is a durable future, the cell *suspends*.
  *
- * Every cell is recorded as the guest saw it: each message's reply, and each batch of results handed over
- * while it was idle (`cell-record.ts`). When a VM is lost mid-cell through no fault of its own (its sandbox
- * thread was stopped for another job's cell), the workspace builds a new one and the cell is *replayed*: the
- * same code gets the same replies at the same points without the host being called again — nothing printed
- * twice, no tool run twice — and goes on live where the record ends. A replayed cell that asks for
- * something else than the record holds ends with `ReplayDivergence`.
+ * Every cell is journaled as its guest saw it (`cell-journal.ts`). With a {@link JournalSink}, the journal
+ * is durable where it must be: an `intent` is durable before a side-effecting crossing runs, and its result
+ * before the guest gets it. So a cell can be replayed — in a new VM after its VM was lost, or in another
+ * process after a crash — without repeating a crossing whose result was recorded: the same code gets the
+ * same replies at the same points and goes on live where the journal ends. A crossing that started and never
+ * finished is *in doubt*: an idempotent tool is called again (with the same idempotency key), anything else
+ * answers `InDoubtError`. A replayed cell that asks for something else than the journal holds ends with
+ * `ReplayDivergence`.
  *
  * When the cell is over, results it did not await are abandoned: their replies are dropped, so no guest
- * code ever runs outside a cell. A cell stays alive while its code runs or awaits something pending, and
- * after its code finished while a `setTimeout` is pending (as a script does); intervals alone do not keep it.
+ * code ever runs outside a cell.
  */
-import { CellRecord, describeMessage, type MessageDescriber } from "./cell-record.ts";
+import { JournalReplay, describeMessage, hashMessage, type CrossingEffects, type CrossingKind, type JournalItem, type JournaledMessage, type MessageDescriber } from "./cell-journal.ts";
 import type { Delivery, IdleAnswer, VmHost } from "./executor.ts";
 import { CODE_START_OP, errorReply, pendingReply, thrownReply } from "./guest/guest-protocol.ts";
+import { parseUntrusted } from "./membrane/untrusted-json.ts";
 
 /** Answers a guest message; a promise stands for a result the guest receives later (a pending id). */
 export type GuestMessageHandler = (op: string, args: readonly string[]) => string | Promise<string>;
@@ -34,10 +37,57 @@ const hostTimers: TimerSource = (ms, fire) => {
 /** Longest delay a guest timer can ask for (as in Node, longer delays become 1 ms). */
 const MAX_DELAY_MS = 2 ** 31 - 1;
 
+/** Where a cell's journal goes. Items are appended in order; `flush` makes all appended so far durable. */
+export interface JournalSink {
+  append(items: readonly JournalItem[]): void;
+  /** Resolves once every item appended so far is durable; rejects when it cannot be (the lease was lost). */
+  flush(): Promise<void>;
+}
+
+/** What the host knows about a crossing (the broker's policy). */
+export interface CrossingPolicy {
+  /** How the message is journaled. */
+  kind(op: string, args: readonly string[]): CrossingKind;
+  /** True for a tool declared `idempotent`: a call in doubt may be made again with the same key. */
+  idempotent(op: string, args: readonly string[]): boolean;
+}
+
+/** The step's record of each crossing's effects (console lines, tool-call records, error handlers). */
+export interface EffectLedger {
+  /** The message being answered now (effects made meanwhile, or later by closures made now, are its own). */
+  current: number | undefined;
+  /** The effects message `seq` made since the last call, and forgets them. */
+  take(seq: number): CrossingEffects | undefined;
+  /** Gives the step the effects of a crossing that is replayed rather than made again. */
+  apply(effects: readonly CrossingEffects[]): void;
+}
+
+/** How a future settled: with a value, or with an error the guest's `await` throws. */
+export type FutureOutcome = { value: unknown } | { error: { name: string; message: string } };
+
+/** The durable futures the guest waits for (`sleep`, `waitForMessage`, …): the job's business. */
+export interface FutureWaits {
+  /**
+   * Opens the future that message `seq` waits for (`future(kind, data)`): resolves to its outcome when it is
+   * settled already; otherwise the cell waits, and `settle` is called if it settles while the cell still runs
+   * (else the cell suspends and a later step replays it). `durable: false` marks a wait kept in memory (a
+   * short sleep): the cell does not suspend for it.
+   */
+  open(seq: number, kind: string, data: unknown, settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }>;
+  /** A wait the journal already delivered was replayed (waits are numbered in order: the message waits, say). */
+  replayed?(seq: number, kind: string, data: unknown): void;
+}
+
 interface Pending {
   /** Keeps the cell alive after its code finished (a `setTimeout`). */
   keepAlive: boolean;
+  /** A durable future: waiting only for these, the cell may suspend. */
+  durable?: boolean;
+  /** A future still being opened (its state is being read): the cell does not suspend meanwhile. */
+  opening?: boolean;
   cancel?: () => void;
+  /** The message that started it. */
+  seq: number;
 }
 
 /** What the cell host needs besides the broker. */
@@ -49,6 +99,23 @@ export interface CellHostOptions {
   onCodeStart?: () => void;
   /** How a guest message is named in a `ReplayDivergence` (`calendar.move(…)`). */
   describe?: MessageDescriber;
+  policy?: CrossingPolicy;
+  effects?: EffectLedger;
+  futures?: FutureWaits;
+  /** The reply that hands the guest a future's outcome (values cross with the workspace's codec). */
+  replyOf?: (outcome: FutureOutcome) => string;
+  /** A tool's durable future resolved: its error handler (named in the future) registers now, with the value. */
+  onFutureResolved?: (errorHandler: string, value: unknown, seq: number) => void;
+}
+
+/** Where a cell starts: fresh, or replaying a journal (with how many of its items the step already holds). */
+export interface CellStart {
+  journal?: readonly JournalItem[];
+  /** Items whose effects are already in the job's history (a cell that suspended): not given again. */
+  committedItems?: number;
+  sink?: JournalSink;
+  /** The cell's durable futures (else the workspace's, if any). */
+  futures?: FutureWaits;
 }
 
 /** The {@link VmHost} of one workspace. */
@@ -63,114 +130,382 @@ export class CellHost implements VmHost {
   #wake: (() => void) | undefined;
   #next = 1;
   #cell = 0;
-  #record: CellRecord;
-  /** While the cell's code runs: messages before it are restoring, never recorded or replayed. */
+  /** The current cell's journal, in memory (durable too when the cell has a sink). */
+  #items: JournalItem[] = [];
+  #sink: JournalSink | undefined;
+  #futures: FutureWaits | undefined;
+  #replay: JournalReplay | undefined;
+  #committedItems = 0;
+  #seq = 0;
+  /** While the cell's code runs: messages before it are restoring, never journaled or replayed. */
   #inCode = false;
-  /** The first divergence of a replayed cell from its record. */
+  /** Effect crossings of this process still running, by seq (a VM lost meanwhile waits for them on replay). */
+  readonly #running = new Map<number, Promise<string>>();
+  /** The first divergence of a replayed cell from its journal. */
   divergence: string | undefined;
+  /** Set when the journal could not be made durable (the lease was lost): the cell must stop, its step write nothing. */
+  failure: Error | undefined;
 
   constructor(handle: GuestMessageHandler, options: CellHostOptions) {
     this.#handle = handle;
     this.#options = options;
     this.#timers = options.timers ?? hostTimers;
-    this.#record = new CellRecord(options.describe);
   }
 
-  receive(op: string, args: readonly string[]): string {
+  /** The journal items of the current cell so far. */
+  get journal(): readonly JournalItem[] {
+    return this.#items;
+  }
+
+  /** True when the current cell waits only for durable futures (it suspended). */
+  suspended = false;
+
+  receive(op: string, args: readonly string[]): string | Promise<string> {
     if (op === CODE_START_OP) {
       this.#inCode = true;
+      this.#seq = 0;
       this.#options.onCodeStart?.();
       return "";
     }
-    if (this.#inCode && this.#record.replaying) {
-      const replayed = this.#record.replayMessage(op, args);
-      if (typeof replayed === "string") return replayed;
-      this.divergence ??= replayed.divergence;
-      return errorReply("ReplayDivergence", this.divergence);
-    }
-    const reply = this.#live(op, args);
-    if (this.#inCode) this.#record.message(op, args, reply);
-    return reply;
+    if (!this.#inCode) return this.#answerLive(op, args, -1);
+    const seq = this.#seq++;
+    if (this.divergence !== undefined) return errorReply("ReplayDivergence", this.divergence);
+    if (this.failure) return errorReply("InternalError", `the job's record could not be written: ${this.failure.message}`);
+    const recorded = this.#replay?.nextMessage();
+    if (recorded) return this.#replayMessage(seq, op, args, recorded);
+    return this.#journaled(seq, op, args);
   }
 
-  #live(op: string, args: readonly string[]): string {
-    if (this.divergence !== undefined) return errorReply("ReplayDivergence", this.divergence);
-    if (op === "timer") return this.#timer(args);
+  #describe(op: string, args: readonly string[]): string {
+    return (this.#options.describe ?? describeMessage)(op, args);
+  }
+
+  // A message answered live and journaled by its kind.
+  #journaled(seq: number, op: string, args: readonly string[]): string | Promise<string> {
+    const kind = op === "timer" || op === "clearTimer" || op === "future" ? "read" : this.#options.policy?.kind(op, args) ?? "read";
+    const hash = hashMessage(op, args);
+    const what = this.#describe(op, args);
+    if (kind !== "effect" || !this.#sink) {
+      const reply = this.#answerLive(op, args, seq);
+      if (typeof reply === "string") {
+        this.#append({ t: "msg", seq, op, h: hash, w: what, r: reply, ...this.#effectsOf(seq) });
+        return reply;
+      }
+      return reply.then((text) => {
+        this.#append({ t: "msg", seq, op, h: hash, w: what, r: text, ...this.#effectsOf(seq) });
+        return text;
+      });
+    }
+    // A side effect: its intent is durable before it runs, its result before the guest gets it.
+    const running = (async () => {
+      this.#append({ t: "intent", seq, op, h: hash, w: what });
+      await this.#flush();
+      const reply = await this.#answerLive(op, args, seq);
+      this.#append({ t: "done", seq, r: reply, ...this.#effectsOf(seq) });
+      await this.#flush();
+      return reply;
+    })();
+    this.#running.set(seq, running);
+    return running.finally(() => this.#running.delete(seq)).catch((error: unknown) => this.#lost(error));
+  }
+
+  #effectsOf(seq: number): { fx?: CrossingEffects } {
+    const fx = this.#options.effects?.take(seq);
+    return fx ? { fx } : {};
+  }
+
+  // The reply a journaled message gets again.
+  #replayMessage(seq: number, op: string, args: readonly string[], recorded: JournaledMessage): string | Promise<string> {
+    if (recorded.op !== op || recorded.hash !== hashMessage(op, args)) {
+      this.#replay!.stop();
+      this.divergence = `at call ${seq + 1} the cell called ${this.#describe(op, args)} but the journal recorded ${recorded.what}`;
+      return errorReply("ReplayDivergence", this.divergence);
+    }
+    // Crossings that touch nothing outside the step run again (the step's own state is rebuilt by them).
+    if (op === "exit") this.#answerLive(op, args, seq);
+    if (recorded.position >= this.#committedItems) this.#options.effects?.apply(recorded.effects);
+    if (recorded.reply === undefined) return this.#inDoubt(seq, op, args, recorded);
+    const pending = /^p(\d+)$/.exec(recorded.reply);
+    if (pending) this.#reopen(Number(pending[1]), seq, op, args, recorded);
+    return recorded.reply;
+  }
+
+  // An intent with no result: it was started and never finished (or it is still running in this process).
+  #inDoubt(seq: number, op: string, args: readonly string[], recorded: JournaledMessage): string | Promise<string> {
+    const running = this.#running.get(seq);
+    if (running) return running;
+    if (this.#options.policy?.idempotent(op, args)) {
+      const again = (async () => {
+        const reply = await this.#answerLive(op, args, seq);
+        this.#append({ t: "done", seq, r: reply, ...this.#effectsOf(seq) });
+        await this.#flush();
+        return reply;
+      })();
+      return again.catch((error: unknown) => this.#lost(error));
+    }
+    const reply = errorReply(
+      "InDoubtError",
+      `${recorded.what} was started but its worker stopped before it finished; it may or may not have taken effect`,
+    );
+    this.#append({ t: "done", seq, r: reply });
+    return this.#flush().then(() => reply, (error: unknown) => this.#lost(error));
+  }
+
+  // A pending result the journal knows: keep waiting for it unless the journal delivers or settled it.
+  #reopen(id: number, seq: number, op: string, args: readonly string[], recorded: JournaledMessage): void {
+    this.#next = Math.max(this.#next, id + 1);
+    if (this.#pending.has(id) || this.#settled.some((delivery) => delivery.id === id)) return;
+    const replay = this.#replay!;
+    if (replay.deliveredIds().has(id)) {
+      this.#pending.set(id, { keepAlive: op === "timer" && args[1] !== "interval", seq });
+      if (op === "future") this.#futures?.replayed?.(seq, args[0] ?? "", args[1] ? parseUntrusted(args[1]) : null);
+      return;
+    }
+    const settled = replay.settles.get(id);
+    if (settled && isFutureReply(settled.reply)) {
+      const pending: Pending = { keepAlive: false, seq };
+      this.#pending.set(id, pending);
+      this.#awaitExternal(id, pending, settled.reply);
+      return;
+    }
+    if (settled) {
+      this.#pending.set(id, { keepAlive: false, seq });
+      if (op === "future") this.#futures?.replayed?.(seq, args[0] ?? "", args[1] ? parseUntrusted(args[1]) : null);
+      if (settled.position >= this.#committedItems) this.#options.effects?.apply(settled.effects);
+      this.#settle(id, settled.reply, false);
+      return;
+    }
+    // Never settled: started again where that is safe, else in doubt.
+    if (op === "timer") {
+      const [msText, kind] = args;
+      this.#pending.set(id, { keepAlive: kind !== "interval", seq });
+      this.#pending.get(id)!.cancel = this.#timers(Math.max(0, Number(msText) || 0), () => this.#settle(id, ""));
+    } else if (op === "future") {
+      this.#pending.set(id, { keepAlive: false, durable: true, opening: true, seq });
+      void this.#openFuture(id, seq, args);
+    } else if (this.#options.policy?.kind(op, args) !== "effect" || this.#options.policy.idempotent(op, args)) {
+      this.#pending.set(id, { keepAlive: false, seq });
+      const again = this.#handleLive(op, args, seq);
+      if (typeof again === "string") this.#settleJournaled(id, again);
+      else again.then((text) => this.#settleJournaled(id, text), (error: unknown) => this.#settleJournaled(id, thrownReply(error)));
+    } else {
+      this.#pending.set(id, { keepAlive: false, seq });
+      this.#settleJournaled(id, errorReply("InDoubtError", `${recorded.what} was started but its worker stopped before it finished; it may or may not have taken effect`));
+    }
+  }
+
+  #answerLive(op: string, args: readonly string[], seq: number): string | Promise<string> {
+    if (op === "timer") return this.#timer(args, seq);
     if (op === "clearTimer") {
       this.#clearTimer(Number(args[0]));
       return "";
     }
-    let reply: string | Promise<string>;
-    try {
-      reply = this.#handle(op, args);
-    } catch (error) {
-      return thrownReply(error);
+    if (op === "future") return this.#future(args, seq);
+    const reply = this.#handleLive(op, args, seq);
+    if (typeof reply === "string") {
+      if (!isFutureReply(reply)) return reply;
+      // The host call returned a durable future: the guest waits for it like for any pending result.
+      const id = this.#open(false, seq);
+      this.#settleJournaled(id, reply);
+      return pendingReply(id);
     }
-    if (typeof reply === "string") return reply;
-    const id = this.#open(false);
+    const id = this.#open(false, seq);
     reply.then(
-      (text) => this.#settle(id, text),
-      (error: unknown) => this.#settle(id, thrownReply(error)),
+      (text) => this.#settleJournaled(id, text),
+      (error: unknown) => this.#settleJournaled(id, thrownReply(error)),
     );
     return pendingReply(id);
   }
 
-  async idle({ ended }: { ended: boolean }): Promise<IdleAnswer> {
-    if (this.divergence !== undefined) return { end: "finished" };
-    if (this.#record.replaying) {
-      const replayed = this.#record.replayIdle();
-      if (replayed && "deliver" in replayed) return replayed;
-      if (replayed) {
-        this.divergence ??= replayed.divergence;
-        return { end: "finished" };
+  #handleLive(op: string, args: readonly string[], seq: number): string | Promise<string> {
+    const effects = this.#options.effects;
+    if (effects) effects.current = seq;
+    try {
+      return this.#handle(op, args);
+    } catch (error) {
+      return thrownReply(error);
+    } finally {
+      if (effects) effects.current = undefined;
+    }
+  }
+
+  // A durable future: its reply comes when it settles (at once when it settled already).
+  #future(args: readonly string[], seq: number): string {
+    const id = this.#open(false, seq);
+    const pending = this.#pending.get(id)!;
+    pending.durable = true;
+    pending.opening = true;
+    void this.#openFuture(id, seq, args);
+    return pendingReply(id);
+  }
+
+  #awaitExternal(id: number, pending: Pending, reply: string): void {
+    pending.durable = true;
+    pending.opening = true;
+    void this.#openFuture(id, pending.seq, ["external", reply.slice(1)]);
+  }
+
+  async #openFuture(id: number, seq: number, [kind = "", text = ""]: readonly string[]): Promise<void> {
+    const futures = this.#futures;
+    const cell = this.#cell;
+    const data = text ? parseUntrusted(text) : null;
+    const settle = (outcome: FutureOutcome) => {
+      if (cell !== this.#cell) return;
+      const handler = kind === "external" && typeof data === "object" && data !== null ? (data as { errorHandler?: unknown }).errorHandler : undefined;
+      if (typeof handler === "string" && "value" in outcome) {
+        const effects = this.#options.effects;
+        if (effects) effects.current = seq;
+        try {
+          this.#options.onFutureResolved?.(handler, outcome.value, seq);
+        } finally {
+          if (effects) effects.current = undefined;
+        }
       }
+      this.#settleJournaled(id, this.#replyOf(outcome));
+    };
+    if (!futures) {
+      // A workspace outside a job: sleeps are plain timers; nothing else can come.
+      const ms = kind === "timer" && typeof data === "object" && data !== null ? Number((data as { ms?: unknown }).ms) : NaN;
+      if (ms >= 0) {
+        const pending = this.#pending.get(id);
+        if (pending) {
+          pending.durable = false;
+          pending.keepAlive = true;
+          pending.cancel = this.#timers(Math.min(ms, MAX_DELAY_MS), () => settle({ value: undefined }));
+        }
+        return;
+      }
+      settle({ error: { name: "TypeError", message: `${kind === "message" ? "waitForMessage()" : "this wait"} needs a job (this workspace runs without one)` } });
+      return;
+    }
+    try {
+      const opened = await futures.open(seq, kind, data, settle);
+      const pending = this.#pending.get(id);
+      if (pending) {
+        pending.durable = opened.durable;
+        pending.opening = false;
+      }
+      if (opened.outcome) settle(opened.outcome);
+      else this.#wake?.();
+    } catch (error) {
+      const pending = this.#pending.get(id);
+      if (pending) pending.opening = false;
+      this.#settleJournaled(id, thrownReply(error));
+    }
+  }
+
+  #replyOf(outcome: FutureOutcome): string {
+    if ("error" in outcome) return errorReply(outcome.error.name, outcome.error.message);
+    return this.#options.replyOf ? this.#options.replyOf(outcome) : "";
+  }
+
+  async idle({ ended }: { ended: boolean }): Promise<IdleAnswer> {
+    if (this.divergence !== undefined || this.failure) return { end: "finished" };
+    const replayed = this.#replay?.nextDelivery();
+    if (replayed) {
+      for (const { id } of replayed) {
+        this.#pending.delete(id);
+        this.#settled = this.#settled.filter((delivery) => delivery.id !== id);
+      }
+      return { deliver: replayed };
     }
     const cell = this.#cell;
     for (;;) {
       if (cell !== this.#cell) return { end: "finished" };
       if (this.#settled.length) {
         const deliver = this.#settled.splice(0);
-        this.#record.delivered(deliver);
+        this.#append({ t: "deliver", ids: deliver.map((delivery) => delivery.id) });
         return { deliver };
       }
       if (ended && !this.#keptAlive()) return { end: "finished" };
       if (this.#pending.size === 0) return { end: "stalled" };
+      if (this.#waitsOnlyForFutures()) {
+        // Suspending: the journal up to here must be durable, so a resumed cell finds the same waits.
+        try {
+          await this.#flush();
+        } catch (error) {
+          this.#lost(error);
+          return { end: "finished" };
+        }
+        if (this.#settled.length) continue;
+        this.suspended = true;
+        return { end: "suspended" };
+      }
       await new Promise<void>((resolve) => {
         this.#wake = resolve;
       });
     }
   }
 
-  /** Starts a cell. */
-  startCell(): void {
+  #waitsOnlyForFutures(): boolean {
+    if (!this.#sink) return false;
+    for (const pending of this.#pending.values()) if (!pending.durable || pending.opening) return false;
+    return this.#pending.size > 0;
+  }
+
+  /** Starts a cell: fresh, or replaying the journal of an earlier attempt (`start.journal`). */
+  startCell(start: CellStart = {}): void {
     this.endCell();
-    this.#record = new CellRecord(this.#options.describe);
+    this.#items = start.journal ? [...start.journal] : [];
+    this.#replay = start.journal?.length ? new JournalReplay(start.journal) : undefined;
+    this.#committedItems = start.committedItems ?? 0;
+    this.#sink = start.sink;
+    this.#futures = start.futures ?? this.#options.futures;
     this.divergence = undefined;
+    this.failure = undefined;
+    this.suspended = false;
     this.#inCode = false;
+    this.#seq = 0;
+    if (this.#replay) {
+      for (const item of start.journal ?? []) {
+        if (item.t === "settle") this.#next = Math.max(this.#next, item.id + 1);
+        if ((item.t === "msg" || item.t === "done") && /^p\d+$/.test(item.r)) this.#next = Math.max(this.#next, Number(item.r.slice(1)) + 1);
+      }
+    }
   }
 
   /**
-   * Replays the current cell from its start in a new VM: what it was answered so far is answered again from
-   * the record, and it goes on live from where the record ends.
+   * Replays the current cell from its start in a new VM (its VM was lost): what it was answered so far is
+   * answered again from the journal, and it goes on live where the journal ends.
    */
   replayCell(): void {
-    this.#record.rewind();
+    this.#replay = this.#items.length ? new JournalReplay(this.#items) : undefined;
+    // Effects of the first attempt are in the step already.
+    this.#committedItems = this.#items.length;
     this.#inCode = false;
+    this.#seq = 0;
   }
 
-  /** Ends a cell: results it left pending are abandoned. Returns how many were (timers not counted). */
+  /** Ends a cell: results it left pending are abandoned. Returns how many were (timers and futures not counted). */
   endCell(): number {
     let abandoned = this.#settled.length;
     for (const pending of this.#pending.values()) {
       if (pending.cancel) pending.cancel();
-      else abandoned++;
+      else if (!pending.durable) abandoned++;
     }
     this.#cell++;
     this.#pending.clear();
     this.#settled = [];
+    this.#running.clear();
     this.#wake?.();
     this.#wake = undefined;
     return abandoned;
+  }
+
+  #append(item: JournalItem): void {
+    if (!this.#inCode) return;
+    this.#items.push(item);
+    this.#sink?.append([item]);
+  }
+
+  async #flush(): Promise<void> {
+    if (this.#sink) await this.#sink.flush();
+  }
+
+  #lost(error: unknown): string {
+    this.failure ??= error instanceof Error ? error : new Error(String(error));
+    this.#wake?.();
+    return errorReply("InternalError", `the job's record could not be written: ${this.failure.message}`);
   }
 
   #keptAlive(): boolean {
@@ -178,22 +513,40 @@ export class CellHost implements VmHost {
     return false;
   }
 
-  #open(keepAlive: boolean): number {
+  #open(keepAlive: boolean, seq: number): number {
     const id = this.#next++;
-    this.#pending.set(id, { keepAlive });
+    this.#pending.set(id, { keepAlive, seq });
     return id;
   }
 
-  #settle(id: number, reply: string): void {
+  // A result arrived: journaled (durable before it is handed over), then queued for the idle guest. A durable
+  // future instead (a tool's `ctx.future`) is journaled as such and waited for.
+  #settleJournaled(id: number, reply: string): void {
+    const pending = this.#pending.get(id);
+    if (!pending) return;
+    this.#append({ t: "settle", id, r: reply, ...this.#effectsOf(pending.seq) });
+    if (isFutureReply(reply)) {
+      this.#awaitExternal(id, pending, reply);
+      return;
+    }
+    if (!this.#sink) {
+      this.#settle(id, reply);
+      return;
+    }
+    this.#sink.flush().then(() => this.#settle(id, reply), (error: unknown) => this.#lost(error));
+  }
+
+  #settle(id: number, reply: string, wake = true): void {
     if (!this.#pending.delete(id)) return;
     this.#settled.push({ id, reply });
-    const wake = this.#wake;
+    if (!wake) return;
+    const waker = this.#wake;
     this.#wake = undefined;
-    wake?.();
+    waker?.();
   }
 
   // `timer(ms, kind)`: a pending result the host settles after `ms`; `kind` "interval" does not keep the cell alive.
-  #timer([msText, kind]: readonly string[]): string {
+  #timer([msText, kind]: readonly string[], seq: number): string {
     let timers = 0;
     for (const pending of this.#pending.values()) if (pending.cancel) timers++;
     if (timers >= this.#options.maxTimers) {
@@ -201,9 +554,9 @@ export class CellHost implements VmHost {
     }
     let ms = Number(msText);
     if (!(ms >= 0) || ms > MAX_DELAY_MS) ms = ms > MAX_DELAY_MS ? 1 : 0;
-    const id = this.#open(kind !== "interval");
+    const id = this.#open(kind !== "interval", seq);
     const pending = this.#pending.get(id)!;
-    pending.cancel = this.#timers(Math.floor(ms), () => this.#settle(id, ""));
+    pending.cancel = this.#timers(Math.floor(ms), () => this.#settleJournaled(id, ""));
     return pendingReply(id);
   }
 
@@ -214,4 +567,11 @@ export class CellHost implements VmHost {
     this.#pending.delete(id);
     this.#wake?.();
   }
+}
+
+export type { CrossingKind, JournalItem };
+
+/** True for the host-internal reply that stands for a durable future (`tools/durable-future.ts`). */
+function isFutureReply(reply: string): boolean {
+  return reply.charCodeAt(0) === 102 /* f */;
 }

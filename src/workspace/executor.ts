@@ -41,8 +41,12 @@ export interface Delivery {
 export type IdleAnswer =
   /** Hand these results to the guest, in order. */
   | { deliver: readonly Delivery[] }
-  /** The cell is over: it finished, or it waits for something that can never come (`stalled`). */
-  | { end: "finished" | "stalled" };
+  /**
+   * The cell is over: it finished; it waits for something that can never come (`stalled`); or it waits only
+   * for durable futures (`suspended`): the VM stops it where it is, without its `after` call, and the host
+   * resumes it later by replaying its journal in a new VM.
+   */
+  | { end: "finished" | "stalled" | "suspended" };
 
 /** Resource limits one VM enforces itself (DESIGN.md §6.4); the workspace enforces the others. */
 export interface VmLimits {
@@ -105,6 +109,8 @@ export interface CellOutcome {
   after?: { text: string } | { error: GuestError };
   /** CPU time the cell's guest code used, in milliseconds. */
   cpuMs?: number;
+  /** The cell stopped where it waits for durable futures (see {@link IdleAnswer}); the VM must not be reused. */
+  suspended?: boolean;
   /**
    * The VM was lost through no fault of the cell (its sandbox thread was stopped for another VM's cell): the
    * host may build a new VM and replay the cell from its record.

@@ -15,6 +15,9 @@ export const WORKSPACE_EXTRA_GLOBALS = [
 /** Timers, which live only as long as the cell that set them. */
 export const WORKSPACE_TIMERS = ["setTimeout", "setInterval", "clearTimeout", "clearInterval"] as const;
 
+/** Durable waits: the job is suspended while they wait and resumes where it was. */
+export const WORKSPACE_WAITS = ["sleep", "until", "waitForMessage", "getAny", "getAll"] as const;
+
 /** What the workspace does not have: no network, no modules, no process, no files. */
 export const WORKSPACE_ABSENT = ["fetch", "require", "process", "import"] as const;
 
@@ -22,5 +25,7 @@ export const WORKSPACE_ABSENT = ["fetch", "require", "process", "import"] as con
 export const WORKSPACE_GLOBALS_NOTE =
   "The workspace has the standard JavaScript built-ins (frozen: do not extend them) plus " +
   "console.log, print, structuredClone, URL, URLSearchParams, TextEncoder, TextDecoder, atob, btoa, queueMicrotask, " +
-  "performance.now and setTimeout/setInterval/clearTimeout/clearInterval (timers last only as long as the cell); there is no " +
+  "performance.now and setTimeout/setInterval/clearTimeout/clearInterval (timers last only as long as the cell). " +
+  "To wait for longer — the job is suspended meanwhile and resumes where it was — await sleep(ms), until(date), " +
+  "waitForMessage() (the next message pushed to the job), and getAny([...])/getAll([...]) over them; there is no " +
   "fetch, require, process or import: reach the outside world through the tools.";

@@ -15,7 +15,11 @@ import type { Tool, ToolAgent, ToolContext } from "../tools/tool.ts";
 import { compileCell } from "./cell-compiler.ts";
 import type { Codec } from "./codec/codec.ts";
 import { ConsoleBuffer, type ConsoleEntry, type ConsoleStream } from "./console-buffer.ts";
-import { CellHost, type TimerSource } from "./cell-host.ts";
+import { CellEffects, type RegisteredErrorHandler } from "./cell-effects.ts";
+import { valueReply } from "./guest/guest-protocol.ts";
+import { durableFuture } from "../tools/durable-future.ts";
+import { CellHost, type CellStart, type FutureWaits, type TimerSource } from "./cell-host.ts";
+import type { JournalItem } from "./cell-journal.ts";
 import type { CellLimit, CellOutcome, EntryCall, Executor, Vm } from "./executor.ts";
 import { formatBytes, resolveLimits, type WorkspaceLimits } from "./limits.ts";
 import { Broker, formatPrinted } from "./membrane/broker.ts";
@@ -63,6 +67,10 @@ export interface WorkspaceOptions {
   monotonic?: () => number;
   /** The timer source behind agent code's `setTimeout`/`setInterval`. @default the host's timers */
   timers?: TimerSource;
+  /** The job's cell counter when the workspace opens (idempotency keys carry it). @default 0 */
+  cell?: number;
+  /** Durable futures (`sleep`, `waitForMessage`, …): without them, agent code that waits on one gets an error. */
+  futures?: FutureWaits;
   signal?: AbortSignal;
   /**
    * `full` encodes every variable after every cell, the reference the incremental collect (only what the cell
@@ -71,17 +79,18 @@ export interface WorkspaceOptions {
   collect?: "incremental" | "full";
 }
 
-/** An error handler a tool registered, with its context (the tool's result) encoded for the store. */
-export interface RegisteredErrorHandler {
-  name: string;
-  /** The codec text (persist mode) of the context. */
-  context: string;
-}
 
 /** Options of {@link Workspace.runCell}. */
 export interface WorkspaceCellOptions {
   /** This cell may call hidden tools (warmup code marked hidden). @default false */
   allowHiddenTools?: boolean;
+  /**
+   * The cell's durable journal: where it goes (`sink`), and the journal of an earlier attempt to replay
+   * (a resumed cell). Without it, the cell is journaled in memory only (enough to replay it after its VM is lost).
+   */
+  journal?: CellStart;
+  /** The job's cell counter for this cell (idempotency keys carry it). */
+  cell?: number;
 }
 
 /** What one cell or formal call did. */
@@ -104,6 +113,10 @@ export interface WorkspaceReport {
   errorHandlers: RegisteredErrorHandler[];
   /** How many variables the end of the cell encoded (the others kept their stored text), when it ran. */
   encodedVariables?: number;
+  /** The cell stopped where it waits only for durable futures; its variables were not collected. */
+  suspended?: boolean;
+  /** The cell's journal (what its guest was answered), as far as it got. */
+  journal?: readonly JournalItem[];
 }
 
 /** One step's workspace. Create with {@link Workspace.open}; always {@link Workspace.dispose}. */
@@ -126,9 +139,9 @@ export class Workspace {
   #closed = false;
   #busy = false;
   #admitted = 0;
-  #console: ConsoleBuffer;
-  #toolCalls: ToolCallRecord[] = [];
-  #errorHandlers: RegisteredErrorHandler[] = [];
+  readonly #effects: CellEffects;
+  /** The job's cell counter of the cell running now. */
+  #cell = 0;
   #exit: unknown = undefined;
   #exited = false;
   /** What the current VM held when it was made (see {@link memory}). */
@@ -139,7 +152,7 @@ export class Workspace {
   private constructor(options: WorkspaceOptions, variables: readonly VariableRow[]) {
     this.#options = options;
     this.#limits = resolveLimits(options.limits);
-    this.#console = new ConsoleBuffer(this.#limits.maxConsoleCharacters);
+    this.#effects = new CellEffects(this.#limits.maxConsoleCharacters);
     this.#access = new ToolAccess({ tools: options.tools, allowed: options.allowedTools, allowHidden: options.allowHidden });
     this.#references = new HostReferences({
       bindings: options.bindings,
@@ -155,7 +168,7 @@ export class Workspace {
       codec: this.#codec,
       journal: this.#journal,
       access: this.#access,
-      console: { push: (stream, text) => this.#console.push(stream, text) },
+      console: { push: (stream, text) => this.#effects.pushConsole(stream, text) },
       callTool: (tool, args) => this.#callTool(tool, args, "code"),
       refused: (tool, args, error) => this.#recordRefusal(tool.name, args, error, "code"),
       exit: (status) => {
@@ -172,7 +185,7 @@ export class Workspace {
         const resolved = this.#references.resolve(key);
         if ("why" in resolved) {
           this.#unresolved = true;
-          this.#console.push("notice", `${path} could not be restored: ${resolved.why}`);
+          this.#effects.pushConsole("notice", `${path} could not be restored: ${resolved.why}`, undefined);
         }
         return resolved;
       },
@@ -189,6 +202,14 @@ export class Workspace {
         this.#broker.restoring = false;
       },
       describe: (op, args) => this.#broker.describe(op, args),
+      policy: this.#broker.policy,
+      effects: this.#effects,
+      ...(options.futures ? { futures: options.futures } : {}),
+      onFutureResolved: (name, value, seq) => {
+        const handler = options.tools.find((tool) => tool.errorHandler?.name === name)?.errorHandler;
+        if (handler) this.#registerErrorHandler(handler, value, seq);
+      },
+      replyOf: (outcome) => ("value" in outcome ? valueReply(outcome.value, (value) => this.#codec.encode(value)) : ""),
     });
   }
 
@@ -229,47 +250,51 @@ export class Workspace {
   }
 
   // A formal call's prints go into its result (`printed`), not the console: the model reads them there.
-  #toolContext(printed?: string[]): ToolContext {
+  // `seq`: the crossing the call is (its effects are journaled with it, and its idempotency key names it).
+  #toolContext(seq: number | undefined, printed?: string[]): ToolContext {
     const { id, role, metadata = {} } = this.#options.job;
     return {
       job: { id, role, metadata },
       agent: this.#options.agent ?? { role, metadata },
       print: (...values: unknown[]) => {
         if (printed) printed.push(formatPrinted(values));
-        else this.#console.push("out", formatPrinted(values));
+        else this.#effects.pushConsole("out", formatPrinted(values), seq);
       },
       variable: (name) => this.variable(name),
       signal: this.#options.signal ?? new AbortController().signal,
+      idempotencyKey: `${id}:${this.#cell}:${seq ?? "formal"}`,
+      future: (key, futureOptions) => durableFuture(key, futureOptions),
     };
   }
 
   // Tool access was checked by the broker (code) or callFormal (formal) before this runs.
   #callTool(tool: Tool, args: readonly unknown[] | Record<string, unknown>, origin: "code" | "formal", callId?: string): unknown {
     const printed = origin === "formal" ? [] : undefined;
+    const seq = this.#effects.current;
     return callTool(tool, args, {
       origin,
       ...(callId === undefined ? {} : { callId }),
-      ctx: this.#toolContext(printed),
+      ctx: this.#toolContext(seq, printed),
       visible: visibleUnder((value) => this.#references.policyOf(value)),
-      record: (record) => this.#toolCalls.push(record),
-      registerErrorHandler: (handler, context) => this.#registerErrorHandler(handler, context),
+      record: (record) => this.#effects.pushToolCall(record, seq),
+      registerErrorHandler: (handler, context) => this.#registerErrorHandler(handler, context, seq),
       ...(printed ? { printed: () => printed } : {}),
     });
   }
 
   #recordRefusal(name: string, args: unknown, error: Error, origin: "code" | "formal", callId?: string): void {
-    this.#toolCalls.push({
+    this.#effects.pushToolCall({
       name, origin, ...(callId === undefined ? {} : { callId }),
       args: llmRepr(args, { maxDepth: 2, maxItems: 10 }), error: formatError(error), durationMs: 0,
     });
   }
 
-  #registerErrorHandler(handler: ErrorHandler, context: unknown): void {
+  #registerErrorHandler(handler: ErrorHandler, context: unknown, seq: number | undefined): void {
     const { texts, problems } = this.#codec.encodeAll([["context", context]], "persist");
     for (const problem of problems) {
-      this.#console.push("notice", `the context of error handler ${handler.name} was not persisted: ${problem.reason}`);
+      this.#effects.pushConsole("notice", `the context of error handler ${handler.name} was not persisted: ${problem.reason}`, seq);
     }
-    this.#errorHandlers.push({ name: handler.name, context: texts.context! });
+    this.#effects.pushErrorHandler({ name: handler.name, context: texts.context! }, seq);
   }
 
   /**
@@ -313,10 +338,12 @@ export class Workspace {
       const compiled = compileCell(code, this.#limits);
       let error: string | undefined;
       let outcome: CellOutcome = {};
+      let journal: readonly JournalItem[] = [];
       if (compiled.kind === "empty") error = "Error: no code submitted.";
       else if (compiled.kind === "error") error = `${compiled.error.name}: ${compiled.error.message}`;
       else {
-        this.#host.startCell();
+        this.#host.startCell(options.journal);
+        this.#cell = options.cell ?? this.#options.cell ?? 0;
         outcome = await this.#runScript(vm, compiled.script);
         // A VM lost for another job's cell is rebuilt and the cell replayed from its record (a few times at most).
         for (let attempt = 1; outcome.lost && attempt <= MAX_REPLAYS; attempt++) {
@@ -324,12 +351,26 @@ export class Workspace {
           this.#host.replayCell();
           outcome = await this.#runScript(await this.#startVm(), compiled.script);
         }
-        if (this.#host.divergence !== undefined) outcome = { ...outcome, error: { name: "ReplayDivergence", message: this.#host.divergence } };
-        outcome = this.#withAbandoned(outcome, this.#host.endCell());
+        if (this.#host.failure) {
+          // The journal could not be made durable (the lease moved to another worker): the step writes nothing.
+          const failure = this.#host.failure;
+          this.#host.endCell();
+          this.#discardVm();
+          throw failure;
+        }
+        if (this.#host.divergence !== undefined) outcome = { ...outcome, error: { name: "ReplayDivergence", message: this.#host.divergence }, suspended: false };
+        journal = this.#host.journal;
+        outcome = this.#withAbandoned(outcome, outcome.suspended ? 0 : this.#host.endCell());
         if (outcome.error) error = `${outcome.error.name}: ${outcome.error.message}`;
       }
-      if (error) this.#console.push("error", error);
-      const report = this.#end(error, outcome, compiled.kind === "script");
+      if (error) this.#effects.pushConsole("error", error, undefined);
+      const report = this.#end(error, outcome, compiled.kind === "script" && !outcome.suspended);
+      report.journal = journal;
+      if (outcome.suspended) {
+        // The cell waits for durable futures: the job resumes it by replaying its journal in a new VM.
+        report.suspended = true;
+        this.#host.endCell();
+      }
       if (outcome.poisoned || !vm.usable) this.#discardVm();
       return report;
     } finally {
@@ -358,8 +399,13 @@ export class Workspace {
   #withAbandoned(outcome: CellOutcome, abandoned: number): CellOutcome {
     if (!abandoned) return outcome;
     const calls = abandoned === 1 ? "1 host call was" : `${abandoned.toLocaleString("en-US")} host calls were`;
-    this.#console.push("notice", `${calls} still pending when the cell ended; await host calls inside the cell (their results were discarded)`);
+    this.#effects.pushConsole("notice", `${calls} still pending when the cell ended; await host calls inside the cell (their results were discarded)`);
     return outcome;
+  }
+
+  /** The tool agent code and the model know by `name` in this workspace, if any. */
+  tool(name: string): Tool | undefined {
+    return this.#access.named(name);
   }
 
   /** Runs a formal tool call from the model through the same checks as calls from code. */
@@ -379,7 +425,7 @@ export class Workspace {
         }
       }
       // No agent code ran, so no variable changed.
-      return { console: this.#console.finish(), toolCalls: this.#toolCalls, crossings: [], put: [], deleted: [], errorHandlers: this.#errorHandlers };
+      return { console: this.#effects.console.finish(), toolCalls: this.#effects.toolCalls, crossings: [], put: [], deleted: [], errorHandlers: this.#effects.errorHandlers };
     } finally {
       this.#busy = false;
     }
@@ -392,9 +438,7 @@ export class Workspace {
   }
 
   #begin(): void {
-    this.#console = new ConsoleBuffer(this.#limits.maxConsoleCharacters);
-    this.#toolCalls = [];
-    this.#errorHandlers = [];
+    this.#effects.reset();
     this.#journal.begin();
     this.#exited = false;
     this.#exit = undefined;
@@ -404,12 +448,12 @@ export class Workspace {
     const changes: { put: VariableRow[]; deleted: string[]; encoded?: number } =
       !ran ? { put: [], deleted: [] } : outcome.broken ? this.#lostChanges(outcome) : this.#collect(outcome.after);
     const report: WorkspaceReport = {
-      console: this.#console.finish(),
-      toolCalls: this.#toolCalls,
+      console: this.#effects.console.finish(),
+      toolCalls: this.#effects.toolCalls,
       crossings: this.#journal.records(),
       put: changes.put,
       deleted: changes.deleted,
-      errorHandlers: this.#errorHandlers,
+      errorHandlers: this.#effects.errorHandlers,
     };
     if (error !== undefined) report.error = error;
     if (outcome.limit) report.limit = outcome.limit;
@@ -421,7 +465,7 @@ export class Workspace {
   #lostChanges(outcome: CellOutcome): { put: VariableRow[]; deleted: string[] } {
     // Only a watchdog stop breaks a VM at its time limit: the engine itself could not stop the code.
     const why = outcome.limit === "time" ? "the cell was stopped inside a built-in the engine could not interrupt, so its sandbox thread was stopped; " : "";
-    this.#console.push("notice", `${why}the variables this cell changed were not saved: the workspace continues from the variables saved before it`);
+    this.#effects.pushConsole("notice", `${why}the variables this cell changed were not saved: the workspace continues from the variables saved before it`);
     return { put: [], deleted: [] };
   }
 
@@ -450,13 +494,13 @@ export class Workspace {
         throw new TypeError("the workspace reported its variables in an unreadable form");
       }
     } catch (error) {
-      this.#console.push("notice", `the variables of this step could not be saved: ${this.#collectFailure(error)}`);
+      this.#effects.pushConsole("notice", `the variables of this step could not be saved: ${this.#collectFailure(error)}`);
       this.#discardVm();
       return { put: [], deleted: [] };
     }
     this.#admitIssued();
     const changes = this.#stored.apply(collected, this.#guard);
-    for (const notice of changes.refused) this.#console.push("notice", notice);
+    for (const notice of changes.refused) this.#effects.pushConsole("notice", notice);
     // A warm VM must hold what a cold restore would give: values that became tombstones are restored again
     // before the next cell (when any stored text holds one — what a full collect reports as problems), and
     // classes re-declared against variables that changed; references a restore could not resolve get another
@@ -470,7 +514,7 @@ export class Workspace {
     for (const problem of collected.problems) {
       const path = String(problem?.path ?? "");
       const root = /^[^.[]+/.exec(path)?.[0] ?? path;
-      if (changes.changed.has(root)) this.#console.push("notice", `${path} was not persisted: ${String(problem?.reason ?? "")}`);
+      if (changes.changed.has(root)) this.#effects.pushConsole("notice", `${path} was not persisted: ${String(problem?.reason ?? "")}`);
     }
     const encoded = Number.isSafeInteger(collected.encoded) ? { encoded: collected.encoded! } : {};
     return { put: changes.put, deleted: changes.deleted, ...encoded };
@@ -521,4 +565,4 @@ export class Workspace {
   }
 }
 
-export type { ConsoleEntry, ConsoleStream };
+export type { ConsoleEntry, ConsoleStream, RegisteredErrorHandler };

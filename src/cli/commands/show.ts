@@ -44,7 +44,7 @@ async function runShow({ values, positionals, io }: CommandInput): Promise<numbe
     const full = values.full === true;
     const lines = [...formatJobHeader(row, full ? null : RESULT_LIMITS)];
     if (variables.length) lines.push(`${"vars".padEnd(9)} ${variables.map((variable) => variable.name).join(", ")}`);
-    lines.push("", ...formatTimeline(history, { full }));
+    lines.push("", ...formatTimeline(row.id, history, { full }));
     io.stdout.write(lines.join("\n") + "\n");
     return 0;
   } finally {

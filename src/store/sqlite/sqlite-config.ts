@@ -50,6 +50,12 @@ export interface SqliteStoreConfig {
    */
   busyTimeoutMs?: number;
   /**
+   * The store's clock, epoch milliseconds: lease expiry, due timers and the times the store stamps (`updatedAt`,
+   * settlements, events) read it, never a worker's own. Every process sharing a file should use the same clock.
+   * @default Date.now
+   */
+  clock?: () => number;
+  /**
    * An open connection, or a factory called once on first use. The store applies its pragmas to it and
    * closes it in `close()`. Default: `new DatabaseSync(path)`.
    */

@@ -63,6 +63,52 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 2,
+    name: "durable execution: leases, the current cell's journal, futures, the outbox of job events",
+    // The partial indexes hold exactly the jobs a claim may take: jobs_runnable the active statuses
+    // (ACTIVE_STATUSES in store-rules.ts; a change there needs a new migration), jobs_wake_at the suspended
+    // jobs with a timer. A suspended job waiting only for a message or a future is in neither, so claims and
+    // nextWakeAt never read it. The journal holds one cell per job (its primary key has no cell). Events have
+    // no foreign key: the outbox outlives pruned jobs, and AUTOINCREMENT never reuses an id a reader saw.
+    up: `
+      ALTER TABLE jobs ADD COLUMN wake_at INTEGER;
+      ALTER TABLE jobs ADD COLUMN cell INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE jobs ADD COLUMN lease_owner TEXT;
+      ALTER TABLE jobs ADD COLUMN lease_epoch INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE jobs ADD COLUMN lease_until INTEGER;
+      CREATE INDEX jobs_runnable ON jobs (created_at) WHERE status IN ('READY', 'WARMING_UP', 'STARTED');
+      CREATE INDEX jobs_wake_at ON jobs (wake_at) WHERE status = 'SUSPENDED' AND wake_at IS NOT NULL;
+      CREATE TABLE journal (
+        job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+        cell INTEGER NOT NULL,
+        idx INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (job_id, idx)
+      ) WITHOUT ROWID;
+      CREATE TABLE futures (
+        key TEXT PRIMARY KEY,
+        job_id TEXT REFERENCES jobs (id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        wake_at INTEGER,
+        state TEXT NOT NULL,
+        value TEXT NOT NULL,
+        data TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        settled_at INTEGER
+      ) WITHOUT ROWID;
+      CREATE INDEX futures_job_id ON futures (job_id, created_at);
+      CREATE INDEX futures_wake_at ON futures (wake_at) WHERE state = 'waiting' AND wake_at IS NOT NULL;
+      CREATE TABLE events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        job_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX events_job_id ON events (job_id, id);
+    `,
+  },
 ];
 
 /** The schema version this code creates and expects. */

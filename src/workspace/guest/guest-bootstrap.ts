@@ -23,6 +23,7 @@ import { lockdownRealm } from "./guest-lockdown.ts";
 import { ENGINE_GLOBALS, createDomException, installRealmGlobals, pruneEngineGlobals } from "./guest-realm.ts";
 import { installGuestRuntime } from "./guest-runtime.ts";
 import { installGuestTimers } from "./guest-timers.ts";
+import { installGuestWaits } from "./guest-waits.ts";
 import { createTextEngine, installTextGlobals } from "./guest-text.ts";
 import { createUrlEngine } from "./guest-url.ts";
 import { installUrlGlobals } from "./guest-url-api.ts";
@@ -85,7 +86,7 @@ export function guestBootstrapSource(sendName: string): string {
   const load = (source) => evaluate(source)(${BOUND_BUILTINS.join(", ")});
   (${pruneEngineGlobals})(globalThis, ${JSON.stringify(ENGINE_GLOBALS)});
   const installRealm = (G, link) => (${installRealmGlobals})(G, link, ${parts});
-  const entries = (${installGuestRuntime})(send, ${JSON.stringify(GUEST_OPERATION_CODES)}, ${codecSource()}, ${createGuestHandles}, ${installHostClock}, ${RANDOM_BATCH}, installRealm, ${installGuestTimers}, { create: ${createWorkspaceVariables}, uses: ${createVariableUses}, scope: ${createCollectScope}, regroupFloor: ${REGROUP_FLOOR} });
+  const entries = (${installGuestRuntime})(send, ${JSON.stringify(GUEST_OPERATION_CODES)}, ${codecSource()}, ${createGuestHandles}, ${installHostClock}, ${RANDOM_BATCH}, installRealm, ${installGuestTimers}, ${installGuestWaits}, { create: ${createWorkspaceVariables}, uses: ${createVariableUses}, scope: ${createCollectScope}, regroupFloor: ${REGROUP_FLOOR} });
   (${lockdownRealm})(globalThis, ${JSON.stringify(RUNTIME_GLOBALS)});
   return entries;
 })()`;

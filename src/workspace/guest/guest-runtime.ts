@@ -27,6 +27,7 @@ export function installGuestRuntime(
   randomBatch: number,
   installRealm: Function,
   installGuestTimers: Function,
+  installGuestWaits: Function,
   variablesParts: { create: Function; uses: Function; scope: Function; regroupFloor: number },
 ): Record<string, Function> {
   const G: any = globalThis;
@@ -242,6 +243,7 @@ export function installGuestRuntime(
   });
   // A timer callback that throws ends the cell, whether its code is still running or finished.
   const resetTimers = installGuestTimers(G, send, answer, ops, (error: unknown) => (failRunning ? failRunning(error) : reportEnd(error)));
+  installGuestWaits(G, send, answer, ops);
   // The engine hands `Error.prepareStackTrace` call sites whose `getFunction()` returns the functions on the
   // stack, the runtime's own among them. Nothing is secret there (the broker checks everything), but agent
   // code has no business with the runtime's closures: the hook is fixed to "none".

@@ -12,7 +12,10 @@ import type { Codec } from "../codec/codec.ts";
 import type { ConsoleStream } from "../console-buffer.ts";
 import { METHOD_REPLY, UNDEFINED_REPLY, decodeArguments, errorReply, thrownReply, valueReply } from "../guest/guest-protocol.ts";
 import { isTool, type Tool } from "../../tools/tool.ts";
+import { futureReply, isDurableFuture } from "../../tools/durable-future.ts";
 import { llmRepr } from "../../tools/llm-repr.ts";
+import type { CrossingKind } from "../cell-journal.ts";
+import type { CrossingPolicy } from "../cell-host.ts";
 import type { Crossing, CrossingJournal, CrossingOp } from "./crossing-journal.ts";
 import type { ClassPolicy } from "./exposed-classes.ts";
 import type { HandleEntry, HandleTable } from "./handle-table.ts";
@@ -64,6 +67,14 @@ export class Broker {
   restoring = false;
   /** Receives every message of the workspace's guest; a promise is a result the guest gets later. */
   readonly channel: (op: string, args: readonly string[]) => string | Promise<string>;
+  /** How each guest message is journaled (DESIGN §7): side effects, reads, or the step's own business. */
+  readonly policy: CrossingPolicy = {
+    kind: (op, args) => this.#kindOf(op, args),
+    idempotent: (op, args) => {
+      const entry = this.#options.table.get(Number(args[0]));
+      return (op === "call" || op === "callNumbers") && !args[1] && entry !== undefined && isTool(entry.value) && entry.value.idempotent;
+    },
+  };
 
   constructor(options: BrokerOptions) {
     this.#options = options;
@@ -78,6 +89,8 @@ export class Broker {
   }
 
   #reply(value: unknown): string {
+    // A durable future is not a value: the cell host turns it into a wait (the guest never sees this reply).
+    if (isDurableFuture(value)) return futureReply(value);
     return valueReply(value, (inner) => this.#options.codec.encode(inner));
   }
 
@@ -192,13 +205,8 @@ export class Broker {
           const values = Array.from({ length: count }, () => Number(this.#options.random()));
           return this.#settle(record, values);
         }
-        case "print": {
-          record = this.#options.journal.open("print", "write", undefined, first, second);
-          const stream = first === "err" || first === "echo" ? first : "out";
-          this.#options.console.push(stream, formatPrinted(this.#arguments(second), this.#visible));
-          this.#options.journal.close(record, UNDEFINED_REPLY);
-          return UNDEFINED_REPLY;
-        }
+        case "print":
+          return this.#print(first, second);
         case "exit":
           record = this.#options.journal.open("exit", "write", undefined, undefined, first);
           this.#options.exit(this.#options.codec.decode(first ?? ""));
@@ -210,6 +218,31 @@ export class Broker {
     } catch (error) {
       if (record) this.#options.journal.fail(record, error);
       return thrownReply(error);
+    }
+  }
+
+  // A crossing is side-effecting unless it only reads: a read-only tool, a property read, a method its class
+  // declares free of side effects (`statek.expose(Class, { readOnlyMethods })`), the clock. Printing and
+  // `exit` touch nothing outside the step.
+  #kindOf(op: string, args: readonly string[]): CrossingKind {
+    switch (op) {
+      case "print":
+      case "exit":
+      case "repr":
+        return "local";
+      case "set":
+        return "effect";
+      case "call":
+      case "callNumbers": {
+        const entry = this.#options.table.get(Number(args[0]));
+        if (!entry) return "read";
+        const member = args[1] ?? "";
+        if (isTool(entry.value)) return member === "" && !entry.value.readOnly ? "effect" : "read";
+        if (member === "toString" && usesDefaultToString(entry.value)) return "read";
+        return entry.policy?.readOnlyMethods.has(member) ? "read" : "effect";
+      }
+      default:
+        return "read";
     }
   }
 
@@ -236,6 +269,28 @@ export class Broker {
       default:
         return `${op}(…)`;
     }
+  }
+
+  /**
+   * `print`, `console.*` and echoes. They never fail from the guest's point of view — the sandbox thread may
+   * send them without waiting for the answer — so what cannot be printed (a value that does not cross, a
+   * limit reached) is shown on the console as an error line instead; a limit then stops the cell at its next
+   * host call.
+   */
+  #print(stream: string | undefined, args: string | undefined): string {
+    let record: Crossing | undefined;
+    try {
+      record = this.#options.journal.open("print", "write", undefined, stream, args);
+      this.#options.console.push(stream === "err" || stream === "echo" ? stream : "out", formatPrinted(this.#arguments(args), this.#visible));
+      this.#options.journal.close(record, UNDEFINED_REPLY);
+    } catch (error) {
+      if (record) this.#options.journal.fail(record, error);
+      // Shown once per cell: a loop of prints past a limit would otherwise flood the console with the same error.
+      if (this.#options.journal.notePrintFailure()) {
+        this.#options.console.push("error", `${error instanceof Error ? error.name : "Error"}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    return UNDEFINED_REPLY;
   }
 
   #open(op: CrossingOp, effect: "read" | "write", entry: HandleEntry, member: string | undefined, args: string | undefined): Crossing {

@@ -53,8 +53,18 @@ export class CrossingJournal {
     this.#limits = limits;
   }
 
+  #printFailed = false;
+
+  /** Notes that a print failed; true the first time in the cell (the one failure worth showing). */
+  notePrintFailure(): boolean {
+    const first = !this.#printFailed;
+    this.#printFailed = true;
+    return first;
+  }
+
   /** Starts a new cell's record. */
   begin(): void {
+    this.#printFailed = false;
     this.#records = [];
     this.#transferred = 0;
     this.#cellPending = new Set();

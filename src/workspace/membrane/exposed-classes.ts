@@ -20,6 +20,11 @@ export interface ExposeOptions<T> {
   deny?: readonly string[];
   /** `true`: agent code may write no field; a list: it may not write these. */
   readOnly?: boolean | readonly string[];
+  /**
+   * Methods without side effects (`["find", "list"]`): a durable job journals their results and may call them
+   * again after a restart; other method calls are side effects, made exactly once or answered `InDoubtError`.
+   */
+  readOnlyMethods?: readonly string[];
 }
 
 /** The member policy of one exposed class, as the broker checks it. */
@@ -29,6 +34,7 @@ export interface ClassPolicy {
   readonly deny: ReadonlySet<string>;
   readonly denyPrefixes: readonly string[];
   readonly readOnly: true | ReadonlySet<string>;
+  readonly readOnlyMethods: ReadonlySet<string>;
 }
 
 /** One registration. */
@@ -70,6 +76,7 @@ export class ExposedClasses {
       deny: new Set(denied.filter((entry) => !entry.endsWith("*"))),
       denyPrefixes: denied.filter((entry) => entry.endsWith("*")).map((entry) => entry.slice(0, -1)),
       readOnly,
+      readOnlyMethods: new Set(memberList(label, "readOnlyMethods", options.readOnlyMethods ?? [])),
     };
     this.#byName.set(name, { cls, name, options, policy, persists: hasId });
   }

@@ -288,7 +288,8 @@ export class QuickJsVm implements EngineVm {
     if (!final.broken && final.error && (isOutOfMemoryError(final.error) || this.#memoryExhausted())) final = this.#outOfMemory();
     final = { ...final, cpuMs: this.#clock.usedMs() };
     const after = this.#progress.after;
-    if (after && !final.broken && !this.#slot.broken) {
+    // A suspended cell is resumed by replaying it: its variables are whatever the last step saved.
+    if (after && !final.broken && !final.suspended && !this.#slot.broken) {
       try {
         final.after = { text: this.invoke(after.entry, after.args) };
       } catch (error) {

@@ -77,7 +77,8 @@ export class CellProgress {
   }
 
   /** The outcome when the host ends an idle cell. */
-  outcomeWhenIdle(_end: "finished" | "stalled"): CellOutcome {
+  outcomeWhenIdle(end: "finished" | "stalled" | "suspended"): CellOutcome {
+    if (end === "suspended") return { suspended: true, poisoned: true };
     if (this.#end?.error) return { error: this.#end.error };
     return this.ended ? {} : { error: STALLED };
   }

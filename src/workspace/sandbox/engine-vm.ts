@@ -31,7 +31,7 @@ export interface VmMemory {
 }
 
 /** How the host ends a cell that is idle. */
-export type CellEnd = "finished" | "stalled";
+export type CellEnd = "finished" | "stalled" | "suspended";
 
 /** An engine running one VM on a sandbox thread. Every method is synchronous. */
 export interface EngineVm {

@@ -95,4 +95,31 @@ describe("sandbox threads", () => {
       queued.dispose();
     }
   });
+
+  it("replay a loop of awaited host calls whose VM was lost in the middle", async () => {
+    let ticks = 0;
+    let stopHalfway: (() => void) | undefined;
+    const halfway = new Promise<void>((resolve) => (stopHalfway = resolve));
+    const counter = {
+      tick: (i: number) => new Promise<number>((resolve) => {
+        ticks++;
+        if (i === 5) stopHalfway!();
+        setTimeout(() => resolve(i), i === 5 ? 400 : 1);
+      }),
+    };
+    const patient = await open({ counter }, [], 5_000);
+    const looping = await open();
+    try {
+      const cell = patient.runCell("let total = 0\nfor (let i = 1; i <= 10; i++) total += await counter.tick(i)\ntotal");
+      await halfway;
+      assert.match((await looping.runCell(NATIVE_LOOP)).error ?? "", /^TimeoutError: /);
+      const report = await cell;
+      assert.equal(report.error, undefined);
+      assert.deepEqual(report.console.map((entry) => entry.text), ["55"]);
+      assert.equal(ticks, 10, "each host call made once");
+    } finally {
+      patient.dispose();
+      looping.dispose();
+    }
+  });
 });

@@ -12,7 +12,8 @@
  */
 import { MessageChannel, Worker } from "node:worker_threads";
 import { errorReply, thrownReply } from "../guest/guest-protocol.ts";
-import { CALL, INTERRUPT, NESTED, NESTED_DONE, REPLY, SharedChannel } from "./shared-channel.ts";
+import { batchMessages } from "./one-way-messages.ts";
+import { AdaptiveSpin, BATCH, CALL, NESTED, NESTED_DONE, REPLY, SharedChannel } from "./shared-channel.ts";
 import type { PostedCommand, ThreadAnswers, ThreadCommand, ThreadData, ThreadResult } from "./thread-protocol.ts";
 
 /** Receives the guest messages of one VM on the thread. */
@@ -60,10 +61,13 @@ const waitAsync = (Atomics as unknown as { waitAsync(array: Int32Array, index: n
 
 const workerFile = new URL(import.meta.url.endsWith(".ts") ? "./sandbox-worker.ts" : "./sandbox-worker.js", import.meta.url);
 
-/** How long the scheduling thread looks for a guest's next call after answering one, before it sleeps. */
-const SPIN_MS = 0;
 /** The longest the scheduling thread answers one thread's calls without giving other work a turn. */
 const BURST_MS = 2;
+
+/** Commands posted to a thread ahead of the one it runs (see `#posted`). */
+const POSTED_AHEAD = 4;
+/** Slots of the shared marks (skip, interrupt) by sequence number; far more than commands in flight at once. */
+export const MARK_SLOTS = 256;
 
 /** A thread that has shown no progress for this long is running a long cell: new work goes elsewhere. */
 export const STALLED_MS = 100;
@@ -78,8 +82,16 @@ export class SandboxThread {
   readonly #hosts = new Map<number, ThreadGuestHost>();
   /** Every command not answered yet: the one posted to the thread, and those waiting their turn here. */
   readonly #inFlight = new Map<number, InFlight>();
-  /** The command the thread runs now (one at a time, so nothing waits inside a thread that may be stopped). */
-  #posted: number | undefined;
+  /**
+   * Commands posted to the thread, in order: the first is the one it runs now. A few are posted ahead so the
+   * thread goes from one to the next without waiting for this thread; the rest wait here, where they can be
+   * taken back when the thread stalls (those posted ahead can be too: the thread skips a command marked so).
+   */
+  readonly #posted: number[] = [];
+  /** Set once the thread answered its first command (it has loaded the engine). */
+  #started = false;
+  /** Marks, by sequence number, commands to skip (`-seq`) or to interrupt (`seq`); read by the thread. */
+  readonly #marks: Int32Array;
   readonly #queue: number[] = [];
   /** Commands whose guest code is to be interrupted when they start. */
   readonly #interrupts = new Set<number>();
@@ -89,6 +101,8 @@ export class SandboxThread {
   /** Set while the host answers a guest call of VM `vm`. */
   #answering: { vm: number } | undefined;
   #watchdog: NodeJS.Timeout | undefined;
+  /** How long to look for the guest's next call after answering one. */
+  readonly #spin = new AdaptiveSpin();
   /** When the thread last showed progress (a command answered, a guest call arrived). */
   #progressAt = performance.now();
   #refs = 0;
@@ -97,10 +111,12 @@ export class SandboxThread {
   /** Called when the thread's last VM is gone. */
   onIdle: ((thread: SandboxThread) => void) | undefined;
 
-  constructor(start: Omit<ThreadData, "buffer">) {
+  constructor(start: Omit<ThreadData, "buffer" | "marks">) {
     const buffer = SharedChannel.allocate();
     const { port1, port2 } = new MessageChannel();
-    const data: ThreadData & { port: typeof port2 } = { ...start, buffer, port: port2 };
+    const marks = new SharedArrayBuffer(MARK_SLOTS * 4);
+    this.#marks = new Int32Array(marks);
+    const data: ThreadData & { port: typeof port2 } = { ...start, buffer, marks, port: port2 };
     this.#worker = new Worker(workerFile, { workerData: data, transferList: [port2], stdout: false, stderr: false });
     this.#channel = new SharedChannel(buffer, port1);
     // No guest code runs until the thread says so (a new thread spends a while loading before it can).
@@ -136,8 +152,9 @@ export class SandboxThread {
    * there (or stuck until the watchdog stops it). Work placed behind it would wait, or be lost with it.
    */
   stalled(ms: number, except?: number): boolean {
-    if (this.#posted === undefined || performance.now() - this.#progressAt < ms) return false;
-    const running = this.#inFlight.get(this.#posted)?.command;
+    // A thread that has not answered anything yet is starting (loading the engine), not running a long cell.
+    if (!this.#started || this.#posted.length === 0 || performance.now() - this.#progressAt < ms) return false;
+    const running = this.#inFlight.get(this.#posted[0]!)?.command;
     return except === undefined || !running || !("vm" in running) || running.vm !== except;
   }
 
@@ -179,15 +196,15 @@ export class SandboxThread {
   }
 
   #pump(): void {
-    if (this.#posted !== undefined || this.#lost) return;
-    const seq = this.#queue.shift();
-    if (seq === undefined) return;
-    const flight = this.#inFlight.get(seq)!;
-    this.#posted = seq;
-    this.#progressAt = performance.now();
-    if (this.#interrupts.delete(seq)) Atomics.store(this.#channel.control, INTERRUPT, seq);
-    this.#worker.postMessage(flight.command);
-    if (this.#queue.length) this.#watchQueue();
+    while (!this.#lost && this.#queue.length && this.#posted.length < POSTED_AHEAD && !(this.#posted.length && this.stalled(STALLED_MS))) {
+      const seq = this.#queue.shift()!;
+      const flight = this.#inFlight.get(seq)!;
+      if (this.#posted.length === 0) this.#progressAt = performance.now();
+      this.#posted.push(seq);
+      if (this.#interrupts.delete(seq)) Atomics.store(this.#marks, seq % MARK_SLOTS, seq);
+      this.#worker.postMessage(flight.command);
+    }
+    if (this.#posted.length > 1 || this.#queue.length) this.#watchQueue();
   }
 
   /** While commands wait behind a running one, takes back those that can go elsewhere once the thread stalls. */
@@ -195,19 +212,22 @@ export class SandboxThread {
     if (this.#stallTimer) return;
     this.#stallTimer = setTimeout(() => {
       this.#stallTimer = undefined;
-      if (this.#lost || !this.#queue.length) return;
+      if (this.#lost || (this.#posted.length < 2 && !this.#queue.length)) return;
       if (!this.stalled(STALLED_MS)) {
         this.#watchQueue();
         return;
       }
-      for (const seq of [...this.#queue]) {
-        const flight = this.#inFlight.get(seq)!;
-        if (flight.command.kind !== "start" && flight.command.kind !== "create") continue;
-        this.#queue.splice(this.#queue.indexOf(seq), 1);
+      for (const seq of [...this.#posted.slice(1), ...this.#queue]) {
+        const flight = this.#inFlight.get(seq);
+        if (!flight || (flight.command.kind !== "start" && flight.command.kind !== "create")) continue;
+        const queued = this.#queue.indexOf(seq);
+        if (queued >= 0) this.#queue.splice(queued, 1);
+        // Posted ahead: the thread skips it (its answer, when it comes, is for nobody).
+        else Atomics.store(this.#marks, seq % MARK_SLOTS, -seq);
         this.#done(flight);
         flight.reject(new SandboxThreadBusyError());
       }
-      if (this.#queue.length) this.#watchQueue();
+      if (this.#posted.length > 1 || this.#queue.length) this.#watchQueue();
     }, STALLED_MS);
     this.#stallTimer.unref();
   }
@@ -216,7 +236,7 @@ export class SandboxThread {
   interrupt(vm: number): void {
     for (const flight of this.#inFlight.values()) {
       if (!("vm" in flight.command) || flight.command.vm !== vm) continue;
-      if (flight.command.seq === this.#posted) Atomics.store(this.#channel.control, INTERRUPT, flight.command.seq);
+      if (this.#posted.includes(flight.command.seq)) Atomics.store(this.#marks, flight.command.seq % MARK_SLOTS, flight.command.seq);
       else this.#interrupts.add(flight.command.seq);
     }
   }
@@ -269,15 +289,32 @@ export class SandboxThread {
       return;
     }
     // The command running now is the one whose guest code overran (commands run one at a time).
-    const running = this.#posted;
+    const running = this.#posted[0];
     const overran = new SandboxThreadLostError("the cell overran its CPU time limit where the engine could not stop it; its sandbox thread was stopped", true);
     this.#lose(overran, running);
     void this.#worker.terminate();
   }
 
+  /** Hands VM `vm`'s host the one-way messages of a batch, in order (their answers are nobody's). */
+  #oneWay(vm: number, strings: readonly string[], count?: number): void {
+    const host = this.#hosts.get(vm);
+    if (!host) return;
+    for (const message of batchMessages(strings, count)) {
+      try {
+        void host(message.op, message.args);
+      } catch {
+        // The host shows what it cannot print; nothing of it concerns the thread.
+      }
+    }
+  }
+
   #settle(result: ThreadResult): void {
+    this.#started = true;
     this.#progressAt = performance.now();
-    if (this.#posted === result.seq) this.#posted = undefined;
+    const sent = this.#inFlight.get(result.seq)?.command;
+    if (result.oneWay && sent && "vm" in sent) this.#oneWay(sent.vm, result.oneWay);
+    const posted = this.#posted.indexOf(result.seq);
+    if (posted >= 0) this.#posted.splice(posted, 1);
     const flight = this.#inFlight.get(result.seq);
     if (!flight) return;
     this.#done(flight);
@@ -302,7 +339,7 @@ export class SandboxThread {
     // Later commands (of VMs idle when it happened) are not the culprit's.
     this.#lost = reason.overran ? collateral : reason;
     this.#queue.length = 0;
-    this.#posted = undefined;
+    this.#posted.length = 0;
     for (const flight of [...this.#inFlight.values()]) {
       this.#done(flight);
       flight.reject(culprit === undefined || flight.command.seq === culprit ? reason : collateral);
@@ -326,9 +363,8 @@ export class SandboxThread {
           burstStart = performance.now();
           continue;
         }
-        const until = performance.now() + SPIN_MS;
-        do state = Atomics.load(control, 0);
-        while (state !== CALL && !this.#answering && performance.now() < until);
+        // An answer given at once (not while the host awaits something) is followed by the guest's next call.
+        if (!this.#answering) this.#spin.look(() => Atomics.load(control, 0) === CALL);
         continue;
       }
       const waited = waitAsync(control, 0, state);
@@ -340,9 +376,12 @@ export class SandboxThread {
   #answer(): void {
     this.#progressAt = performance.now();
     const vm = this.#channel.vm();
-    const [op = "", ...args] = this.#channel.read();
+    const batch = this.#channel.control[BATCH]!;
+    const strings = this.#channel.read();
+    const [op = "", ...args] = batch ? strings.slice(batch) : strings;
     const host = this.#hosts.get(vm);
     this.#answering = { vm };
+    if (batch) this.#oneWay(vm, strings, batch);
     let reply: string | Promise<string>;
     try {
       reply = host ? host(op, args) : errorReply("InternalError", "the VM is not connected to a workspace");

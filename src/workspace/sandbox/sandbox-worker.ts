@@ -10,7 +10,8 @@
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import type { EngineVm } from "./engine-vm.ts";
 import { EntryError } from "./engine-vm.ts";
-import { CALL, IDLE, INTERRUPT, NESTED, NESTED_DONE, REPLY, STATE, SharedChannel } from "./shared-channel.ts";
+import { OneWayMessages } from "./one-way-messages.ts";
+import { AdaptiveSpin, BATCH, CALL, IDLE, NESTED, NESTED_DONE, REPLY, STATE, SharedChannel } from "./shared-channel.ts";
 import type { PostedCommand, ThreadData, ThreadResult, ThreadSettings } from "./thread-protocol.ts";
 import { configureReadyVms, prepareReadyVms, takeVm } from "../quickjs/quickjs-ready-vms.ts";
 import { useCompiledQuickJs } from "../quickjs/quickjs-wasm.ts";
@@ -21,20 +22,31 @@ const data = workerData as ThreadData & { port: MessagePort };
 const channel = new SharedChannel(data.buffer, data.port);
 const vms = new Map<number, EngineVm>();
 /** How long a guest's thread looks for the host's answer before it sleeps. */
-const SPIN_MS = 0;
+const spin = new AdaptiveSpin();
 /** The sequence number of the command running now (0: none); the host interrupts it by writing it. */
 let current = 0;
 
-const interrupted = () => current !== 0 && Atomics.load(channel.control, INTERRUPT) === current;
+const marks = new Int32Array(data.marks);
+const mark = (seq: number) => Atomics.load(marks, seq % marks.length);
+const interrupted = () => current !== 0 && mark(current) === current;
 const publish = (deadline: number) => channel.publishDeadline(deadline);
+
+/**
+ * Messages whose answer the guest does not wait for (`print` and its kin, the engines' `begin`): kept here
+ * and sent ahead of the VM's next call, or with the result of the command that made them — so a cell that
+ * only prints costs no crossing at all. Their order with the other messages is kept.
+ */
+const oneWay = new OneWayMessages();
 
 /** A guest host call: written to the channel; blocks until the host replies, running nested entries meanwhile. */
 function callHost(vm: number, op: string, args: string[]): string {
-  channel.send(CALL, vm, [op, ...args]);
+  if (oneWay.keep(vm, op, args)) return "";
+  const batch = oneWay.take(vm);
+  channel.control[BATCH] = batch.length;
+  channel.send(CALL, vm, batch.length ? [...batch, op, ...args] : [op, ...args]);
   let waiting = CALL;
-  // Most answers take the host a few microseconds: look for it briefly before sleeping on the futex.
-  const until = performance.now() + SPIN_MS;
-  while (Atomics.load(channel.control, STATE) === CALL && performance.now() < until);
+  // Most answers take the host a few microseconds: look for one briefly before sleeping on the futex.
+  spin.look(() => Atomics.load(channel.control, STATE) !== CALL);
   for (;;) {
     const state = channel.waitWhile(waiting);
     if (state === REPLY) {
@@ -95,6 +107,7 @@ async function run(command: PostedCommand): Promise<unknown> {
     case "invoke":
       return vmNamed(command.vm).invoke(command.entry, command.args, command.timeLimitMs);
     case "start":
+      oneWay.take(command.vm);
       return vmNamed(command.vm).start(command.script, command.timeLimitMs, command.before, command.after);
     case "deliver":
       return vmNamed(command.vm).deliver(command.deliveries);
@@ -115,6 +128,12 @@ parentPort!.on("message", (command: PostedCommand) => {
   queue = queue.then(async () => {
     current = command.seq;
     let result: ThreadResult;
+    if (mark(command.seq) === -command.seq) {
+      // Taken back while it waited here (its thread stalled): it never runs.
+      current = 0;
+      parentPort!.postMessage({ seq: command.seq, ok: false, error: { name: "SandboxThreadBusyError", message: "taken back" }, guest: false } satisfies ThreadResult);
+      return;
+    }
     try {
       result = { seq: command.seq, ok: true, value: await run(command) };
     } catch (error) {
@@ -123,6 +142,10 @@ parentPort!.on("message", (command: PostedCommand) => {
       result = { seq: command.seq, ok: false, error: info, guest };
     } finally {
       current = 0;
+    }
+    if ("vm" in command) {
+      const batch = oneWay.take(command.vm);
+      if (batch.length) result.oneWay = batch;
     }
     parentPort!.postMessage(result);
   });

@@ -29,8 +29,8 @@ const BYTES = 1;
 const COUNT = 2;
 /** Index of the word naming the VM the message is about. */
 export const VM_ID = 3;
-/** Index of the word the host sets to the sequence number of a command it wants interrupted. */
-export const INTERRUPT = 4;
+/** Index of the word a call carries: how many of its leading strings are one-way messages sent ahead of it. */
+export const BATCH = 5;
 
 export const IDLE = 0;
 export const CALL = 1;
@@ -173,5 +173,40 @@ export class SharedChannel {
       state = Atomics.load(control, STATE);
     }
     return state;
+  }
+}
+
+/**
+ * How long one side of the channel looks for the other's next message before it sleeps on the futex. A
+ * guest in a loop calls again within microseconds and the host answers most calls within a few, so a short
+ * look saves two thread wake-ups per crossing (tens of microseconds). On a busy machine the other side may not
+ * be running at all and looking only burns a core: after many looks in a row that found nothing, looking
+ * stops for a while, with one look now and then to notice when it would pay again.
+ */
+export class AdaptiveSpin {
+  static readonly LOOK_MS = 0.1;
+  static readonly MISSES_BEFORE_PAUSE = 16;
+  static readonly PAUSE = 256;
+  #misses = 0;
+  #paused = 0;
+
+  /** Looks until `arrived()` or the look is over; true when it arrived while looking. */
+  look(arrived: () => boolean): boolean {
+    if (this.#paused > 0) {
+      this.#paused--;
+      return arrived();
+    }
+    const until = performance.now() + AdaptiveSpin.LOOK_MS;
+    do {
+      if (arrived()) {
+        this.#misses = 0;
+        return true;
+      }
+    } while (performance.now() < until);
+    if (++this.#misses >= AdaptiveSpin.MISSES_BEFORE_PAUSE) {
+      this.#misses = 0;
+      this.#paused = AdaptiveSpin.PAUSE;
+    }
+    return false;
   }
 }

@@ -48,13 +48,19 @@ export interface ThreadAnswers {
 export type PostedCommand = ThreadCommand & { seq: number };
 
 /** The thread's answer to one command. */
-export type ThreadResult =
+export type ThreadResult = (
   | { seq: number; ok: true; value: unknown }
-  | { seq: number; ok: false; error: GuestError; guest: boolean };
+  | { seq: number; ok: false; error: GuestError; guest: boolean }
+) & {
+  /** One-way messages the command's VM made and no call carried yet (`one-way-messages.ts`), to hand the host first. */
+  oneWay?: string[];
+};
 
 /** What a new sandbox thread is given. */
 export interface ThreadData {
   buffer: SharedArrayBuffer;
+  /** Marks by command sequence number (`MARK_SLOTS` slots): `-seq` skip it, `seq` interrupt it. */
+  marks: SharedArrayBuffer;
   settings: ThreadSettings;
   /** The compiled QuickJS module (`WebAssembly.Module`), when the scheduling thread has it. */
   quickjs?: object;

@@ -21,9 +21,14 @@ export async function createThreadVm(engine: EngineName, options: CreateVmOption
       return threadVm;
     } catch (error) {
       thread.detach(vm);
-      // A thread stopped for another VM's cell takes queued work down with it, and one running a long cell
-      // gives it back: place the VM again.
-      if (!(error instanceof SandboxThreadLostError || error instanceof SandboxThreadBusyError) || attempt >= 5) throw error;
+      // A thread stopped for another VM's cell takes queued work down with it (place the VM again, a few
+      // times), and one running a long cell gives it back (place it again; if every thread is busy so, wait a
+      // moment first — the pool adds threads meanwhile).
+      if (error instanceof SandboxThreadBusyError) {
+        if (attempt > 2) await new Promise((resolve) => setTimeout(resolve, Math.min(10 * attempt, 200)));
+        continue;
+      }
+      if (!(error instanceof SandboxThreadLostError) || attempt >= 5) throw error;
     }
   }
 }

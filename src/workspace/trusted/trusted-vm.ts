@@ -150,7 +150,7 @@ export class TrustedVm implements EngineVm {
   #over(outcome: CellOutcome): Slice {
     const final: CellOutcome = { ...outcome, cpuMs: this.#clock.usedMs() };
     const after = this.#progress.after;
-    if (after) {
+    if (after && !final.suspended) {
       try {
         final.after = { text: this.#entry(after.entry, after.args, this.#invokeTimeMs) };
       } catch (error) {

@@ -1,0 +1,15 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Agent, Statek, scriptedModel } from "./src/index.ts";
+const jobs = 100, stepsPerJob = 20;
+const dir = mkdtempSync(join(tmpdir(), "statek-bench-"));
+const model = scriptedModel(Array.from({ length: jobs * (stepsPerJob + 2) }, () => "```ts\n1\n```"));
+const agent = new Agent({ role: "bench", model, limits: { maxTurns: stepsPerJob + 10 } });
+const statek = await Statek.open({ store: join(dir, "bench.db"), agents: [agent] });
+const ids = await Promise.all(Array.from({ length: jobs }, async () => (await statek.submitJob(agent, { vars: { x: 1 } })).id));
+for (const id of ids) await statek.step(id);
+const started = performance.now();
+await Promise.all(ids.map((id) => statek.runJob(id, { maxSteps: stepsPerJob })));
+console.log(((jobs * stepsPerJob) / ((performance.now() - started) / 1000)).toFixed(0), "steps/s");
+await statek.close(); rmSync(dir, { recursive: true, force: true });

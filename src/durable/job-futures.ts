@@ -1,0 +1,185 @@
+/**
+ * @module
+ * The durable futures one cell of a job waits for (DESIGN.md §7): `sleep`/`until` (timers), `waitForMessage`
+ * (the job's inbox). Each is a store row, settled once by whoever comes first; a cell that waits only for
+ * such rows suspends, and its job is stepped again when one settles (or a timer is due), replaying the cell
+ * up to the wait, which then yields.
+ *
+ * Keys are deterministic, so a replay finds the same rows: a timer is `${jobId}:${cell}:${seq}` (the message
+ * that waits), the n-th message pushed to a job is `${jobId}:message:${n}` (pushes and waits are both numbered
+ * in order, so the n-th `waitForMessage()` of the job's life gets the n-th message, whichever comes first).
+ */
+import type { Fence, FutureRow, JsonValue, Store } from "../store/store.ts";
+import type { FutureOutcome, FutureWaits } from "../workspace/cell-host.ts";
+import type { FutureSignals } from "./future-signals.ts";
+
+/** Waits shorter than this stay in memory instead of suspending the job (DESIGN §7). */
+export const SHORT_WAIT_MS = 100;
+
+/** The key of the n-th message pushed to job `jobId`. */
+export function messageKey(jobId: string, n: number): string {
+  return `${jobId}:message:${n}`;
+}
+
+/** How a settled future reads to the guest. */
+export function outcomeOf(row: FutureRow): FutureOutcome | undefined {
+  switch (row.state) {
+    case "waiting":
+      return undefined;
+    case "resolved":
+      return { value: row.value };
+    case "rejected": {
+      const value = row.value as { name?: unknown; message?: unknown } | null;
+      const name = typeof value?.name === "string" ? value.name : "Error";
+      const message = typeof value?.message === "string" ? value.message : typeof row.value === "string" ? row.value : "the future was rejected";
+      return { error: { name, message } };
+    }
+    case "cancelled":
+      return { error: { name: "CancelledError", message: typeof row.value === "string" ? row.value : "the wait was cancelled" } };
+  }
+}
+
+/** What a cell's futures need from its step. */
+export interface JobFuturesOptions {
+  store: Store;
+  jobId: string;
+  cell: number;
+  fence: Fence;
+  /** Messages of the inbox that earlier cells took. */
+  messagesTaken: number;
+  signals: FutureSignals;
+  /** The n-th pushed message if the job's record has it (a push whose settlement was lost to a crash). */
+  inboxMessage(n: number): JsonValue | undefined;
+  now?: () => number;
+}
+
+/** The {@link FutureWaits} of one cell of one job. */
+export class JobFutures implements FutureWaits {
+  readonly #options: JobFuturesOptions;
+  #messageWaits = 0;
+  readonly #stops: Array<() => void> = [];
+
+  constructor(options: JobFuturesOptions) {
+    this.#options = options;
+  }
+
+  /** Messages of the inbox this cell took (the step adds them to the job's count when the cell is over). */
+  get messagesTaken(): number {
+    return this.#messageWaits;
+  }
+
+  replayed(_seq: number, kind: string): void {
+    if (kind === "message") this.#messageWaits++;
+  }
+
+  async open(seq: number, kind: string, data: unknown, settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }> {
+    switch (kind) {
+      case "timer":
+        return this.#timer(seq, data, settle);
+      case "message":
+        return this.#message(settle);
+      case "external":
+        return this.#external(data, settle);
+      default:
+        return { outcome: { error: { name: "TypeError", message: `unknown wait '${kind}'` } }, durable: false };
+    }
+  }
+
+  async #timer(seq: number, data: unknown, settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }> {
+    const ms = typeof data === "object" && data !== null ? Number((data as { ms?: unknown }).ms) : NaN;
+    if (!(ms >= 0)) return { outcome: { error: { name: "TypeError", message: "sleep(ms): expected a number of milliseconds" } }, durable: false };
+    const now = this.#now();
+    if (ms < SHORT_WAIT_MS) {
+      const timer = setTimeout(() => settle({ value: undefined }), ms);
+      this.#stops.push(() => clearTimeout(timer));
+      return { durable: false };
+    }
+    const { store, jobId, cell, fence } = this.#options;
+    const key = `${jobId}:${cell}:${seq}`;
+    let row = await store.getFuture(key);
+    if (!row) {
+      await store.createFutures(jobId, fence, [{ key, jobId, kind: "timer", wakeAt: now + ms, data: { ms } }]);
+      row = await store.getFuture(key);
+    }
+    if (!row) return { outcome: { error: { name: "Error", message: "the timer could not be stored" } }, durable: false };
+    // A timer's value is nothing: `await sleep(ms)` yields undefined, whoever settled it.
+    if (row.state !== "waiting") return { outcome: "error" in (outcomeOf(row) ?? {}) ? outcomeOf(row)! : { value: undefined }, durable: true };
+    const due = row.wakeAt ?? now;
+    if (due <= now) return { outcome: await this.#settleDue(key), durable: true };
+    // While the cell still runs (it waits for other things too), the timer fires here.
+    const timer = setTimeout(() => void this.#settleDue(key).then(settle, () => {}), due - now);
+    timer.unref?.();
+    this.#stops.push(() => clearTimeout(timer));
+    return { durable: true };
+  }
+
+  async #settleDue(key: string): Promise<FutureOutcome> {
+    const settled = await this.#options.store.settleFuture(key, { state: "resolved", value: null });
+    const outcome = outcomeOf(settled.future);
+    return outcome && "error" in outcome ? outcome : { value: undefined };
+  }
+
+  async #message(settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }> {
+    const { store, jobId, fence, signals } = this.#options;
+    const n = this.#options.messagesTaken + this.#messageWaits++;
+    const key = messageKey(jobId, n);
+    let row = await store.getFuture(key);
+    if (!row) {
+      await store.createFutures(jobId, fence, [{ key, jobId, kind: "message", wakeAt: null, data: { n } }]);
+      row = await store.getFuture(key);
+    }
+    const known = row ? outcomeOf(row) : undefined;
+    if (known) return { outcome: known, durable: true };
+    // A message recorded in the job whose settlement was lost (its pusher stopped in between) still counts.
+    const recorded = this.#options.inboxMessage(n);
+    if (recorded !== undefined) {
+      const settled = await store.settleFuture(key, { state: "resolved", value: recorded });
+      return { outcome: outcomeOf(settled.future) ?? { value: recorded }, durable: true };
+    }
+    this.#stops.push(signals.once(key, settle));
+    return { durable: true };
+  }
+
+  // A tool's `ctx.future(key, { timeoutMs })`: the application settles it; a timeout rejects it.
+  async #external(data: unknown, settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }> {
+    const { store, jobId, fence, signals } = this.#options;
+    const spec = typeof data === "object" && data !== null ? (data as { key?: unknown; timeoutMs?: unknown }) : {};
+    if (typeof spec.key !== "string") return { outcome: { error: { name: "TypeError", message: "a future without a key" } }, durable: false };
+    const key = spec.key;
+    const timeoutMs = typeof spec.timeoutMs === "number" ? spec.timeoutMs : undefined;
+    let row = await store.getFuture(key);
+    if (!row || row.jobId === null) {
+      const wakeAt = timeoutMs === undefined ? null : this.#now() + timeoutMs;
+      await store.createFutures(jobId, fence, [{ key, jobId, kind: "external", wakeAt, data: timeoutMs === undefined ? null : { timeoutMs } }]);
+      row = await store.getFuture(key);
+    }
+    if (!row) return { outcome: { error: { name: "Error", message: `the future ${key} could not be stored` } }, durable: false };
+    if (row.jobId !== jobId) return { outcome: { error: { name: "Error", message: `the future ${key} belongs to another job` } }, durable: false };
+    const known = outcomeOf(row);
+    if (known) return { outcome: known, durable: true };
+    if (row.wakeAt !== null) {
+      const left = row.wakeAt - this.#now();
+      if (left <= 0) return { outcome: await this.#timeOut(key, timeoutMs ?? 0), durable: true };
+      const timer = setTimeout(() => void this.#timeOut(key, timeoutMs ?? 0).then(settle, () => {}), left);
+      timer.unref?.();
+      this.#stops.push(() => clearTimeout(timer));
+    }
+    this.#stops.push(signals.once(key, settle));
+    return { durable: true };
+  }
+
+  async #timeOut(key: string, timeoutMs: number): Promise<FutureOutcome> {
+    const error = { name: "TimeoutError", message: `the future ${key} was not settled within ${timeoutMs} ms` };
+    const settled = await this.#options.store.settleFuture(key, { state: "rejected", value: error });
+    return outcomeOf(settled.future) ?? { error };
+  }
+
+  /** Stops listening and timing (the cell is over or suspended). */
+  close(): void {
+    for (const stop of this.#stops.splice(0)) stop();
+  }
+
+  #now(): number {
+    return this.#options.now ? this.#options.now() : Date.now();
+  }
+}

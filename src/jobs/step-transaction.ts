@@ -1,0 +1,159 @@
+/**
+ * @module
+ * The one owner of a step's durability (DESIGN.md §3): it holds the job's lease, renews it at a quarter of its
+ * length, writes the cell's journal (fenced by the lease's epoch, so a worker that lost the lease can never
+ * write), makes the final commit fenced too — and holds back everything that reaches the outside world (an
+ * `onMessage` callback, events, a child job's start) until the write that records it is durable. A step whose
+ * lease is lost is aborted: its cell stops and it writes nothing.
+ */
+import { LeaseLostError } from "../errors/lease-lost-error.ts";
+import type { Fence, JobCommit, JournalEntry, Lease, Store } from "../store/store.ts";
+import { encodeJournalItem, type JournalItem } from "../workspace/cell-journal.ts";
+import { withStoreRetries } from "./store-retries.ts";
+import type { JournalSink } from "../workspace/cell-host.ts";
+
+/** How long a step's lease lasts unless renewed. @default 30 s */
+export const DEFAULT_LEASE_MS = 30_000;
+
+/** A step of one job under its lease. */
+export class StepTransaction implements JournalSink {
+  readonly store: Store;
+  readonly lease: Lease;
+  readonly #leaseMs: number;
+  readonly #abort = new AbortController();
+  readonly #renewal: NodeJS.Timeout;
+  readonly #after: Array<() => void | Promise<void>> = [];
+  #cell = 0;
+  #journalCell: number | undefined;
+  #nextIndex = 0;
+  #buffer: JournalEntry[] = [];
+  #writing: Promise<void> = Promise.resolve();
+  #lost: Error | undefined;
+  #closed = false;
+
+  private constructor(store: Store, lease: Lease, leaseMs: number, outer: AbortSignal | undefined) {
+    this.store = store;
+    this.lease = lease;
+    this.#leaseMs = leaseMs;
+    if (outer?.aborted) this.#abort.abort(outer.reason);
+    outer?.addEventListener("abort", () => this.#abort.abort(outer.reason), { once: true });
+    this.#renewal = setInterval(() => void this.#renew(), Math.max(10, Math.floor(leaseMs / 4)));
+    this.#renewal.unref();
+  }
+
+  /** Claims job `jobId` for `owner`: the transaction, or `null` when another worker holds a live lease on it. */
+  static async begin(store: Store, jobId: string, owner: string, options: { leaseMs?: number; signal?: AbortSignal } = {}): Promise<StepTransaction | null> {
+    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    const lease = await store.claimJob(jobId, owner, leaseMs);
+    return lease ? new StepTransaction(store, lease, leaseMs, options.signal) : null;
+  }
+
+  /** The fence every write of the step carries. */
+  get fence(): Fence {
+    return { owner: this.lease.owner, epoch: this.lease.epoch };
+  }
+
+  /** Aborted when the lease is lost (or the step's caller aborts): the step must stop and write nothing. */
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  /**
+   * The journal of cell `cell` holds `length` items already (a resumed cell): new items continue it. Several
+   * parts of one step (formal calls, cells) share the journal: only the first call sets where it starts.
+   */
+  journalFor(cell: number, length: number): this {
+    if (this.#journalCell === cell) return this;
+    this.#journalCell = cell;
+    this.#cell = cell;
+    this.#nextIndex = length;
+    this.#buffer = [];
+    return this;
+  }
+
+  append(items: readonly JournalItem[]): void {
+    this.appendPart(items, "");
+  }
+
+  /** Appends items of one part of the step (formal calls and cells of one response share the journal). */
+  appendPart(items: readonly JournalItem[], part: string): void {
+    for (const item of items) this.#buffer.push({ index: this.#nextIndex++, data: encodeJournalItem(item, part) });
+  }
+
+  /** Writes the journal appended so far (fenced, group-committed by the store); rejects once the lease is lost. */
+  flush(): Promise<void> {
+    if (this.#lost) return Promise.reject(this.#lost);
+    const entries = this.#buffer;
+    this.#buffer = [];
+    if (entries.length) {
+      const { jobId } = this.lease;
+      // A busy store is waited out (a transient failure is never the job's); a lost lease stops the step.
+      const cell = this.#cell;
+      this.#writing = this.#writing.then(() => withStoreRetries(() => this.store.appendJournal(jobId, this.fence, cell, entries), { signal: this.signal })).catch((error: unknown) => {
+        this.#fail(error);
+        throw error;
+      });
+    }
+    return this.#writing;
+  }
+
+  /** Runs `effect` once the step's commit is durable (never when the step does not commit). */
+  afterCommit(effect: () => void | Promise<void>): void {
+    this.#after.push(effect);
+  }
+
+  /**
+   * The step's final write: fenced, releasing the lease. Then the held-back effects run, in order; one that
+   * throws does not stop the others.
+   */
+  async commit(change: JobCommit): Promise<void> {
+    if (this.#lost) throw this.#lost;
+    await this.flush().catch(() => undefined);
+    if (this.#lost) throw this.#lost;
+    try {
+      await this.store.commit({ ...change, fence: this.fence, releaseLease: true });
+    } catch (error) {
+      this.#fail(error);
+      throw error;
+    } finally {
+      this.close();
+    }
+    for (const effect of this.#after.splice(0)) {
+      try {
+        await effect();
+      } catch {
+        // An effect of a committed step failing (an onMessage callback that throws) changes nothing durable.
+      }
+    }
+  }
+
+  /** Ends the transaction without a commit: the lease is released (if still ours) and held-back effects dropped. */
+  async abandon(): Promise<void> {
+    if (this.#closed) return;
+    this.close();
+    this.#after.length = 0;
+    await this.store.releaseLease(this.lease.jobId, this.fence).catch(() => undefined);
+  }
+
+  /** Stops renewing the lease. */
+  close(): void {
+    this.#closed = true;
+    clearInterval(this.#renewal);
+  }
+
+  async #renew(): Promise<void> {
+    if (this.#closed || this.#lost) return;
+    try {
+      const renewed = await this.store.renewLease(this.lease.jobId, this.fence, this.#leaseMs);
+      if (!renewed) this.#fail(new LeaseLostError({ jobId: this.lease.jobId, owner: this.lease.owner, epoch: this.lease.epoch, currentOwner: null, currentEpoch: -1 }));
+    } catch {
+      // A transient failure to renew is tried again at the next quarter; the lease is only lost if it moved.
+    }
+  }
+
+  #fail(error: unknown): void {
+    if (!(error instanceof LeaseLostError) || this.#lost) return;
+    this.#lost = error;
+    this.#abort.abort(error);
+  }
+}

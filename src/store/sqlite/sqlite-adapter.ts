@@ -1,0 +1,189 @@
+/**
+ * @module
+ * The SQLite {@link StoreAdapter}: one `node:sqlite` connection, its pragmas, migrations and transactions. The
+ * SQL is in `sqlite-queries.ts`; every rule is above, in `../store-core.ts`.
+ *
+ * `node:sqlite` is synchronous and the connection is one: a transaction's statements and a read outside it
+ * would interleave on the same connection (and the read would see uncommitted writes). So the adapter runs one
+ * operation at a time — a read waits for a transaction in progress, which takes microseconds, since the core
+ * awaits nothing but SQL inside one. `BEGIN IMMEDIATE` takes the database's write lock at the start of every
+ * transaction, so transactions of several processes on one file never interleave either (that is what makes
+ * claims exclusive across processes).
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type { AdapterTransaction, ClaimQuery, EventRowQuery, JobQuery, StoreAdapter, StoredRow } from "../store-adapter.ts";
+import type { FutureState } from "../durable-rows.ts";
+import type { SqliteDatabase, SqliteStoreConfig } from "./sqlite-config.ts";
+import { toStoreError } from "./sqlite-errors.ts";
+import { applySqliteMigrations } from "./sqlite-migrations.ts";
+import { SqliteQueries } from "./sqlite-queries.ts";
+
+/** The SQLite adapter of one store. */
+export class SqliteAdapter implements StoreAdapter {
+  readonly dialect = "sqlite";
+  readonly supportsMultipleProcesses: boolean;
+  readonly #path: string;
+  readonly #synchronous: string;
+  readonly #busyTimeoutMs: number;
+  readonly #clock: () => number;
+  readonly #databaseOption: SqliteStoreConfig["database"];
+  #database: SqliteDatabase | undefined;
+  #queries: SqliteQueries | undefined;
+  /** The last operation queued; the next one starts when it has settled. */
+  #tail: Promise<unknown> = Promise.resolve();
+  /** Operations queued and not finished: 0 lets a read run at once. */
+  #pending = 0;
+
+  constructor(config: Required<Pick<SqliteStoreConfig, "path" | "synchronous" | "busyTimeoutMs" | "clock">> & Pick<SqliteStoreConfig, "database">) {
+    this.#path = config.path;
+    this.#synchronous = config.synchronous;
+    this.#busyTimeoutMs = config.busyTimeoutMs;
+    this.#clock = config.clock;
+    this.#databaseOption = config.database;
+    this.supportsMultipleProcesses = config.path !== ":memory:";
+  }
+
+  migrate(): Promise<void> {
+    return this.#exclusive(async () => {
+      const database = await this.#connection();
+      applySqliteMigrations(database, { path: this.#path });
+    });
+  }
+
+  transaction<T>(work: (transaction: AdapterTransaction) => Promise<T>): Promise<T> {
+    return this.#exclusive(async () => {
+      const database = await this.#connection();
+      database.exec("BEGIN IMMEDIATE");
+      try {
+        const result = await work(this.#queries!);
+        database.exec("COMMIT");
+        return result;
+      } catch (error) {
+        try {
+          database.exec("ROLLBACK");
+        } catch {
+          // SQLite has already rolled back (it does on some errors); the original error is the one to report.
+        }
+        throw error;
+      }
+    });
+  }
+
+  classifyError(error: unknown): unknown {
+    return toStoreError(error);
+  }
+
+  close(): Promise<void> {
+    return this.#exclusive(async () => {
+      this.#queries?.clear();
+      this.#database?.close();
+      this.#database = undefined;
+      this.#queries = undefined;
+    });
+  }
+
+  now(): Promise<number> {
+    return Promise.resolve(this.#clock());
+  }
+
+  readJob(id: string): Promise<StoredRow | undefined> {
+    return this.#read((queries) => queries.readJob(id));
+  }
+
+  readJobs(query: JobQuery): Promise<StoredRow[]> {
+    return this.#read((queries) => queries.readJobs(query));
+  }
+
+  readVariables(jobId: string): Promise<StoredRow[]> {
+    return this.#read((queries) => queries.readVariables(jobId));
+  }
+
+  readHistory(jobId: string, fromSeq: number): Promise<StoredRow[]> {
+    return this.#read((queries) => queries.readHistory(jobId, fromSeq));
+  }
+
+  readJournal(jobId: string): Promise<StoredRow[]> {
+    return this.#read((queries) => queries.readJournal(jobId));
+  }
+
+  readFuture(key: string): Promise<StoredRow | undefined> {
+    return this.#read((queries) => queries.readFuture(key));
+  }
+
+  readFutures(jobId: string, state?: FutureState): Promise<StoredRow[]> {
+    return this.#read((queries) => queries.readFutures(jobId, state));
+  }
+
+  readEvents(query: EventRowQuery): Promise<StoredRow[]> {
+    return this.#read((queries) => queries.readEvents(query));
+  }
+
+  readNextWakeAt(query: ClaimQuery): Promise<unknown> {
+    return this.#read((queries) => queries.readNextWakeAt(query));
+  }
+
+  /** Runs a read at once when nothing else is in progress, else after it. */
+  #read<T>(body: (queries: SqliteQueries) => Promise<T>): Promise<T> {
+    if (this.#pending === 0 && this.#queries !== undefined) return body(this.#queries);
+    return this.#exclusive(async () => {
+      await this.#connection();
+      return body(this.#queries!);
+    });
+  }
+
+  /** Runs `body` after every operation queued before it, alone on the connection. */
+  #exclusive<T>(body: () => Promise<T>): Promise<T> {
+    this.#pending++;
+    const run = this.#tail.then(body, body).finally(() => {
+      this.#pending--;
+    });
+    this.#tail = run.catch(() => undefined);
+    return run;
+  }
+
+  async #connection(): Promise<SqliteDatabase> {
+    if (this.#database === undefined) {
+      this.#database = await this.#open();
+      this.#queries = new SqliteQueries(this.#database, this.#clock);
+    }
+    return this.#database;
+  }
+
+  /** Opens the connection and applies the pragmas; a failure names the path (`SQLite cannot open ./x.db: …`). */
+  async #open(): Promise<SqliteDatabase> {
+    const option = this.#databaseOption;
+    const cannotOpen = (reason: string, cause: unknown) => new Error(`SQLite cannot open ${this.#path}: ${reason}`, { cause });
+    let database: SqliteDatabase;
+    if (option === undefined) {
+      if (this.supportsMultipleProcesses) {
+        const directory = dirname(this.#path);
+        try {
+          mkdirSync(directory, { recursive: true });
+        } catch (error) {
+          throw cannotOpen(`cannot create the directory ${directory} (${(error as Error).message})`, error);
+        }
+      }
+      // Imported on first use so that loading STATEK never loads node:sqlite for an app that does not use it.
+      const { DatabaseSync } = await import("node:sqlite");
+      try {
+        database = new DatabaseSync(this.#path);
+      } catch (error) {
+        throw cannotOpen((error as Error).message, error);
+      }
+    } else {
+      database = typeof option === "function" ? await option() : option;
+    }
+    try {
+      // busy_timeout first: switching to WAL itself needs a lock another process may hold.
+      database.exec(`PRAGMA busy_timeout = ${this.#busyTimeoutMs}`);
+      if (this.supportsMultipleProcesses) database.exec("PRAGMA journal_mode = WAL");
+      database.exec(`PRAGMA synchronous = ${this.#synchronous}`);
+      database.exec("PRAGMA foreign_keys = ON");
+    } catch (error) {
+      database.close();
+      throw cannotOpen((error as Error).message, error);
+    }
+    return database;
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * @module
+ * The contract between the store's core (`store-core.ts`, which holds every rule) and an engine's adapter
+ * (`sqlite/`, later `postgres/`), which holds SQL only. An adapter reads and writes rows exactly as asked; it
+ * never decides whether a write is allowed — versions, fences, transitions, first-writer-wins and corruption
+ * are the core's. It does own what only the engine knows: its transactions and locks, its clock, which of its
+ * errors are transient, and indexes that make the claim queries cheap.
+ *
+ * Rows go in encoded ({@link JobValues}: JSON as text) and come out as {@link StoredRow}s of raw column values
+ * keyed by field name (`parentId`, not `parent_id`), which the core decodes and checks (`store-rows.ts`).
+ */
+import type { FutureState } from "./durable-rows.ts";
+import type { JobStatus, VariableRow } from "./store.ts";
+
+/** A row as the engine returned it, keyed by field name; the core checks every value. */
+export type StoredRow = Readonly<Record<string, unknown>>;
+
+/** A job's columns as written: JSON fields as JSON text, and the lease columns. */
+export interface JobValues {
+  id: string;
+  role: string;
+  status: JobStatus;
+  params: string;
+  metadata: string;
+  parentId: string | null;
+  createdAt: number;
+  updatedAt: number;
+  version: number;
+  turns: number;
+  pendingSeq: number | null;
+  historyLength: number;
+  exitStatus: string | null;
+  error: string | null;
+  usage: string;
+  state: string;
+  wakeAt: number | null;
+  cell: number;
+  /** `null` when nobody holds the lease (never claimed, or released). */
+  leaseOwner: string | null;
+  /** Incremented by every claim; 0 for a job never claimed. */
+  leaseEpoch: number;
+  leaseUntil: number | null;
+}
+
+/** A history record as written (`data` as JSON text). */
+export interface HistoryValues {
+  seq: number;
+  kind: string;
+  at: number;
+  data: string;
+}
+
+/** A journal entry as written (`data` as JSON text). */
+export interface JournalValues {
+  index: number;
+  data: string;
+}
+
+/** A future's columns as written (`value` and `data` as JSON text). */
+export interface FutureValues {
+  key: string;
+  jobId: string | null;
+  kind: string;
+  wakeAt: number | null;
+  state: FutureState;
+  value: string;
+  data: string;
+  createdAt: number;
+  settledAt: number | null;
+}
+
+/** An event as written; the engine assigns its increasing `id`. */
+export interface EventValues {
+  jobId: string;
+  kind: string;
+  at: number;
+  data: string;
+}
+
+/** What {@link AdapterReads.readJobs} selects. */
+export interface JobQuery {
+  statuses?: readonly JobStatus[];
+  role?: string;
+  parentId?: string;
+  limit: number;
+  offset: number;
+}
+
+/** What {@link AdapterReads.readEvents} selects. */
+export interface EventRowQuery {
+  afterId: number;
+  jobId?: string;
+  limit: number;
+}
+
+/** What {@link AdapterTransaction.selectClaimable} and {@link AdapterReads.readNextWakeAt} select. */
+export interface ClaimQuery {
+  /** The store's clock: leases with `until <= now` are expired, jobs with `wakeAt <= now` are due. */
+  now: number;
+  /** Only jobs of these roles (absent: every role). */
+  roles?: readonly string[];
+}
+
+/** Reads. Every row is keyed by field name (see each method for the fields). */
+export interface AdapterReads {
+  /** The store's clock, epoch milliseconds (SQLite: the process's; PostgreSQL: the database's). */
+  now(): Promise<number>;
+  /** One job with every {@link JobValues} field, or `undefined`. */
+  readJob(id: string): Promise<StoredRow | undefined>;
+  /** Jobs with every {@link JobValues} field, newest first (`createdAt` descending, then insertion order descending). */
+  readJobs(query: JobQuery): Promise<StoredRow[]>;
+  /** `name`, `blob`, `position` of a job's variables, by `position` then `name`. */
+  readVariables(jobId: string): Promise<StoredRow[]>;
+  /** `seq`, `kind`, `at`, `data` of a job's history from `fromSeq` on, by `seq`. */
+  readHistory(jobId: string, fromSeq: number): Promise<StoredRow[]>;
+  /** `cell`, `index`, `data` of a job's journal, by `index`. */
+  readJournal(jobId: string): Promise<StoredRow[]>;
+  /** One future with every {@link FutureValues} field, or `undefined`. */
+  readFuture(key: string): Promise<StoredRow | undefined>;
+  /** A job's futures (every field), by `createdAt` then `key`, optionally in one state. */
+  readFutures(jobId: string, state?: FutureState): Promise<StoredRow[]>;
+  /** Events (`id`, `jobId`, `kind`, `at`, `data`) with `id > afterId`, by `id`. */
+  readEvents(query: EventRowQuery): Promise<StoredRow[]>;
+  /**
+   * The smallest `wakeAt` of a `SUSPENDED` job whose lease is not live at `now` (no owner, or `leaseUntil <=
+   * now`), or `null`/`undefined`. Must be served by an index on the suspended jobs' `wakeAt`.
+   */
+  readNextWakeAt(query: ClaimQuery): Promise<unknown>;
+}
+
+/**
+ * One transaction. Writes see the transaction's own earlier writes; rows read with `lock…`/`select…` stay
+ * locked against other transactions until it ends (PostgreSQL: `FOR UPDATE`; SQLite: the transaction holds
+ * the database's write lock from its start).
+ */
+export interface AdapterTransaction extends AdapterReads {
+  /**
+   * Runs `work` inside a savepoint: when it throws, only its writes are undone and the error is returned as a
+   * failed result; the transaction goes on. Throws only when the savepoint itself cannot be undone (the whole
+   * transaction is then lost).
+   */
+  savepoint<T>(work: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }>;
+  /**
+   * The fields of a job the rules read — `id`, `status`, `version`, `historyLength`, `wakeAt` and the lease
+   * fields — locked for this transaction, or `undefined`.
+   */
+  lockJob(id: string): Promise<StoredRow | undefined>;
+  /** Inserts a job; `false` (and nothing written) when the id exists. */
+  insertJob(values: JobValues): Promise<boolean>;
+  /** Sets the given columns of a job. */
+  updateJob(id: string, values: Partial<Omit<JobValues, "id">>): Promise<void>;
+  /** Inserts or replaces variables by name. */
+  putVariables(jobId: string, variables: readonly VariableRow[]): Promise<void>;
+  /** Deletes variables by name (unknown names are ignored). */
+  deleteVariables(jobId: string, names: readonly string[]): Promise<void>;
+  /** Appends history rows. */
+  insertHistory(jobId: string, records: readonly HistoryValues[]): Promise<void>;
+  /**
+   * A summary of the job's journal: `cells` (distinct cells in it), `cell` (the largest), `count` (entries) and
+   * `lastIndex` (the largest index); `count` 0 when it is empty.
+   */
+  summarizeJournal(jobId: string): Promise<StoredRow>;
+  /** Appends journal entries for `cell`. */
+  insertJournal(jobId: string, cell: number, entries: readonly JournalValues[]): Promise<void>;
+  /** Deletes the job's whole journal. */
+  deleteJournal(jobId: string): Promise<void>;
+  /** The future (as {@link AdapterReads.readFuture}), locked for this transaction, or `undefined`. */
+  lockFuture(key: string): Promise<StoredRow | undefined>;
+  /** Inserts a future; `false` (and nothing written) when the key exists. */
+  insertFuture(values: FutureValues): Promise<boolean>;
+  /** Sets the given columns of a future. */
+  updateFuture(key: string, values: Partial<Omit<FutureValues, "key">>): Promise<void>;
+  /** Sets `state`, `value` and `settledAt` of every `waiting` future of a job. */
+  settleWaitingFutures(jobId: string, values: Pick<FutureValues, "state" | "value" | "settledAt">): Promise<void>;
+  /** Appends events in order (each gets the next id). */
+  insertEvents(events: readonly EventValues[]): Promise<void>;
+  /**
+   * Jobs a claim may take, locked for this transaction and skipping rows other transactions hold (PostgreSQL:
+   * `FOR UPDATE SKIP LOCKED`), each with `id`, `status`, `wakeAt`, `createdAt` and the lease fields: up to
+   * `limit` jobs in an active status (`ACTIVE_STATUSES` of `store-rules.ts`) by `createdAt`, and up to `limit`
+   * `SUSPENDED` jobs with `wakeAt <= now` by `wakeAt`; in both, only jobs whose lease is not live at `now`. Must
+   * be served by partial indexes on exactly those sets, never a scan of the waiting jobs. The core merges and
+   * re-checks them.
+   */
+  selectClaimable(query: ClaimQuery & { limit: number }): Promise<StoredRow[]>;
+}
+
+/** An engine's adapter. Reads outside a transaction never see another transaction's uncommitted writes. */
+export interface StoreAdapter extends AdapterReads {
+  /** The engine's name, e.g. `sqlite`. */
+  readonly dialect: string;
+  /** True when several processes may use the same database at once. */
+  readonly supportsMultipleProcesses: boolean;
+  /** Opens the connection when needed and brings the schema up to date under the engine's lock. Idempotent. */
+  migrate(): Promise<void>;
+  /**
+   * Runs `work` in one transaction that takes the engine's write lock at its start where the engine has one
+   * (SQLite: `BEGIN IMMEDIATE`), commits when `work` resolves and rolls back when it rejects (rethrowing).
+   */
+  transaction<T>(work: (transaction: AdapterTransaction) => Promise<T>): Promise<T>;
+  /**
+   * The error to report for an engine failure: a `StoreError` whose `isRetryable` says whether repeating the
+   * call may succeed (busy, locked, connection lost). Anything that is not the engine's is returned as it is.
+   */
+  classifyError(error: unknown): unknown;
+  /** Closes the connection (the core has finished every call first). */
+  close(): Promise<void>;
+}

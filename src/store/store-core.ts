@@ -1,0 +1,285 @@
+/**
+ * @module
+ * The one implementation of the {@link Store} contract's behaviour, over an engine's {@link StoreAdapter}: input
+ * checks, the rules (`store-rules.ts`), group commit, decoding of what was read, the closed state, cancellation
+ * and error classification. An engine's store is this class with its adapter (`SqliteStore`); a new engine
+ * writes an adapter — SQL only — and passes the conformance suite.
+ */
+import { CorruptRecordError } from "../errors/corrupt-record-error.ts";
+import type { Fence, FutureRow, FutureSettlement, FutureState, JobEventRow, Journal, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult } from "./durable-rows.ts";
+import { FUTURE_STATES } from "./durable-rows.ts";
+import { GroupCommit } from "./group-commit.ts";
+import type { AdapterTransaction, StoreAdapter } from "./store-adapter.ts";
+import {
+  checkClaim, checkCommit, checkCount, checkEvents, checkFenceShape, checkHistory, checkId, checkJobRow, checkJournalEntries, checkNewFutures,
+  checkRoles, checkSettlement, checkVariables,
+} from "./store-checks.ts";
+import { decodeEvent, decodeFuture, decodeHistoryRow, decodeJob, decodeJournalEntry, decodeLease, decodeVariable, readInteger, readStrict } from "./store-rows.ts";
+import { isJobStatus, toLease } from "./store-rules.ts";
+import {
+  appendEventsIn, appendJournalIn, claimJobIn, claimRunnableIn, commitIn, createFuturesFenced, insertJobIn, releaseIn, renewIn, settleIn,
+} from "./store-writes.ts";
+import type { ClaimFilter, EventQuery, HistoryRow, JobCommit, JobFilter, JobRow, Store, StoreCallOptions, VariableRow } from "./store.ts";
+
+/**
+ * A {@link Store} over an engine's adapter.
+ *
+ * - **Opening and migrating are lazy**: the first call migrates (the adapter opens its connection then).
+ *   Calling `migrate()` first is optional and surfaces schema errors early. A failed migration is tried again
+ *   by the next call, so every call fails the same way until it succeeds.
+ * - **Writes are group-committed** (`group-commit.ts`): every write — inserts, commits, journal appends,
+ *   futures, settlements, events, claims and lease changes — made in the same event-loop turn shares one
+ *   transaction, applied in call order, each in its own savepoint.
+ * - **Corrupt rows never break reads** (`store-rows.ts`): a field that cannot be read throws
+ *   `CorruptRecordError` when it is read.
+ * - **Engine errors carry their retry policy**: the adapter classifies them as `StoreError`s with `isRetryable`.
+ */
+export class StoreCore implements Store {
+  readonly dialect: string;
+  readonly supportsMultipleProcesses: boolean;
+  readonly #adapter: StoreAdapter;
+  readonly #writes: GroupCommit;
+  readonly #inFlight = new Set<Promise<unknown>>();
+  #migrating: Promise<void> | undefined;
+  #migrated = false;
+  #closing: Promise<void> | undefined;
+
+  constructor(adapter: StoreAdapter) {
+    this.#adapter = adapter;
+    this.#writes = new GroupCommit(adapter);
+    this.dialect = adapter.dialect;
+    this.supportsMultipleProcesses = adapter.supportsMultipleProcesses;
+  }
+
+  /** A name for errors (`SqliteStore`, …). */
+  protected get storeName(): string {
+    return this.constructor.name;
+  }
+
+  migrate(options?: StoreCallOptions): Promise<void> {
+    return this.#call(options, async () => undefined);
+  }
+
+  insertJob(job: JobRow, variables: VariableRow[], history: HistoryRow[], options?: StoreCallOptions): Promise<void> {
+    return this.#call(options, () => {
+      checkJobRow(job);
+      checkVariables(`insertJob of job ${job.id}`, variables);
+      checkHistory(`insertJob of job ${job.id}`, history);
+      return this.#write((transaction) => insertJobIn(transaction, job, variables, history), options);
+    });
+  }
+
+  getJob(id: string, options?: StoreCallOptions): Promise<JobRow | null> {
+    return this.#call(options, async () => {
+      const row = await this.#adapter.readJob(id);
+      return row === undefined ? null : decodeJob(row);
+    });
+  }
+
+  getVariables(id: string, options?: StoreCallOptions): Promise<VariableRow[]> {
+    return this.#call(options, async () => (await this.#adapter.readVariables(id)).map((row) => decodeVariable(id, row)));
+  }
+
+  getHistory(id: string, options?: StoreCallOptions & { fromSeq?: number }): Promise<HistoryRow[]> {
+    return this.#call(options, async () => {
+      const fromSeq = options?.fromSeq ?? 0;
+      checkCount("getHistory", "fromSeq", fromSeq);
+      return (await this.#adapter.readHistory(id, fromSeq)).map((row) => decodeHistoryRow(id, row));
+    });
+  }
+
+  commit(change: JobCommit, options?: StoreCallOptions): Promise<void> {
+    return this.#call(options, () => {
+      checkCommit(change);
+      return this.#write((transaction) => commitIn(transaction, change), options);
+    });
+  }
+
+  listJobs(filter: JobFilter = {}, options?: StoreCallOptions): Promise<JobRow[]> {
+    return this.#call(options, async () => {
+      const { limit = 100, offset = 0 } = filter;
+      checkCount("listJobs", "limit", limit);
+      checkCount("listJobs", "offset", offset);
+      const statuses = filter.status === undefined ? undefined : Array.isArray(filter.status) ? filter.status : [filter.status];
+      if (statuses?.length === 0) return [];
+      for (const status of statuses ?? []) {
+        if (!isJobStatus(status)) throw new TypeError(`listJobs: unknown status ${JSON.stringify(status)}`);
+      }
+      const rows = await this.#adapter.readJobs({
+        limit, offset, ...(statuses ? { statuses } : {}), ...(filter.role === undefined ? {} : { role: filter.role }),
+        ...(filter.parentId === undefined ? {} : { parentId: filter.parentId }),
+      });
+      return rows.map(decodeJob);
+    });
+  }
+
+  claimJob(jobId: string, owner: string, leaseMs: number, options?: StoreCallOptions): Promise<Lease | null> {
+    return this.#call(options, () => {
+      checkId("claimJob", "jobId", jobId);
+      checkClaim("claimJob", owner, leaseMs);
+      return this.#write((transaction) => claimJobIn(transaction, jobId, owner, leaseMs), options);
+    });
+  }
+
+  claimRunnable(owner: string, leaseMs: number, limit: number, filter: ClaimFilter = {}, options?: StoreCallOptions): Promise<Lease[]> {
+    return this.#call(options, async () => {
+      checkClaim("claimRunnable", owner, leaseMs);
+      checkCount("claimRunnable", "limit", limit);
+      checkRoles("claimRunnable", filter.roles);
+      if (limit === 0 || filter.roles?.length === 0) return [];
+      return this.#write((transaction) => claimRunnableIn(transaction, owner, leaseMs, limit, filter), options);
+    });
+  }
+
+  nextWakeAt(filter: ClaimFilter = {}, options?: StoreCallOptions): Promise<number | null> {
+    return this.#call(options, async () => {
+      checkRoles("nextWakeAt", filter.roles);
+      if (filter.roles?.length === 0) return null;
+      const now = await this.#adapter.now();
+      const value = await this.#adapter.readNextWakeAt({ now, ...(filter.roles ? { roles: filter.roles } : {}) });
+      return value === null || value === undefined ? null : readInteger(value);
+    });
+  }
+
+  renewLease(jobId: string, fence: Fence, leaseMs: number, options?: StoreCallOptions): Promise<Lease | null> {
+    return this.#call(options, () => {
+      checkFenceShape("renewLease", fence);
+      checkClaim("renewLease", fence.owner, leaseMs);
+      return this.#write((transaction) => renewIn(transaction, jobId, fence, leaseMs), options);
+    });
+  }
+
+  releaseLease(jobId: string, fence: Fence, options?: StoreCallOptions): Promise<void> {
+    return this.#call(options, () => {
+      checkFenceShape("releaseLease", fence);
+      return this.#write((transaction) => releaseIn(transaction, jobId, fence), options);
+    });
+  }
+
+  getLease(jobId: string, options?: StoreCallOptions): Promise<Lease | null> {
+    return this.#call(options, async () => {
+      const row = await this.#adapter.readJob(jobId);
+      return row === undefined ? null : toLease(jobId, decodeLease(row));
+    });
+  }
+
+  appendJournal(jobId: string, fence: Fence, cell: number, entries: JournalEntry[], options?: StoreCallOptions): Promise<void> {
+    return this.#call(options, () => {
+      const call = `appendJournal to job ${jobId}`;
+      checkId("appendJournal", "jobId", jobId);
+      checkFenceShape(call, fence);
+      checkJournalEntries(call, cell, entries);
+      return this.#write((transaction) => appendJournalIn(transaction, jobId, fence, cell, entries), options);
+    });
+  }
+
+  getJournal(jobId: string, options?: StoreCallOptions): Promise<Journal | null> {
+    return this.#call(options, async () => {
+      const rows = await this.#adapter.readJournal(jobId);
+      if (rows.length === 0) return null;
+      const cells = new Set(rows.map((row) => readStrict(row, "cell", readInteger, { jobId, prefix: `journal[${String(row["index"])}]` })));
+      if (cells.size !== 1) {
+        throw new CorruptRecordError({ jobId, location: "journal", cause: new Error(`entries of cells ${[...cells].join(", ")} in one journal`) });
+      }
+      return { cell: [...cells][0]!, entries: rows.map((row) => decodeJournalEntry(jobId, row)) };
+    });
+  }
+
+  createFutures(jobId: string, fence: Fence, futures: NewFuture[], options?: StoreCallOptions): Promise<void> {
+    return this.#call(options, () => {
+      const call = `createFutures for job ${jobId}`;
+      checkId("createFutures", "jobId", jobId);
+      checkFenceShape(call, fence);
+      checkNewFutures(call, jobId, futures);
+      return this.#write((transaction) => createFuturesFenced(transaction, jobId, fence, futures), options);
+    });
+  }
+
+  settleFuture(key: string, settlement: FutureSettlement, options?: StoreCallOptions): Promise<SettleResult> {
+    return this.#call(options, () => {
+      checkSettlement(key, settlement);
+      return this.#write((transaction) => settleIn(transaction, key, settlement), options);
+    });
+  }
+
+  getFuture(key: string, options?: StoreCallOptions): Promise<FutureRow | null> {
+    return this.#call(options, async () => {
+      const row = await this.#adapter.readFuture(key);
+      return row === undefined ? null : decodeFuture(row);
+    });
+  }
+
+  listFutures(jobId: string, filter: { state?: FutureState } = {}, options?: StoreCallOptions): Promise<FutureRow[]> {
+    return this.#call(options, async () => {
+      if (filter.state !== undefined && !FUTURE_STATES.includes(filter.state)) {
+        throw new TypeError(`listFutures: unknown state ${JSON.stringify(filter.state)} (expected one of ${FUTURE_STATES.join(", ")})`);
+      }
+      return (await this.#adapter.readFutures(jobId, filter.state)).map(decodeFuture);
+    });
+  }
+
+  readEvents(query: EventQuery = {}, options?: StoreCallOptions): Promise<JobEventRow[]> {
+    return this.#call(options, async () => {
+      const { afterId = 0, limit = 1000 } = query;
+      checkCount("readEvents", "afterId", afterId);
+      checkCount("readEvents", "limit", limit);
+      if (limit === 0) return [];
+      const rows = await this.#adapter.readEvents({ afterId, limit, ...(query.jobId === undefined ? {} : { jobId: query.jobId }) });
+      return rows.map(decodeEvent);
+    });
+  }
+
+  appendEvents(events: Array<NewJobEvent & { jobId: string }>, options?: StoreCallOptions): Promise<void> {
+    return this.#call(options, () => {
+      checkEvents("appendEvents", events, true);
+      if (events.length === 0) return Promise.resolve();
+      return this.#write((transaction) => appendEventsIn(transaction, events), options);
+    });
+  }
+
+  /** Waits for every call already made (queued writes included), then closes the connection. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      await Promise.allSettled([...this.#inFlight]);
+      await this.#adapter.close();
+    })();
+    return this.#closing;
+  }
+
+  #write<T>(apply: (transaction: AdapterTransaction) => Promise<T>, options: StoreCallOptions | undefined): Promise<T> {
+    return this.#writes.enqueue(apply, options?.signal);
+  }
+
+  /** Runs `body` once the store is migrated, classifies its errors, and tracks it so that `close()` can wait. */
+  #call<T>(options: StoreCallOptions | undefined, body: () => Promise<T>): Promise<T> {
+    if (this.#closing !== undefined) return Promise.reject(new Error(`store is closed (${this.storeName})`));
+    const signal = options?.signal;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const promise = this.#ready()
+      .then(() => {
+        signal?.throwIfAborted();
+        return body();
+      })
+      .catch((error: unknown) => {
+        throw this.#adapter.classifyError(error);
+      });
+    this.#inFlight.add(promise);
+    const forget = () => this.#inFlight.delete(promise);
+    promise.then(forget, forget);
+    return promise;
+  }
+
+  #ready(): Promise<void> {
+    if (this.#migrated) return Promise.resolve();
+    this.#migrating ??= this.#adapter.migrate().then(
+      () => {
+        this.#migrated = true;
+      },
+      (error: unknown) => {
+        this.#migrating = undefined; // the next call tries again, and fails the same way
+        throw error;
+      },
+    );
+    return this.#migrating;
+  }
+}

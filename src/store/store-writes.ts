@@ -1,0 +1,245 @@
+/**
+ * @module
+ * Every write of the store contract, applied inside one adapter transaction with the rules of `store-rules.ts`:
+ * the row is locked, checked (version, fence, transition, order), then written. Shapes were checked before
+ * (`store-checks.ts`); JSON is encoded as each row is written, so a value that cannot be encoded fails its own
+ * write only, midway, and the savepoint undoes what that write had done.
+ */
+import { CorruptRecordError } from "../errors/corrupt-record-error.ts";
+import { JobConflictError } from "../errors/job-conflict-error.ts";
+import { NoSuchJobError } from "../errors/no-such-job-error.ts";
+import type { Fence, FutureSettlement, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult } from "./durable-rows.ts";
+import type { AdapterTransaction, JobValues, StoredRow } from "./store-adapter.ts";
+import { decodeClaimCandidate, decodeFuture, decodeLease, decodeLockedJob, futureJobIdOf, futureStateOf, readInteger, readStrict } from "./store-rows.ts";
+import {
+  WAITING_STATUS, checkContinues, checkFence, checkTransition, claimedLease, holds, isFinal, isLive, isRunnable, runnableSince,
+} from "./store-rules.ts";
+import type { ClaimFilter, HistoryRow, JobCommit, JobRow, VariableRow } from "./store.ts";
+
+/** JSON text of a value (`undefined` is stored as `null`). Throws for what JSON cannot hold (a bigint, a cycle). */
+export function encodeJson(value: unknown): string {
+  return JSON.stringify(value) ?? "null";
+}
+
+/** The value `read` gives, or `undefined` when the field is corrupt. */
+function readable<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}
+
+async function lockExisting(transaction: AdapterTransaction, id: string): Promise<StoredRow> {
+  const row = await transaction.lockJob(id);
+  if (row === undefined) throw new NoSuchJobError({ jobId: id });
+  return row;
+}
+
+/** The job fields stored as JSON text. */
+const JSON_FIELDS = new Set(["params", "metadata", "usage", "state"]);
+
+const encodeHistory = (record: HistoryRow) => ({ seq: record.seq, kind: record.kind, at: record.at, data: encodeJson(record.data) });
+
+/** `insertJob`: a new job with its variables and history; its lease is empty. */
+export async function insertJobIn(transaction: AdapterTransaction, job: JobRow, variables: readonly VariableRow[], history: readonly HistoryRow[]): Promise<void> {
+  checkContinues("history seq", job.id, 0, history.map((record) => record.seq));
+  if (job.historyLength !== history.length) {
+    throw new Error(`insertJob: job ${job.id} has historyLength ${job.historyLength} but ${history.length} history records`);
+  }
+  const values: JobValues = {
+    id: job.id, role: job.role, status: job.status, params: encodeJson(job.params), metadata: encodeJson(job.metadata),
+    parentId: job.parentId, createdAt: job.createdAt, updatedAt: job.updatedAt, version: job.version, turns: job.turns,
+    pendingSeq: job.pendingSeq, historyLength: job.historyLength, exitStatus: job.exitStatus, error: job.error,
+    usage: encodeJson(job.usage), state: encodeJson(job.state), wakeAt: job.wakeAt, cell: job.cell,
+    leaseOwner: null, leaseEpoch: 0, leaseUntil: null,
+  };
+  if (!(await transaction.insertJob(values))) throw new Error(`insertJob: a job with id ${job.id} already exists`);
+  await transaction.putVariables(job.id, variables);
+  await transaction.insertHistory(job.id, history.map(encodeHistory));
+}
+
+/** `commit`: one step's changes, after the fence, version, transition and history checks. */
+export async function commitIn(transaction: AdapterTransaction, change: JobCommit): Promise<void> {
+  const { id } = change;
+  const row = await lockExisting(transaction, id);
+  if (change.fence !== undefined) checkFence(id, decodeLease(row), change.fence);
+  const job = decodeLockedJob(row);
+  const version = job.version;
+  if (version !== change.expectedVersion) throw new JobConflictError({ jobId: id, expectedVersion: change.expectedVersion, actualVersion: version });
+  const fields = change.job ?? {};
+  const stored = job.status;
+  checkTransition(id, stored, fields.status);
+  const appended = change.appendHistory ?? [];
+  const historyLength = job.historyLength + appended.length;
+  checkContinues("history seq", id, job.historyLength, appended.map((record) => record.seq));
+  if (fields.historyLength !== undefined && fields.historyLength !== historyLength) {
+    throw new Error(`commit to job ${id}: historyLength ${fields.historyLength} disagrees with the history, which will have ${historyLength} records`);
+  }
+  const now = await transaction.now();
+
+  if (change.cancelFutures) await transaction.settleWaitingFutures(id, { state: "cancelled", value: "null", settledAt: now });
+  if (change.createFutures?.length) await createFuturesIn(transaction, id, change.createFutures, now);
+
+  const values: Partial<Omit<JobValues, "id">> = { version: version + 1, updatedAt: now, historyLength };
+  for (const [field, value] of Object.entries(fields)) {
+    if (value === undefined || field === "historyLength") continue;
+    // The fields were checked against COMMIT_FIELDS; the JSON ones are stored as text.
+    Object.assign(values, { [field]: JSON_FIELDS.has(field) ? encodeJson(value) : value });
+  }
+  const status = fields.status ?? stored;
+  if (status === WAITING_STATUS && (await anySettled(transaction, change.wakeIfSettled ?? []))) {
+    const wakeAt = fields.wakeAt !== undefined ? fields.wakeAt : job.wakeAt;
+    if (wakeAt === null || wakeAt === undefined || wakeAt > now) values.wakeAt = now;
+  }
+  if (change.releaseLease) Object.assign(values, { leaseOwner: null, leaseUntil: null });
+  await transaction.updateJob(id, values);
+
+  if (change.deleteVariables?.length) await transaction.deleteVariables(id, change.deleteVariables);
+  if (change.putVariables?.length) await transaction.putVariables(id, change.putVariables);
+  if (appended.length) await transaction.insertHistory(id, appended.map(encodeHistory));
+  if (change.clearJournal) await transaction.deleteJournal(id);
+  if (change.events?.length) await appendEventsIn(transaction, change.events.map((event) => ({ ...event, jobId: event.jobId ?? id })), now);
+}
+
+async function anySettled(transaction: AdapterTransaction, keys: readonly string[]): Promise<boolean> {
+  for (const key of keys) {
+    const row = await transaction.lockFuture(key);
+    if (row !== undefined && futureStateOf(row) !== "waiting") return true;
+  }
+  return false;
+}
+
+/** Creates futures for job `jobId` (adopting keys settled before anyone created them). */
+export async function createFuturesIn(transaction: AdapterTransaction, jobId: string, futures: readonly NewFuture[], now: number): Promise<void> {
+  for (const future of futures) {
+    const data = encodeJson(future.data);
+    const created = await transaction.insertFuture({
+      key: future.key, jobId, kind: future.kind, wakeAt: future.wakeAt, state: "waiting", value: "null", data, createdAt: now, settledAt: null,
+    });
+    if (created) continue;
+    const existing = (await transaction.lockFuture(future.key))!;
+    const owner = futureJobIdOf(existing);
+    if (owner === null) await transaction.updateFuture(future.key, { jobId, kind: future.kind, wakeAt: future.wakeAt, data });
+    else if (owner !== jobId) throw new Error(`job ${jobId}: the future key ${JSON.stringify(future.key)} belongs to job ${owner}`);
+  }
+}
+
+/** `createFutures` outside a commit: fenced. */
+export async function createFuturesFenced(transaction: AdapterTransaction, jobId: string, fence: Fence, futures: readonly NewFuture[]): Promise<void> {
+  const row = await lockExisting(transaction, jobId);
+  checkFence(jobId, decodeLease(row), fence);
+  await createFuturesIn(transaction, jobId, futures, await transaction.now());
+}
+
+/** `appendJournal`: fenced, dense, replacing an earlier cell's journal. */
+export async function appendJournalIn(transaction: AdapterTransaction, jobId: string, fence: Fence, cell: number, entries: readonly JournalEntry[]): Promise<void> {
+  const row = await lockExisting(transaction, jobId);
+  checkFence(jobId, decodeLease(row), fence);
+  const summary = await transaction.summarizeJournal(jobId);
+  const place = { jobId, prefix: "journal" };
+  const count = readStrict(summary, "count", readInteger, place);
+  let start = 0;
+  if (count > 0) {
+    const journalCell = readStrict(summary, "cell", readInteger, place);
+    const cells = readStrict(summary, "cells", readInteger, place);
+    const lastIndex = readStrict(summary, "lastIndex", readInteger, place);
+    if (cells !== 1 || lastIndex !== count - 1) {
+      const cause = new Error(`${count} entries in ${cells} cells with indices up to ${lastIndex}: not one cell numbered densely from 0`);
+      throw new CorruptRecordError({ jobId, location: "journal", cause });
+    }
+    if (cell < journalCell) throw new Error(`appendJournal to job ${jobId}: cell ${cell} is older than the journal's cell ${journalCell}`);
+    if (cell === journalCell) start = count;
+  }
+  checkContinues("journal index", jobId, start, entries.map((entry) => entry.index));
+  if (count > 0 && start === 0) await transaction.deleteJournal(jobId);
+  if (entries.length) await transaction.insertJournal(jobId, cell, entries.map((entry) => ({ index: entry.index, data: encodeJson(entry.data) })));
+}
+
+/** `settleFuture`: first writer wins; wakes a suspended job and tells the outbox. */
+export async function settleIn(transaction: AdapterTransaction, key: string, settlement: FutureSettlement): Promise<SettleResult> {
+  const now = await transaction.now();
+  const value = encodeJson(settlement.value);
+  const created = await transaction.insertFuture({
+    key, jobId: null, kind: "external", wakeAt: null, state: settlement.state, value, data: "null", createdAt: now, settledAt: now,
+  });
+  if (!created) {
+    const existing = (await transaction.lockFuture(key))!;
+    if (futureStateOf(existing) !== "waiting") return { settled: false, future: decodeFuture(existing) };
+    await transaction.updateFuture(key, { state: settlement.state, value, settledAt: now });
+    const jobId = futureJobIdOf(existing);
+    if (jobId !== null) await wake(transaction, jobId, key, settlement, now);
+  }
+  return { settled: true, future: decodeFuture((await transaction.lockFuture(key))!) };
+}
+
+async function wake(transaction: AdapterTransaction, jobId: string, key: string, settlement: FutureSettlement, now: number): Promise<void> {
+  const row = await transaction.lockJob(jobId);
+  if (row === undefined) return;
+  const { status, wakeAt } = decodeLockedJob(row);
+  if (status === WAITING_STATUS && (wakeAt === null || wakeAt === undefined || wakeAt > now)) {
+    await transaction.updateJob(jobId, { wakeAt: now });
+  }
+  await transaction.insertEvents([{ jobId, kind: "future-settled", at: now, data: encodeJson({ key, state: settlement.state }) }]);
+}
+
+/** `appendEvents` (and a commit's events): stamped with the store's clock. */
+export async function appendEventsIn(transaction: AdapterTransaction, events: ReadonlyArray<NewJobEvent & { jobId: string }>, now?: number): Promise<void> {
+  const at = now ?? (await transaction.now());
+  await transaction.insertEvents(events.map((event) => ({ jobId: event.jobId, kind: event.kind, at, data: encodeJson(event.data) })));
+}
+
+/** `claimJob`: a job that is not final and has no live lease. */
+export async function claimJobIn(transaction: AdapterTransaction, jobId: string, owner: string, leaseMs: number): Promise<Lease | null> {
+  const row = await transaction.lockJob(jobId);
+  if (row === undefined) return null;
+  const { status } = decodeLockedJob(row);
+  if (status !== undefined && isFinal(status)) return null;
+  const current = decodeLease(row);
+  const now = await transaction.now();
+  if (isLive(current, now)) return null;
+  const lease = claimedLease(jobId, current, owner, leaseMs, now);
+  await transaction.updateJob(jobId, { leaseOwner: lease.owner, leaseEpoch: lease.epoch, leaseUntil: lease.until });
+  return lease;
+}
+
+/** `claimRunnable`: the adapter's candidates, re-checked, merged oldest first, claimed. */
+export async function claimRunnableIn(transaction: AdapterTransaction, owner: string, leaseMs: number, limit: number, filter: ClaimFilter): Promise<Lease[]> {
+  const now = await transaction.now();
+  const rows = await transaction.selectClaimable({ now, limit, ...(filter.roles ? { roles: filter.roles } : {}) });
+  const candidates: Array<{ id: string; since: number; lease: ReturnType<typeof decodeLease> }> = [];
+  for (const row of rows) {
+    const { id, role, status, wakeAt, createdAt } = decodeClaimCandidate(row);
+    const lease = readable(() => decodeLease(row));
+    // A row the engine offered but the rules refuse (or whose lease cannot be read) is left alone.
+    if (status === undefined || wakeAt === undefined || lease === undefined) continue;
+    if (!isRunnable(status, wakeAt, now) || isLive(lease, now)) continue;
+    if (filter.roles && !filter.roles.includes(role ?? "")) continue;
+    // A job whose createdAt cannot be read counts as the oldest: claimed, its runner fails it.
+    candidates.push({ id, since: runnableSince(status, wakeAt, createdAt ?? 0), lease });
+  }
+  candidates.sort((a, b) => a.since - b.since);
+  const leases: Lease[] = [];
+  for (const candidate of candidates.slice(0, limit)) {
+    const lease = claimedLease(candidate.id, candidate.lease, owner, leaseMs, now);
+    await transaction.updateJob(candidate.id, { leaseOwner: lease.owner, leaseEpoch: lease.epoch, leaseUntil: lease.until });
+    leases.push(lease);
+  }
+  return leases;
+}
+
+/** `renewLease`: the holder extends its lease, expired or not, as long as nobody claimed since. */
+export async function renewIn(transaction: AdapterTransaction, jobId: string, fence: Fence, leaseMs: number): Promise<Lease | null> {
+  const row = await transaction.lockJob(jobId);
+  if (row === undefined || !holds(decodeLease(row), fence)) return null;
+  const until = (await transaction.now()) + leaseMs;
+  await transaction.updateJob(jobId, { leaseUntil: until });
+  return { jobId, owner: fence.owner, epoch: fence.epoch, until };
+}
+
+/** `releaseLease`: ends the holder's lease at once. */
+export async function releaseIn(transaction: AdapterTransaction, jobId: string, fence: Fence): Promise<void> {
+  const row = await transaction.lockJob(jobId);
+  if (row === undefined || !holds(decodeLease(row), fence)) return;
+  await transaction.updateJob(jobId, { leaseOwner: null, leaseUntil: null });
+}

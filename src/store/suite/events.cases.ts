@@ -1,0 +1,62 @@
+/**
+ * @module
+ * Conformance cases: the outbox of job events — appended with commits (atomically, in commit order) or on their
+ * own, read after an id, by job, with a limit.
+ */
+import assert from "node:assert/strict";
+import { insertSample, sampleRecord, type SuiteContext } from "./suite-context.ts";
+
+/** Defines the event cases. */
+export function eventCases({ test }: SuiteContext): void {
+  test("events appended with commits are read back in commit order", async (store) => {
+    const [a, b] = [await insertSample(store), await insertSample(store)];
+    const before = Date.now();
+    await Promise.all([
+      store.commit({ id: a.id, expectedVersion: 0, job: { status: "STARTED" }, events: [{ kind: "status-change", data: { status: "STARTED" } }] }),
+      store.commit({ id: b.id, expectedVersion: 0, appendHistory: [sampleRecord(0)], events: [{ kind: "step-end", data: null }, { jobId: a.id, kind: "child-end", data: { child: b.id } }] }),
+    ]);
+    await store.commit({ id: a.id, expectedVersion: 1, events: [{ kind: "step-end", data: [1, 2] }] });
+    const events = await store.readEvents();
+    assert.deepEqual(events.map((event) => [event.jobId, event.kind, event.data]), [
+      [a.id, "status-change", { status: "STARTED" }],
+      [b.id, "step-end", null],
+      [a.id, "child-end", { child: b.id }],
+      [a.id, "step-end", [1, 2]],
+    ]);
+    for (let index = 1; index < events.length; index++) assert.ok(events[index]!.id > events[index - 1]!.id, "ids increase");
+    for (const event of events) assert.ok(event.at >= before && event.at <= Date.now(), "stamped with the store's clock");
+  });
+
+  test("readEvents reads after an id, by job and up to a limit", async (store) => {
+    const job = await insertSample(store);
+    const other = await insertSample(store);
+    await store.appendEvents([
+      { jobId: job.id, kind: "one", data: 1 },
+      { jobId: other.id, kind: "two", data: 2 },
+      { jobId: job.id, kind: "three", data: 3 },
+      { jobId: job.id, kind: "four", data: 4 },
+    ]);
+    const all = await store.readEvents();
+    assert.deepEqual(all.map((event) => event.kind), ["one", "two", "three", "four"]);
+    assert.deepEqual((await store.readEvents({ afterId: all[1]!.id })).map((event) => event.kind), ["three", "four"]);
+    assert.deepEqual((await store.readEvents({ jobId: job.id })).map((event) => event.kind), ["one", "three", "four"]);
+    assert.deepEqual((await store.readEvents({ jobId: job.id, afterId: all[0]!.id, limit: 1 })).map((event) => event.kind), ["three"]);
+    assert.deepEqual(await store.readEvents({ limit: 0 }), []);
+    assert.deepEqual(await store.readEvents({ afterId: all[3]!.id }), []);
+    assert.deepEqual(await store.readEvents({ jobId: "nobody" }), []);
+  });
+
+  test("a commit that fails appends none of its events", async (store) => {
+    const job = await insertSample(store);
+    await assert.rejects(store.commit({ id: job.id, expectedVersion: 3, events: [{ kind: "never", data: null }] }), /expected version 3/);
+    assert.deepEqual(await store.readEvents(), []);
+  });
+
+  test("event calls check their arguments", async (store) => {
+    await assert.rejects(store.appendEvents([{ kind: "x", data: null } as never]), /events\[0\]\.jobId must be a non-empty string/);
+    await assert.rejects(store.appendEvents([{ jobId: "j", kind: "", data: null }]), /events\[0\]\.kind must be a non-empty string/);
+    await assert.rejects(store.readEvents({ afterId: -1 }), /afterId must be a non-negative integer/);
+    await store.appendEvents([]);
+    assert.deepEqual(await store.readEvents(), []);
+  });
+}
