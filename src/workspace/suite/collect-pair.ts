@@ -22,6 +22,11 @@ export interface CollectPairOptions {
   tools?: readonly Tool[];
   /** Told what went wrong along with the cell, for the failure message (a seed, say). */
   label?: string;
+  /**
+   * Which printed lines must agree; the others are left out of the comparison (a line whose presence depends
+   * on wall-clock timing, which differs between the two runs). @default every line
+   */
+  compared?: (line: string) => boolean;
 }
 
 /** One side of a pair: its rows, its warm workspace and how many variables it encoded. */
@@ -86,12 +91,14 @@ export class CollectPair {
   readonly incremental: Side;
   readonly full: Side;
   readonly #label: string;
+  readonly #compared: (line: string) => boolean;
   readonly #cells: string[] = [];
 
   constructor(options: CollectPairOptions) {
     this.incremental = new Side(options, "incremental");
     this.full = new Side(options, "full");
     this.#label = options.label ?? "";
+    this.#compared = options.compared ?? (() => true);
   }
 
   /** Runs `code` on both sides and asserts they printed the same and store the same rows; returns the lines. */
@@ -100,7 +107,7 @@ export class CollectPair {
     const reference = await this.full.run(code);
     const incremental = await this.incremental.run(code);
     const where = () => `${this.#label ? `${this.#label}, ` : ""}cell ${this.#cells.length}:\n${code}\n--- cells so far:\n${this.#cells.join("\n---\n")}`;
-    assert.deepEqual(incremental.lines, reference.lines, `the incremental and full collects printed differently (${where()})`);
+    assert.deepEqual(incremental.lines.filter(this.#compared), reference.lines.filter(this.#compared), `the incremental and full collects printed differently (${where()})`);
     assert.deepEqual(sorted(this.incremental.rows), sorted(this.full.rows), `the incremental and full collects stored different rows (${where()})`);
     return reference.lines;
   }
