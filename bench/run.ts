@@ -8,6 +8,7 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   "native-loops": () => import("./native-loops.ts"),
   "workspace-size": () => import("./workspace-size.ts"),
   "store-writes": () => import("./store-writes.ts"),
+  "cold-steps": () => import("./cold-steps.ts"),
 };
 
 const wanted = process.argv.slice(2);
