@@ -6,10 +6,12 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   "step-overhead": () => import("./step-overhead.ts"),
   sandbox: () => import("./sandbox.ts"),
   "native-loops": () => import("./native-loops.ts"),
+  "workspace-size": () => import("./workspace-size.ts"),
   "store-writes": () => import("./store-writes.ts"),
   durable: () => import("./durable.ts"),
   ui: () => import("./ui.ts"),
   "postgres-claims": () => import("./postgres-claims.ts"),
+  "cold-steps": () => import("./cold-steps.ts"),
 };
 
 const wanted = process.argv.slice(2);

@@ -5,6 +5,11 @@
  * object the job was never given (see `reference-guard.ts`) is stored as a tombstone instead. Every changed
  * text is decoded on the host before it is stored (the guest may have crafted it): one that does not decode
  * is stored as a tombstone, so nothing unreadable ever reaches the store.
+ *
+ * A collect reports the texts of the variables the cell could have changed and the names of all of them
+ * (`guest-variables.ts`); a variable named without a text keeps its row. The work here follows the change,
+ * not the workspace: what a row's text says (a class, a tombstone) is read once, when the row is set, and a
+ * changed text is checked together with the rows it refers into, not with every row.
  */
 import type { VariableRow } from "../store/store.ts";
 import { HandleTable } from "./membrane/handle-table.ts";
@@ -13,9 +18,18 @@ import type { ReferenceGuard } from "./membrane/reference-guard.ts";
 
 /** What the guest's `collect` reports. */
 export interface Collected {
+  /** The texts of the variables the collect encoded. */
   texts: Record<string, string>;
   problems: Array<{ path: string; reason: string }>;
-  order: string[];
+  /**
+   * Every variable, in definition order, when the set of variables changed since the last collect (a stored
+   * variable missing from it was deleted); absent when it did not.
+   */
+  order?: string[];
+  /** How many variables the collect encoded. */
+  encoded?: number;
+  /** The guest asks for its variables to be restored before the next cell (it starts its groups over). */
+  regroup?: boolean;
 }
 
 /** How a collect changed the rows. */
@@ -35,15 +49,41 @@ export function tombstoneText(why: string, name: string): string {
   return JSON.stringify({ v: { $: "tomb", why, at: name } });
 }
 
+const TOMBSTONE = '"$":"tomb"';
+
 /** The rows a workspace knows are stored. */
 export class StoredRows {
   readonly #rows = new Map<string, VariableRow>();
+  /** Rows whose text holds a class definition, and rows whose text holds a tombstone. */
+  readonly #classes = new Set<string>();
+  readonly #tombstones = new Set<string>();
   #nextPosition = 0;
 
   constructor(rows: readonly VariableRow[]) {
     const ordered = [...rows].sort((a, b) => a.position - b.position);
-    for (const row of ordered) this.#rows.set(row.name, row);
+    for (const row of ordered) this.#set(row);
     this.#nextPosition = ordered.length ? ordered[ordered.length - 1]!.position + 1 : 0;
+  }
+
+  #set(row: VariableRow): void {
+    this.#rows.set(row.name, row);
+    const mark = (set: Set<string>, yes: boolean) => (yes ? set.add(row.name) : set.delete(row.name));
+    mark(this.#classes, CLASS_SOURCE.test(row.blob));
+    mark(this.#tombstones, row.blob.includes(TOMBSTONE));
+  }
+
+  #delete(name: string): void {
+    this.#rows.delete(name);
+    this.#classes.delete(name);
+    this.#tombstones.delete(name);
+  }
+
+  /**
+   * True when a stored text holds a tombstone: the VM may then hold a live value where the store has none (a
+   * full collect would have reported it as a problem).
+   */
+  holdsTombstones(): boolean {
+    return this.#tombstones.size > 0;
   }
 
   /** The rows in definition order. */
@@ -65,9 +105,9 @@ export class StoredRows {
     const list = [...names];
     if (!list.length) return false;
     const word = new RegExp(`(^|[^\\w$])(${list.map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})($|[^\\w$])`);
-    for (const row of this.#rows.values()) {
-      if (!CLASS_SOURCE.test(row.blob) || list.includes(row.name)) continue;
-      if (word.test(row.blob)) return true;
+    for (const name of this.#classes) {
+      if (list.includes(name)) continue;
+      if (word.test(this.#rows.get(name)!.blob)) return true;
     }
     return false;
   }
@@ -75,7 +115,7 @@ export class StoredRows {
   /** Applies a collect; texts with references the guard does not know become tombstones. */
   apply(collected: Collected, guard: ReferenceGuard): RowChanges {
     const changes: RowChanges = { put: [], deleted: [], changed: new Set(), refused: [] };
-    for (const name of collected.order) {
+    for (const name of collected.order ?? Object.keys(collected.texts)) {
       // The report comes from the guest: a name must be a string, and only an own text counts.
       if (typeof name !== "string" || !Object.prototype.hasOwnProperty.call(collected.texts, name)) continue;
       let blob = collected.texts[name];
@@ -90,23 +130,25 @@ export class StoredRows {
         if (stored?.blob === blob) continue;
       }
       const row = { name, blob, position: stored?.position ?? this.#nextPosition++ };
-      this.#rows.set(name, row);
+      this.#set(row);
       changes.put.push(row);
       changes.changed.add(name);
     }
     if (changes.put.length) this.#refuseUndecodable(changes);
+    if (!collected.order) return changes;
     const present = new Set(collected.order.filter((name) => typeof name === "string"));
     for (const name of [...this.#rows.keys()]) {
       if (present.has(name)) continue;
-      this.#rows.delete(name);
+      this.#delete(name);
       changes.deleted.push(name);
     }
     return changes;
   }
 
   /**
-   * Decodes the rows as a restore would (references into unchanged rows included) and turns each changed one
-   * that does not decode into a tombstone. Host references are not resolved here: only the text is checked.
+   * Decodes the changed rows as a restore would — with the rows their texts refer into, transitively, since
+   * only those can make them fail — and turns each changed one that does not decode into a tombstone. Host
+   * references are not resolved here: only the text is checked.
    */
   #refuseUndecodable(changes: RowChanges): void {
     const put = new Map(changes.put.map((row) => [row.name, row]));
@@ -115,22 +157,37 @@ export class StoredRows {
       describeHandle: () => ({ key: null }),
       resolveKey: () => ({ why: "not resolved while checking" }),
     });
+    const checked = new Set(put.keys());
     const replacedNames = new Set<string>();
     // Again after each replacement: a text that shared values with a replaced one no longer decodes either.
-    for (let replaced = true; replaced;) {
-      replaced = false;
-      codec.decodeAll(this.ordered().map((row) => [row.name, row.blob]), undefined, {
+    for (let again = true; again;) {
+      again = false;
+      const referred = new Set<string>();
+      const broken: Array<[string, string]> = [];
+      const rows = [...checked].map((name) => this.#rows.get(name)!).sort((a, b) => a.position - b.position);
+      codec.decodeAll(rows.map((row) => [row.name, row.blob]), undefined, {
         isolate: true,
-        broken: (name, reason) => {
-          const row = put.get(name);
-          if (!row || replacedNames.has(name)) return;
-          replacedNames.add(name);
-          const why = `its value could not be read back (${reason})`;
-          row.blob = tombstoneText(why, name);
-          changes.refused.push(`${name} was not persisted: ${why}`);
-          replaced = true;
+        sharing: (_name, refs) => {
+          for (const [name] of refs) if (!checked.has(name) && this.#rows.has(name)) referred.add(name);
         },
+        broken: (name, reason) => broken.push([name, reason]),
       });
+      if (referred.size) {
+        // A text refers into rows not decoded yet: what it found missing may be there. Decode again with them.
+        for (const name of referred) checked.add(name);
+        again = true;
+        continue;
+      }
+      for (const [name, reason] of broken) {
+        const row = put.get(name);
+        if (!row || replacedNames.has(name)) continue;
+        replacedNames.add(name);
+        const why = `its value could not be read back (${reason})`;
+        row.blob = tombstoneText(why, name);
+        this.#set(row);
+        changes.refused.push(`${name} was not persisted: ${why}`);
+        again = true;
+      }
     }
   }
 }

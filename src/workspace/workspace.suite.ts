@@ -14,6 +14,7 @@ import { Session, type SessionMode, type SuiteContext, type Transcript } from ".
 import { boundaryCases } from "./suite/boundary.suite.ts";
 import { cellCases } from "./suite/cells.suite.ts";
 import { codecCases } from "./suite/codec.suite.ts";
+import { collectCases } from "./suite/collect.suite.ts";
 import { membraneCases } from "./suite/membrane.suite.ts";
 import { sandboxCases } from "./suite/sandbox.suite.ts";
 import { textCases } from "./suite/texts.suite.ts";
@@ -82,6 +83,7 @@ export function runWorkspaceSuite({ name, executor, skip = {} }: WorkspaceSuiteO
     textCases(context);
     realmCases(context);
     realmGlobalCases(context);
+    collectCases(context);
     it("skip names only existing cases", { skip: false }, () => {
       const unknown = Object.keys(skip).filter((caseName) => !names.has(caseName));
       if (unknown.length) throw new Error(`skip names cases that do not exist: ${unknown.join(", ")}`);

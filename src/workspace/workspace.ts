@@ -72,6 +72,11 @@ export interface WorkspaceOptions {
   /** Durable futures (`sleep`, `waitForMessage`, …): without them, agent code that waits on one gets an error. */
   futures?: FutureWaits;
   signal?: AbortSignal;
+  /**
+   * `full` encodes every variable after every cell, the reference the incremental collect (only what the cell
+   * could have changed) is tested against; both store the same rows. @default "incremental"
+   */
+  collect?: "incremental" | "full";
 }
 
 
@@ -106,6 +111,8 @@ export interface WorkspaceReport {
   deleted: string[];
   /** Error handlers the tools called registered, in order (tools/error-handler.ts). */
   errorHandlers: RegisteredErrorHandler[];
+  /** How many variables the end of the cell encoded (the others kept their stored text), when it ran. */
+  encodedVariables?: number;
   /** The cell stopped where it waits only for durable futures; its variables were not collected. */
   suspended?: boolean;
   /** The cell's journal (what its guest was answered), as far as it got. */
@@ -382,7 +389,7 @@ export class Workspace {
         timeLimitMs: this.#limits.cellTimeMs,
         ...(this.#options.signal ? { signal: this.#options.signal } : {}),
         before,
-        after: { entry: "collect", args: [] },
+        after: { entry: "collect", args: this.#options.collect === "full" ? ["full"] : [] },
       });
     } finally {
       this.#broker.restoring = false;
@@ -438,7 +445,8 @@ export class Workspace {
   }
 
   #end(error: string | undefined, outcome: CellOutcome, ran: boolean): WorkspaceReport {
-    const changes = !ran ? { put: [], deleted: [] } : outcome.broken ? this.#lostChanges(outcome) : this.#collect(outcome.after);
+    const changes: { put: VariableRow[]; deleted: string[]; encoded?: number } =
+      !ran ? { put: [], deleted: [] } : outcome.broken ? this.#lostChanges(outcome) : this.#collect(outcome.after);
     const report: WorkspaceReport = {
       console: this.#effects.console.finish(),
       toolCalls: this.#effects.toolCalls,
@@ -449,6 +457,7 @@ export class Workspace {
     };
     if (error !== undefined) report.error = error;
     if (outcome.limit) report.limit = outcome.limit;
+    if (changes.encoded !== undefined) report.encodedVariables = changes.encoded;
     if (this.#exited && !outcome.broken) report.exitStatus = this.#exitText();
     return report;
   }
@@ -475,13 +484,13 @@ export class Workspace {
   }
 
   /** Reads the variables the cell's `collect` reported and compares them with what is stored: only changes are reported. */
-  #collect(after: CellOutcome["after"]): { put: VariableRow[]; deleted: string[] } {
+  #collect(after: CellOutcome["after"]): { put: VariableRow[]; deleted: string[]; encoded?: number } {
     let collected: Collected;
     try {
       if (!after) throw new TypeError("the workspace did not report its variables");
       if ("error" in after) throw Object.assign(new Error(`${after.error.name}: ${after.error.message}`), { guest: after.error });
       collected = parseUntrusted(after.text) as Collected;
-      if (!collected || typeof collected.texts !== "object" || !Array.isArray(collected.order) || !Array.isArray(collected.problems)) {
+      if (!collected || typeof collected.texts !== "object" || (collected.order !== undefined && !Array.isArray(collected.order)) || !Array.isArray(collected.problems)) {
         throw new TypeError("the workspace reported its variables in an unreadable form");
       }
     } catch (error) {
@@ -493,10 +502,13 @@ export class Workspace {
     const changes = this.#stored.apply(collected, this.#guard);
     for (const notice of changes.refused) this.#effects.pushConsole("notice", notice);
     // A warm VM must hold what a cold restore would give: values that became tombstones are restored again
-    // before the next cell, and classes re-declared against variables that changed; references a restore
-    // could not resolve get another chance (and their notices are shown again), as in a cold open.
+    // before the next cell (when any stored text holds one — what a full collect reports as problems), and
+    // classes re-declared against variables that changed; references a restore could not resolve get another
+    // chance (and their notices are shown again), as in a cold open. The guest may ask for a restore too (it
+    // starts the groups of its incremental collect over).
     const touched = [...changes.changed, ...changes.deleted];
-    if (((collected.problems.length || changes.refused.length) && changes.changed.size) || this.#unresolved || this.#stored.classesMention(touched)) {
+    const tombstones = collected.problems.length || changes.refused.length || this.#stored.holdsTombstones();
+    if ((tombstones && changes.changed.size) || this.#unresolved || this.#stored.classesMention(touched) || collected.regroup === true) {
       if (!this.#pendingSetup.length) this.#pendingSetup = [this.#restoreCall()];
     }
     for (const problem of collected.problems) {
@@ -504,7 +516,8 @@ export class Workspace {
       const root = /^[^.[]+/.exec(path)?.[0] ?? path;
       if (changes.changed.has(root)) this.#effects.pushConsole("notice", `${path} was not persisted: ${String(problem?.reason ?? "")}`);
     }
-    return { put: changes.put, deleted: changes.deleted };
+    const encoded = Number.isSafeInteger(collected.encoded) ? { encoded: collected.encoded! } : {};
+    return { put: changes.put, deleted: changes.deleted, ...encoded };
   }
 
   #collectFailure(error: unknown): string {
@@ -535,7 +548,7 @@ export class Workspace {
   memory(): { readonly usedBytes: number | undefined; reservedBytes: number | undefined; initialBytes: number | undefined; limitBytes: number } {
     const vm = this.#vm;
     return {
-      // Measuring the heap walks it (~0.2 ms): only when asked.
+      // As the VM last measured it (a walk of the heap, which the VM does not repeat at every cell).
       get usedBytes() {
         return vm?.memoryUsage();
       },

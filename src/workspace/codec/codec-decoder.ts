@@ -147,6 +147,7 @@ export function createDecoder(
         checkValue(graph.v, nodes.length, xrefs);
         graphs.set(name, { v: graph.v, o: nodes });
         crossRefs.set(name, xrefs);
+        if (options && options.sharing) options.sharing(name, xrefs.map((ref) => [ref.n, ref.i]));
       } catch (error) {
         breakEntry(name, error);
       }
@@ -184,7 +185,10 @@ export function createDecoder(
         }
         case "ref": return shells.get(root)![value.i];
         case "xref":
-          if (broken.has(value.n)) return tomb("it shared a value with " + value.n + ", whose stored value could not be read back", path);
+          if (broken.has(value.n)) {
+            if (options && options.altered) options.altered(root);
+            return tomb("it shared a value with " + value.n + ", whose stored value could not be read back", path);
+          }
           return shells.get(value.n)![value.i];
         case "h": return H.fromHandle ? H.fromHandle(value, value.at || path) : tomb("a host object", value.at || path);
         case "tomb": return tomb(value.why, value.at || path);
@@ -265,6 +269,7 @@ export function createDecoder(
     }
     for (const item of deferred) {
       item.table[item.index] = tomb("its definition could not be re-declared (" + item.error + ")", item.node.name || item.name);
+      if (options && options.altered) options.altered(item.name);
     }
     for (const [name] of good()) assignDefinition(name);
     // Pass 2: fill the shells.

@@ -79,6 +79,17 @@ export interface DecodeOptions {
   isolate?: boolean;
   /** Told about each variable `isolate` turned into a tombstone, with why. */
   broken?(name: string, reason: string): void;
+  /**
+   * Told, for each text that parses, where it refers into other variables (`xref`s, as `[name, node index]`,
+   * repeats included): the values it shares with them, as the decoder itself reads them.
+   */
+  sharing?(name: string, refs: Array<[string, number]>): void;
+  /**
+   * Told about each variable that decoded to something other than what its text says, so that encoding it
+   * again gives another text: a definition in it that could not be re-declared, a reference into a variable
+   * whose text could not be read back (those variables themselves are told to `broken`).
+   */
+  altered?(name: string): void;
 }
 
 /** The codec's operations, bound to one realm's hooks. */
@@ -180,6 +191,9 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
         depth--;
         return encoded;
       };
+      // A property's value; plain strings, booleans, finite numbers and null are themselves, and skip the path
+      // (building one per item was most of the cost of encoding a large array or object).
+      const item = (value: any, path: string, key: string): any => (isSimple(value) ? value : enc(value, keyPath(path, key)));
       const encodeValue = (value: any, path: string): any => {
         const type = typeof value;
         if (value === null || type === "string" || type === "boolean") return value;
@@ -230,13 +244,20 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
           node.name = typeof value.name === "string" ? value.name : "";
           // Own enumerable properties (static fields, `f.count = 1`) would otherwise reset to the source's.
           const keys = Object.keys(value);
-          if (keys.length) node.p = keys.map((key) => [key, enc(value[key], keyPath(path, key))]);
+          if (keys.length) node.p = keys.map((key) => [key, item(value[key], path, key)]);
           return ref;
         }
         if (Array.isArray(value)) {
           node.t = "arr";
-          node.v = [];
-          for (let i = 0; i < value.length; i++) node.v.push(enc(value[i], path + "[" + i + "]"));
+          const length = value.length;
+          const items = (node.v = new Array(length));
+          for (let i = 0; i < length; i++) {
+            const v = value[i];
+            const type = typeof v;
+            // isSimple, written out: this loop is the hot one.
+            const simple = type === "number" ? v - v === 0 && (v !== 0 || 1 / v > 0) : type === "string" || type === "boolean" || v === null;
+            items[i] = simple ? v : enc(v, path + "[" + i + "]");
+          }
           return ref;
         }
         if (value instanceof Date) {
@@ -257,7 +278,10 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
           node.v = [];
           let i = 0;
           for (const [k, v] of value) {
-            node.v.push([enc(k, path + ".keys()[" + i + "]"), enc(v, path + ".get(" + (typeof k === "string" ? JSON.stringify(k) : "…") + ")")]);
+            node.v.push([
+              isSimple(k) ? k : enc(k, path + ".keys()[" + i + "]"),
+              isSimple(v) ? v : enc(v, path + ".get(" + (typeof k === "string" ? JSON.stringify(k) : "…") + ")"),
+            ]);
             i++;
           }
           return ref;
@@ -266,7 +290,10 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
           node.t = "set";
           node.v = [];
           let i = 0;
-          for (const v of value) node.v.push(enc(v, path + ".values()[" + i++ + "]"));
+          for (const v of value) {
+            node.v.push(isSimple(v) ? v : enc(v, path + ".values()[" + i + "]"));
+            i++;
+          }
           return ref;
         }
         const typed = typedName(value);
@@ -290,7 +317,7 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
           const cls = mode === "persist" && H.classOf ? H.classOf(value) : undefined;
           if (cls) node.c = enc(cls, path + ".constructor");
           node.p = [];
-          for (const key of Object.keys(value)) node.p.push([key, enc((value as any)[key], keyPath(path, key))]);
+          for (const key of Object.keys(value)) node.p.push([key, item((value as any)[key], path, key)]);
           return ref;
         }
         const proto = Object.getPrototypeOf(value);
@@ -307,7 +334,7 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
         if (proto === null) node.np = 1;
         if (classRef !== undefined) node.c = classRef;
         node.p = [];
-        for (const key of Object.keys(value)) node.p.push([key, enc(value[key], keyPath(path, key))]);
+        for (const key of Object.keys(value)) node.p.push([key, item(value[key], path, key)]);
         return ref;
       };
       const problemCount = problems.length;

@@ -9,11 +9,13 @@
  *    parts keep the originals whatever a cell later assigns to `globalThis.JSON` or `globalThis.Map`;
  * 3. prunes the engine's globals to the workspace's set (`guest-realm.ts`);
  * 4. installs the runtime, which installs the clock and the realm's own globals (`performance`, `URL`,
- *    `structuredClone`, …; their engines are compiled on first use from the sources in {@link ENGINES});
+ *    `structuredClone`, …; their engines are compiled on first use from the sources in {@link ENGINES}) and
+ *    the workspace variables (`guest-variables.ts`, with `guest-variable-uses.ts` and `guest-collect-scope.ts`);
  * 5. locks the realm down (`guest-lockdown.ts`): every intrinsic is frozen before any agent code runs.
  */
 import { codecSource } from "../codec/codec.ts";
 import { createCloneEngine } from "./guest-clone.ts";
+import { REGROUP_FLOOR, createCollectScope } from "./guest-collect-scope.ts";
 import { RANDOM_BATCH, installHostClock } from "./guest-clock.ts";
 import { GUEST_OPERATION_CODES } from "./guest-protocol.ts";
 import { createGuestHandles } from "./guest-handles.ts";
@@ -26,6 +28,8 @@ import { createTextEngine, installTextGlobals } from "./guest-text.ts";
 import { createUrlEngine } from "./guest-url.ts";
 import { installUrlGlobals } from "./guest-url-api.ts";
 import { createUrlHosts } from "./guest-url-hosts.ts";
+import { createVariableUses } from "./guest-variable-uses.ts";
+import { createWorkspaceVariables } from "./guest-variables.ts";
 
 /** Globals of the guest runtime itself: not intrinsics, so the lockdown leaves them as they are. */
 export const RUNTIME_GLOBALS = ["console", "print", "exit", "__statek"] as const;
@@ -82,7 +86,7 @@ export function guestBootstrapSource(sendName: string): string {
   const load = (source) => evaluate(source)(${BOUND_BUILTINS.join(", ")});
   (${pruneEngineGlobals})(globalThis, ${JSON.stringify(ENGINE_GLOBALS)});
   const installRealm = (G, link) => (${installRealmGlobals})(G, link, ${parts});
-  const entries = (${installGuestRuntime})(send, ${JSON.stringify(GUEST_OPERATION_CODES)}, ${codecSource()}, ${createGuestHandles}, ${installHostClock}, ${RANDOM_BATCH}, installRealm, ${installGuestTimers}, ${installGuestWaits});
+  const entries = (${installGuestRuntime})(send, ${JSON.stringify(GUEST_OPERATION_CODES)}, ${codecSource()}, ${createGuestHandles}, ${installHostClock}, ${RANDOM_BATCH}, installRealm, ${installGuestTimers}, ${installGuestWaits}, { create: ${createWorkspaceVariables}, uses: ${createVariableUses}, scope: ${createCollectScope}, regroupFloor: ${REGROUP_FLOOR} });
   (${lockdownRealm})(globalThis, ${JSON.stringify(RUNTIME_GLOBALS)});
   return entries;
 })()`;

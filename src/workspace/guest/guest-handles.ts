@@ -64,7 +64,8 @@ export function createGuestHandles(link: GuestHandleLink): { make(ref: any): any
         if (cached) return cached;
         const reply = send(GET, id, prop);
         if (reply === "m") {
-          const method = { [prop]: (...args: unknown[]) => answer(call(id, prop, args)) }[prop]!;
+          // Frozen: the same function is handed to every cell, so a property set on it would outlive them all.
+          const method = Object.freeze({ [prop]: (...args: unknown[]) => answer(call(id, prop, args)) }[prop]!);
           methods.set(prop, method);
           return method;
         }

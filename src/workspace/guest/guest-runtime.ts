@@ -3,8 +3,9 @@
  * The guest runtime: the code every workspace VM runs before the first cell. It gives agent code `console`,
  * `print` and `exit`, turns handle references into proxies (`guest-handles.ts`), takes the clock and random
  * numbers from the host (`guest-clock.ts`), installs the realm's own globals (`installRealm`, see
- * `guest-realm.ts`), restores and collects workspace variables with the codec, and reports the end of each
- * cell. The bootstrap locks the realm down once it returns (`guest-lockdown.ts`).
+ * `guest-realm.ts`), restores and collects workspace variables with the codec (`guest-variables.ts`: the
+ * collect encodes only what the cell could have changed), and reports the end of each cell. Its own functions
+ * are frozen. The bootstrap locks the realm down once it returns (`guest-lockdown.ts`).
  *
  * {@link installGuestRuntime} is evaluated *inside* the sandbox from its source text, so it must be
  * self-contained (no imports, no outer variables). Its only link to the host is `send(op, ...strings)` (`op`
@@ -27,6 +28,7 @@ export function installGuestRuntime(
   installRealm: Function,
   installGuestTimers: Function,
   installGuestWaits: Function,
+  variablesParts: { create: Function; uses: Function; scope: Function; regroupFloor: number },
 ): Record<string, Function> {
   const G: any = globalThis;
   const DONE = ops.done!;
@@ -38,7 +40,7 @@ export function installGuestRuntime(
   const parse = JSON.parse;
   const stringify = JSON.stringify;
   const defineProperty = Object.defineProperty;
-  const ownNames = Object.getOwnPropertyNames;
+  const freeze = Object.freeze;
   const MAX_MESSAGE = 10_000;
   const definitions = new WeakSet<Function>();
   // Classes with `#private` members: their instances cannot be rebuilt from data (the brand is lost), so they
@@ -63,9 +65,6 @@ export function installGuestRuntime(
   // Ends the running cell with an error (a realm part's promise job that threw); unset between cells.
   let failRunning: ((error: unknown) => void) | undefined;
   const indirectEval = G.eval;
-  let order: string[] = [];
-  const baseline: Map<string, unknown> = new Map();
-  const provided = new Set<string>();
 
   const OUT_OF_MEMORY = { name: "InternalError", message: "out of memory" };
   const UNDESCRIBABLE = { name: "Error", message: "the cell threw a value that could not be described" };
@@ -249,33 +248,34 @@ export function installGuestRuntime(
   // stack, the runtime's own among them. Nothing is secret there (the broker checks everything), but agent
   // code has no business with the runtime's closures: the hook is fixed to "none".
   if ("prepareStackTrace" in G.Error) defineProperty(G.Error, "prepareStackTrace", { value: undefined, writable: false, configurable: false });
-  hidden("console", Object.freeze({
-    log: (...args: unknown[]) => emit("out", args),
-    info: (...args: unknown[]) => emit("out", args),
-    debug: (...args: unknown[]) => emit("out", args),
-    warn: (...args: unknown[]) => emit("err", args),
-    error: (...args: unknown[]) => emit("err", args),
+  // The runtime's functions are frozen, like the realm's: a property set on one (`print.cache = list`) would be
+  // state outside every variable, which a warm VM keeps and a cold one has not (and no collect could see).
+  hidden("console", freeze({
+    log: freeze((...args: unknown[]) => emit("out", args)),
+    info: freeze((...args: unknown[]) => emit("out", args)),
+    debug: freeze((...args: unknown[]) => emit("out", args)),
+    warn: freeze((...args: unknown[]) => emit("err", args)),
+    error: freeze((...args: unknown[]) => emit("err", args)),
   }));
-  hidden("print", (...args: unknown[]) => emit("out", args));
-  hidden("exit", (status?: unknown) => {
+  hidden("print", freeze((...args: unknown[]) => emit("out", args)));
+  hidden("exit", freeze((status?: unknown) => {
     answer(send(EXIT_OP, encode(status)));
     exiting = true;
     throw EXIT;
+  }));
+
+  const variables = variablesParts.create(G, {
+    codec,
+    tombstone,
+    isHandle: (value: object) => handles.refOf(value) !== undefined,
+    parse,
+    stringify,
+    createVariableUses: variablesParts.uses,
+    createCollectScope: variablesParts.scope,
+    regroupFloor: variablesParts.regroupFloor,
   });
 
-  // Workspace variables are the globals the cells created, plus provided globals a cell replaced.
-  const workspaceNames = () =>
-    ownNames(G).filter((name) => {
-      if (name === "__statek" || !baseline.has(name)) return name !== "__statek";
-      try {
-        return !Object.is(baseline.get(name), G[name]);
-      } catch {
-        return true; // A provided global replaced by a getter that throws: collect makes it a tombstone.
-      }
-    });
-
-  // Fixed in place: compiled cells depend on it, so agent code may neither replace nor delete it.
-  defineProperty(G, "__statek", { writable: false, configurable: false, enumerable: false, value: Object.freeze({
+  const statek = {
     /** Marks a top-level function or class so it persists as source (the compiler flags `#private` members). */
     def(fn: Function, hasPrivateMembers?: boolean) {
       if (typeof fn === "function") definitions.add(fn);
@@ -313,7 +313,10 @@ export function installGuestRuntime(
         finish(error);
       }
     },
-  }) });
+  };
+  for (const name of Object.keys(statek)) freeze((statek as Record<string, Function>)[name]);
+  // Fixed in place: compiled cells depend on it, so agent code may neither replace nor delete it.
+  defineProperty(G, "__statek", { writable: false, configurable: false, enumerable: false, value: freeze(statek) });
 
   return {
     /** Arms `__statek.run` for the cell the host evaluates next. */
@@ -336,66 +339,12 @@ export function installGuestRuntime(
       return "";
     },
     /** Defines host-provided globals (tools, context); they are not workspace variables. */
-    provide(text: string) {
-      const values = codec.decode(text);
-      for (const name of Object.keys(values)) {
-        // A built-in's global binding is not configurable (the realm is locked down): its value is replaced.
-        const own = Object.getOwnPropertyDescriptor(G, name);
-        if (own && !own.configurable) defineProperty(G, name, { value: values[name], writable: true, enumerable: false });
-        else hidden(name, values[name]);
-        provided.add(name);
-      }
-      for (const name of ownNames(G)) baseline.set(name, G[name]);
-      return "";
-    },
-    /**
-     * The transfer-encoded value of the workspace variable or provided global `name` (live-variable binding,
-     * `ctx.variable`), or `""` when there is none. Built-ins of the runtime are not variables.
-     */
-    variable(name: string) {
-      if (name.startsWith("__statek") || !Object.prototype.hasOwnProperty.call(G, name)) return "";
-      const value = G[name];
-      if (!provided.has(name) && baseline.has(name) && Object.is(baseline.get(name), value)) return "";
-      return codec.encode(value, "transfer");
-    },
-    /**
-     * Restores persisted variables, in definition order. A variable whose text cannot be decoded becomes a
-     * tombstone saying so; the others are restored. `__proto__` is defined as the global's own property.
-     */
-    restore(text: string) {
-      const entries = parse(text);
-      order = entries.map((entry: [string, string]) => entry[0]);
-      codec.decodeAll(entries, (name: string, value: unknown) => {
-        if (name === "__proto__") defineProperty(G, name, { value, writable: true, enumerable: true, configurable: true });
-        else G[name] = value;
-      }, { isolate: true });
-      return "";
-    },
-    /**
-     * Encodes the current workspace variables: `{ texts, problems, order }` as JSON. Guarded per variable: one
-     * that cannot be read (a getter that throws, a revoked proxy, a detached buffer, nesting too deep) becomes
-     * a tombstone with the reason, and the others are kept.
-     */
-    collect() {
-      const readable = (name: string) => {
-        try {
-          return [name, G[name]];
-        } catch (error: any) {
-          let reason;
-          try {
-            reason = error instanceof Error ? error.name + ": " + error.message : "a thrown " + typeof error;
-          } catch {
-            reason = "an error that could not be read";
-          }
-          return [name, tombstone("it could not be read (" + clip(reason) + ")", name)];
-        }
-      };
-      const names = workspaceNames();
-      const present = new Set(names);
-      order = order.filter((name) => present.has(name));
-      for (const name of names) if (!order.includes(name)) order.push(name);
-      const encoded = codec.encodeAll(order.map(readable), "persist");
-      return stringify({ texts: encoded.texts, problems: encoded.problems, order });
-    },
+    provide: variables.provide,
+    /** The transfer-encoded value of a variable or provided global (`ctx.variable`), or `""`. */
+    variable: variables.variable,
+    /** Restores persisted variables (`guest-variables.ts`). */
+    restore: variables.restore,
+    /** Encodes the variables the cell could have changed (`guest-variables.ts`); `"full"` encodes them all. */
+    collect: variables.collect,
   };
 }

@@ -38,6 +38,8 @@ export class QuickJsVm implements EngineVm {
   #entries: QuickJSHandle | undefined;
   /** QuickJS's own allocation limit, below the slot's bound. */
   readonly #heapLimit: number;
+  /** The last measure of the heap (see {@link #report}). */
+  #measured: (VmMemory & { at: number }) | undefined;
   /** The slot's memory when the current cell started (growth past the heap limit means the heap hit it). */
   #reservedAtStart = 0;
   #fault: unknown;
@@ -277,7 +279,7 @@ export class QuickJsVm implements EngineVm {
     const stop = this.#progress.stopOutcome(this.#clock.left());
     if (stop) return this.#over(stop);
     if (this.#progress.finishedWithNothingPending()) return this.#over(this.#progress.outcomeWhenIdle("finished"));
-    return { state: "idle", ended: this.#progress.ended, cpuMs: this.#clock.usedMs(), memory: this.memory() };
+    return { state: "idle", ended: this.#progress.ended, cpuMs: this.#clock.usedMs(), memory: this.#report() };
   }
 
   #over(outcome: CellOutcome): Slice {
@@ -300,7 +302,7 @@ export class QuickJsVm implements EngineVm {
       }
     }
     this.#progress.over();
-    return { state: "over", ended: this.#progress.ended, outcome: final, cpuMs: final.cpuMs ?? 0, memory: this.memory() };
+    return { state: "over", ended: this.#progress.ended, outcome: final, cpuMs: final.cpuMs ?? 0, memory: this.#report() };
   }
 
   #outOfMemory(): CellOutcome {
@@ -355,6 +357,21 @@ export class QuickJsVm implements EngineVm {
     } catch {
       return undefined;
     }
+  }
+
+  /**
+   * The memory a slice reports. Measuring the heap walks all of it (every object, every array element), which
+   * would make every step cost more as the workspace grows: the heap in use is measured again only when the
+   * slot's memory changed or the last measure is a second old, and reported as of then otherwise.
+   */
+  #report(): VmMemory {
+    const reserved = this.#slot.reservedBytes;
+    const now = performance.now();
+    if (this.#measured === undefined || this.#measured.reserved !== reserved || now - this.#measured.at >= 1_000) {
+      this.#measured = { ...this.memory(), at: now };
+    }
+    const { used } = this.#measured;
+    return used === undefined ? { reserved } : { used, reserved };
   }
 
   memory(): VmMemory {

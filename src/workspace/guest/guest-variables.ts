@@ -1,0 +1,283 @@
+/**
+ * @module
+ * The workspace variables inside a VM (DESIGN.md §6.2): the globals the cells created, plus provided globals
+ * a cell replaced. They are restored from their texts before the first cell of a VM and collected into texts
+ * after every cell.
+ *
+ * **The collect is incremental.** Encoding every variable after every cell made a step's cost grow with the
+ * workspace; a collect now encodes only the variables the cell could have changed, and the others keep their
+ * stored text with no work at all. Which ones: the bindings the cell used (seen by the bindings themselves,
+ * `guest-variable-uses.ts`, so no way of reaching a variable escapes), the variables that are not armed (new
+ * ones, ones agent code redefined), and everything in their groups (`guest-collect-scope.ts`: variables whose
+ * texts share values, and variables one cell used together). The places a value could hide that no binding
+ * guards are closed or watched: the runtime's own functions are frozen; provided globals holding guest data
+ * (the agent's plain-data context) are armed like variables and grouped, never stored; a symbol-keyed global
+ * or a new prototype of the global object makes every later collect of the VM a full one. docs/architecture.md
+ * gives the argument.
+ *
+ * {@link createWorkspaceVariables} runs *inside* the sandbox from its source text, so it is self-contained.
+ */
+
+/** What the variables need from the guest runtime. */
+export interface VariablesLink {
+  /** The runtime's codec (`encodeAll`, `decodeAll`, `decode`, `encode`). */
+  codec: any;
+  /** A tombstone standing for a value that could not be kept. */
+  tombstone(why: string, path: string): unknown;
+  /** True for a handle (a host object's proxy): it holds no guest state. */
+  isHandle(value: object): boolean;
+  parse(text: string): any;
+  stringify(value: unknown): string;
+  /** `createVariableUses` (`guest-variable-uses.ts`). */
+  createVariableUses: Function;
+  /** `createCollectScope` (`guest-collect-scope.ts`) and its regroup floor. */
+  createCollectScope: Function;
+  regroupFloor: number;
+}
+
+/** The private entries that deal with variables. */
+export interface WorkspaceVariables {
+  provide(text: string): string;
+  variable(name: string): string;
+  restore(text: string): string;
+  collect(mode?: string): string;
+}
+
+/** Creates the variables of one VM. Runs inside the sandbox; see the module comment. */
+export function createWorkspaceVariables(G: any, link: VariablesLink): WorkspaceVariables {
+  const { codec, parse, stringify } = link;
+  const defineProperty = Object.defineProperty;
+  const describe = Object.getOwnPropertyDescriptor;
+  const ownNames = Object.getOwnPropertyNames;
+  const ownSymbols = Object.getOwnPropertySymbols;
+  const prototypeOf = Object.getPrototypeOf;
+  const isExtensible = Object.isExtensible;
+  const hasOwn = (name: string) => Object.prototype.hasOwnProperty.call(G, name);
+  const MAX_REASON = 10_000;
+  const clip = (text: string) => (text.length > MAX_REASON ? text.slice(0, MAX_REASON) + "…" : text);
+  const isObject = (value: unknown) => (typeof value === "object" && value !== null) || typeof value === "function";
+  const uses = link.createVariableUses(G);
+  const scope = link.createCollectScope(link.regroupFloor);
+
+  let order: string[] = [];
+  const baseline: Map<string, unknown> = new Map();
+  const provided = new Set<string>();
+  // Provided globals holding guest data that code may change: armed like variables, grouped, never stored.
+  const carriers = new Set<string>();
+  // Set for good once the global object holds something no binding guards (a symbol-keyed property, another
+  // prototype): every later collect of this VM is a full one.
+  let untracked = false;
+  let baseProto: unknown;
+  let baseSymbols: Array<[symbol, PropertyDescriptor]> = [];
+
+  const globalObjectChanged = () => {
+    if (prototypeOf(G) !== baseProto) return true;
+    const symbols = ownSymbols(G);
+    if (symbols.length !== baseSymbols.length) return true;
+    for (let i = 0; i < symbols.length; i++) {
+      const [symbol, base] = baseSymbols[i]!;
+      const now = describe(G, symbols[i]!);
+      if (symbols[i] !== symbol || !now || now.value !== base.value || now.get !== base.get || now.set !== base.set) return true;
+    }
+    return false;
+  };
+
+  // One pass over the global object's names: the variables (globals the cells created, plus provided globals a
+  // cell replaced), and among them the ones no accessor of ours guards.
+  const survey = () => {
+    const variables: string[] = [];
+    const unguarded: string[] = [];
+    for (const name of ownNames(G)) {
+      if (name === "__statek") continue;
+      if (baseline.has(name)) {
+        try {
+          if (Object.is(baseline.get(name), uses.peek(name))) continue;
+        } catch {
+          // A provided global replaced by a getter that throws: collect makes it a tombstone.
+        }
+      }
+      variables.push(name);
+      if (!uses.isArmed(name)) unguarded.push(name);
+    }
+    return { variables, unguarded };
+  };
+
+  // The binding's value, read without running agent code: an accessor of agent code's own reads as
+  // `UNKNOWN` (it may give anything).
+  const UNKNOWN = {};
+  const current = (name: string) => {
+    if (uses.isArmed(name)) return uses.peek(name);
+    const desc = describe(G, name);
+    return !desc ? undefined : "value" in desc ? desc.value : UNKNOWN;
+  };
+
+  const readable = (name: string) => {
+    try {
+      return [name, uses.peek(name)];
+    } catch (error: any) {
+      let reason;
+      try {
+        reason = error instanceof Error ? error.name + ": " + error.message : "a thrown " + typeof error;
+      } catch {
+        reason = "an error that could not be read";
+      }
+      return [name, link.tombstone("it could not be read (" + clip(reason) + ")", name)];
+    }
+  };
+
+  // Where a text we just encoded refers into other variables (the encoder writes every `xref` in this form).
+  const XREF = /\{"\$":"xref","n":("(?:[^"\\]|\\.)*"),"i":(\d+)\}/g;
+  const refsIn = (text: string) => {
+    const refs: Array<[string, number]> = [];
+    if (text.indexOf('"$":"xref"') < 0) return refs;
+    XREF.lastIndex = 0;
+    for (let match = XREF.exec(text); match; match = XREF.exec(text)) refs.push([parse(match[1]!), +match[2]!]);
+    return refs;
+  };
+  // The text's root value is a node it owns, the first one.
+  const ownsRoot = (text: string) => text.startsWith('{"v":{"$":"ref","i":0}');
+  const encodeInOrder = (names: ReadonlySet<string>) => codec.encodeAll(order.filter((name) => names.has(name)).map(readable), "persist");
+
+  return {
+    /** Defines host-provided globals (tools, context); they are not workspace variables. */
+    provide(text: string) {
+      const values = codec.decode(text);
+      for (const name of Object.keys(values)) {
+        // A built-in's global binding is not configurable (the realm is locked down): its value is replaced.
+        const own = describe(G, name);
+        if (own && !own.configurable) defineProperty(G, name, { value: values[name], writable: true, enumerable: false });
+        else defineProperty(G, name, { value: values[name], writable: true, configurable: true, enumerable: false });
+        provided.add(name);
+      }
+      for (const name of ownNames(G)) baseline.set(name, G[name]);
+      baseProto = prototypeOf(G);
+      baseSymbols = ownSymbols(G).map((symbol) => [symbol, describe(G, symbol)!]);
+      for (const name of provided) {
+        const value = G[name];
+        if (!isObject(value) || link.isHandle(value) || !isExtensible(value)) continue;
+        carriers.add(name);
+        if (!uses.arm(name)) untracked = true;
+      }
+      return "";
+    },
+    /**
+     * The transfer-encoded value of the workspace variable or provided global `name` (live-variable binding,
+     * `ctx.variable`), or `""` when there is none. Built-ins of the runtime are not variables.
+     */
+    variable(name: string) {
+      if (name.startsWith("__statek") || !hasOwn(name)) return "";
+      const value = uses.peek(name);
+      if (!provided.has(name) && baseline.has(name) && Object.is(baseline.get(name), value)) return "";
+      return codec.encode(value, "transfer");
+    },
+    /**
+     * Restores persisted variables, in definition order. A variable whose text cannot be decoded becomes a
+     * tombstone saying so; the others are restored. `__proto__` is defined as the global's own property. Each
+     * variable is armed as soon as it is assigned, so code that restoring runs (a class's static block) is seen.
+     */
+    restore(text: string) {
+      const entries = parse(text);
+      order = entries.map((entry: [string, string]) => entry[0]);
+      scope.reset();
+      const shares = new Map<string, Array<[string, number]>>();
+      const values = new Map<string, unknown>();
+      codec.decodeAll(entries, (name: string, value: unknown) => {
+        uses.disarm(name);
+        if (name === "__proto__") defineProperty(G, name, { value, writable: true, enumerable: true, configurable: true });
+        else G[name] = value;
+        values.set(name, value);
+        uses.arm(name);
+      }, {
+        isolate: true,
+        sharing: (name: string, refs: Array<[string, number]>) => shares.set(name, refs),
+        // A value that came out other than its text says must be encoded again, as if the cell had used it.
+        broken: (name: string) => uses.markUsed(name),
+        altered: (name: string) => uses.markUsed(name),
+      });
+      for (const [name, source] of entries) scope.note(name, shares.get(name) || [], source.length, values.get(name));
+      return "";
+    },
+    /**
+     * Encodes the workspace variables the cell could have changed: `{ texts, problems, order?, encoded,
+     * regroup }` as JSON — `texts` holds only those, `order` every variable when the set of variables changed
+     * (a name missing from it was deleted), `encoded` how many were encoded, `regroup` asks for a restore
+     * before the next cell. `mode` `"full"` encodes every variable (the reference the incremental collect is
+     * tested against) and keeps the same books. Guarded per variable: one that cannot be read (a getter that throws, a revoked proxy, a
+     * detached buffer, nesting too deep) becomes a tombstone with the reason, and the others are kept.
+     */
+    collect(mode?: string) {
+      uses.sweep();
+      const { variables, unguarded } = survey();
+      const present = new Set(variables);
+      const gone = new Set(order.filter((name) => !present.has(name)));
+      if (gone.size) order = order.filter((name) => present.has(name));
+      const reordered = gone.size > 0 || order.length !== variables.length;
+      if (order.length !== variables.length) {
+        const listed = new Set(order);
+        for (const name of variables) if (!listed.has(name)) order.push(name);
+      }
+      if (!untracked && globalObjectChanged()) untracked = true;
+      const full = mode === "full" || untracked;
+
+      // What may have changed: the names used, the variables no accessor guards (new, redefined), and the
+      // deleted ones (the variables that shared values with them are encoded again without them).
+      const used: Set<string> = uses.takeUsed();
+      for (const name of unguarded) used.add(name);
+      for (const name of gone) used.add(name);
+      let plan = scope.plan(used, gone);
+      let everything = full;
+      let encoded = everything ? codec.encodeAll(order.map(readable), "persist") : encodeInOrder(plan.names);
+      // Agent code that ran while encoding (a getter, a proxy's trap) used more: those join the plan, and the
+      // collect encodes every variable (encoding again would run that code again).
+      const noteLate = () => {
+        const late: Set<string> = uses.takeUsed();
+        for (const name of late) used.add(name);
+        if (!late.size) return false;
+        plan = scope.plan(used, gone);
+        if (!everything) {
+          everything = true;
+          encoded = codec.encodeAll(order.map(readable), "persist");
+          uses.takeUsed();
+        }
+        return true;
+      };
+      noteLate();
+      // A variable sharing only an encoded one's root stays out while that one still holds and owns its root.
+      for (let again = true; again;) {
+        again = false;
+        for (const [owner, sharer] of plan.rootSharers) {
+          if (used.has(sharer)) continue;
+          const text = encoded.texts[owner];
+          const root = present.has(owner) ? current(owner) : UNKNOWN;
+          if (text === undefined || !ownsRoot(text) || root === UNKNOWN || !Object.is(root, scope.rootOf(owner))) {
+            used.add(sharer);
+            again = true;
+          }
+        }
+        if (again) {
+          plan = scope.plan(used, gone);
+          if (!everything) encoded = encodeInOrder(plan.names);
+          noteLate();
+        }
+      }
+      const chosen = everything ? order : order.filter((name) => plan.names.has(name));
+      for (const name of chosen) scope.note(name, refsIn(encoded.texts[name]), encoded.texts[name].length, current(name));
+      // Everything the cell could reach may now be joined by ways the codec does not keep.
+      const holders: string[] = [];
+      for (const name of plan.names) if ((present.has(name) || carriers.has(name)) && isObject(current(name))) holders.push(name);
+      scope.join(holders);
+      let waste = 0;
+      for (const name of plan.grouped) waste += scope.lengthOf(name);
+      const regroup = scope.charge(waste);
+      for (const name of gone) scope.forget(name);
+      for (const name of used) if (present.has(name) && !uses.isArmed(name)) uses.arm(name);
+      for (const name of carriers) {
+        if (present.has(name) || uses.isArmed(name)) continue;
+        const desc = describe(G, name);
+        if (desc && "value" in desc && Object.is(desc.value, baseline.get(name)) && !uses.arm(name)) untracked = true;
+      }
+      // The names go to the host only when they changed (it deletes the variables missing from them).
+      return stringify({ texts: encoded.texts, problems: encoded.problems, ...(reordered ? { order } : {}), encoded: chosen.length, regroup });
+    },
+  };
+}
