@@ -121,6 +121,8 @@ export interface AdapterReads {
   readFutures(jobId: string, state?: FutureState): Promise<StoredRow[]>;
   /** Events (`id`, `jobId`, `kind`, `at`, `data`) with `id > afterId`, by `id`. */
   readEvents(query: EventRowQuery): Promise<StoredRow[]>;
+  /** The largest event `id`, or `null`/`undefined` when there are no events. Must be served by the primary key. */
+  readLastEventId(): Promise<unknown>;
   /**
    * The smallest `wakeAt` of a `SUSPENDED` job whose lease is not live at `now` (no owner, or `leaseUntil <=
    * now`), or `null`/`undefined`. Must be served by an index on the suspended jobs' `wakeAt`.

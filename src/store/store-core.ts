@@ -40,6 +40,8 @@ export class StoreCore implements Store {
   readonly #adapter: StoreAdapter;
   readonly #writes: GroupCommit;
   readonly #inFlight = new Set<Promise<unknown>>();
+  readonly #eventListeners = new Set<() => void>();
+  #eventNewsScheduled = false;
   #migrating: Promise<void> | undefined;
   #migrated = false;
   #closing: Promise<void> | undefined;
@@ -89,9 +91,10 @@ export class StoreCore implements Store {
   }
 
   commit(change: JobCommit, options?: StoreCallOptions): Promise<void> {
-    return this.#call(options, () => {
+    return this.#call(options, async () => {
       checkCommit(change);
-      return this.#write((transaction) => commitIn(transaction, change), options);
+      await this.#write((transaction) => commitIn(transaction, change), options);
+      if (change.events?.length) this.#eventsAppended();
     });
   }
 
@@ -138,6 +141,14 @@ export class StoreCore implements Store {
       const now = await this.#adapter.now();
       const value = await this.#adapter.readNextWakeAt({ now, ...(filter.roles ? { roles: filter.roles } : {}) });
       return value === null || value === undefined ? null : readInteger(value);
+    });
+  }
+
+  preemptJob(jobId: string, owner: string, leaseMs: number, options?: StoreCallOptions): Promise<Lease | null> {
+    return this.#call(options, () => {
+      checkId("preemptJob", "jobId", jobId);
+      checkClaim("preemptJob", owner, leaseMs);
+      return this.#write((transaction) => claimJobIn(transaction, jobId, owner, leaseMs, true), options);
     });
   }
 
@@ -196,9 +207,12 @@ export class StoreCore implements Store {
   }
 
   settleFuture(key: string, settlement: FutureSettlement, options?: StoreCallOptions): Promise<SettleResult> {
-    return this.#call(options, () => {
+    return this.#call(options, async () => {
       checkSettlement(key, settlement);
-      return this.#write((transaction) => settleIn(transaction, key, settlement), options);
+      const result = await this.#write((transaction) => settleIn(transaction, key, settlement), options);
+      // Settling a job's future appends its `future-settled` event.
+      if (result.settled && result.future.jobId !== null) this.#eventsAppended();
+      return result;
     });
   }
 
@@ -230,10 +244,42 @@ export class StoreCore implements Store {
   }
 
   appendEvents(events: Array<NewJobEvent & { jobId: string }>, options?: StoreCallOptions): Promise<void> {
-    return this.#call(options, () => {
+    return this.#call(options, async () => {
       checkEvents("appendEvents", events, true);
-      if (events.length === 0) return Promise.resolve();
-      return this.#write((transaction) => appendEventsIn(transaction, events), options);
+      if (events.length === 0) return;
+      await this.#write((transaction) => appendEventsIn(transaction, events), options);
+      this.#eventsAppended();
+    });
+  }
+
+  lastEventId(options?: StoreCallOptions): Promise<number> {
+    return this.#call(options, async () => {
+      const value = await this.#adapter.readLastEventId();
+      return value === null || value === undefined ? 0 : readInteger(value);
+    });
+  }
+
+  watchEvents(listener: () => void): () => void {
+    if (typeof listener !== "function") throw new TypeError("watchEvents: listener must be a function");
+    // A listener added twice is heard twice: each registration is its own.
+    const entry = () => listener();
+    this.#eventListeners.add(entry);
+    return () => void this.#eventListeners.delete(entry);
+  }
+
+  /** Tells the event listeners, once for all the writes of this turn (a group commit resolves them together). */
+  #eventsAppended(): void {
+    if (this.#eventNewsScheduled || this.#eventListeners.size === 0) return;
+    this.#eventNewsScheduled = true;
+    queueMicrotask(() => {
+      this.#eventNewsScheduled = false;
+      for (const listener of [...this.#eventListeners]) {
+        try {
+          listener();
+        } catch {
+          // A listener's failure is its own; the write has committed.
+        }
+      }
     });
   }
 

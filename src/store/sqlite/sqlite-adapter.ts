@@ -119,6 +119,10 @@ export class SqliteAdapter implements StoreAdapter {
     return this.#read((queries) => queries.readEvents(query));
   }
 
+  readLastEventId(): Promise<unknown> {
+    return this.#read((queries) => queries.readLastEventId());
+  }
+
   readNextWakeAt(query: ClaimQuery): Promise<unknown> {
     return this.#read((queries) => queries.readNextWakeAt(query));
   }

@@ -137,6 +137,10 @@ export class SqliteQueries implements AdapterTransaction {
     return this.#statement(`${select} WHERE job_id = ? AND id > ? ORDER BY id LIMIT ?`).all(query.jobId, query.afterId, query.limit);
   }
 
+  async readLastEventId(): Promise<unknown> {
+    return this.#statement('SELECT MAX(id) AS id FROM events').get()?.["id"];
+  }
+
   async readNextWakeAt(query: ClaimQuery): Promise<unknown> {
     const [roles, parameters] = rolesCondition(query.roles);
     const sql = `SELECT wake_at AS "wakeAt" FROM jobs INDEXED BY jobs_wake_at WHERE status = '${WAITING_STATUS}' AND wake_at IS NOT NULL AND ${NOT_LEASED}${roles}
