@@ -31,8 +31,9 @@ import { encodeHistoryRow } from "./history-codec.ts";
 import { pushUserMessage } from "./push-message.ts";
 import { withStoreRetries } from "./store-retries.ts";
 import { parseWarmup, type WarmupSource } from "./warmup.ts";
-import { notifyModelText, type JobEvent, type OnModelText } from "./job-events.ts";
+import { notifyModelText, type LiveJobEvent, type OnModelText } from "./job-events.ts";
 import { DEFAULT_LEASE_MS } from "./step-transaction.ts";
+import { LiveEventHub, type JobEventFilter, type JobEventStream } from "./job-event-stream.ts";
 import { rejection, settleFuture } from "./settle-future.ts";
 
 /** What {@link Statek.open} accepts. */
@@ -159,6 +160,7 @@ export class Statek {
   readonly #owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   readonly #leaseMs: number;
   readonly #signals = new FutureSignals();
+  readonly #live = new LiveEventHub();
   #closed = false;
 
   private constructor(store: Store, ownsStore: boolean, options: StatekOptions) {
@@ -386,6 +388,20 @@ export class Statek {
     return this.#requireJob(id);
   }
 
+  /**
+   * Job events, in order: status changes, step commits and console output as they are committed (in this process
+   * or another sharing the store), and model text as it streams in this process. See docs/jobs.md ("Events").
+   *
+   * @example
+   * ```ts
+   * for await (const event of statek.events({ jobId: id })) if (event.kind === "status-change") console.log(event.status);
+   * ```
+   */
+  events(filter: JobEventFilter = {}): JobEventStream {
+    this.#check();
+    return this.#live.open(this.store, filter);
+  }
+
   /** A job's view, or `null` when there is no such job. */
   async getJob(id: string): Promise<JobView | null> {
     this.#check();
@@ -408,6 +424,7 @@ export class Statek {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#live.closeAll();
     await Promise.allSettled(this.#running.values());
     this.#sessions.clear();
     if (this.#ownsStore) await this.store.close();
@@ -440,10 +457,11 @@ export class Statek {
     };
   }
 
-  /** Hands a job event to its listeners: the job's agent's, then the process-wide one (`statek.events()` later). */
-  #emit(event: JobEvent): void {
+  /** Hands a live job event to its listeners: the job's agent's, the process-wide one, then `statek.events()`. */
+  #emit(event: LiveJobEvent): void {
     notifyModelText(this.#agents.get(event.role)?.onModelText, event);
     notifyModelText(this.#onModelText, event);
+    this.#live.emit(event);
   }
 
   async #serialized<T>(id: string, work: () => Promise<T>): Promise<T> {

@@ -12,6 +12,7 @@ import type { HistoryRow, JobCommit, JobRow, JobStatus, JsonValue, VariableRow }
 import type { RegisteredErrorHandler, WorkspaceReport } from "../workspace/workspace.ts";
 import type { HistoryKind, HistoryRecord, HistoryRecordData } from "./history.ts";
 import { encodeHistoryRow, historyRecord } from "./history-codec.ts";
+import { stepEvents } from "./outbox-events.ts";
 
 /** A job's failure, with the error handlers it must run before the step commits. */
 export interface StepFailure {
@@ -141,8 +142,9 @@ export class StepChanges {
   /** Futures a suspending step waits for: if one settled meanwhile, the commit makes the job runnable at once. */
   wakeIfSettled: string[] | undefined;
 
-  /** The commit for the row this step read. */
+  /** The commit for the row this step read, with its events (`outbox-events.ts`) for `statek.events()`. */
   commit(row: JobRow): JobCommit {
+    const from = readable(() => row.status) ?? this.status;
     return {
       id: row.id,
       expectedVersion: row.version,
@@ -152,6 +154,7 @@ export class StepChanges {
       appendHistory: this.history,
       ...(this.clearJournal ? { clearJournal: true } : {}),
       ...(this.wakeIfSettled ? { wakeIfSettled: this.wakeIfSettled } : {}),
+      events: stepEvents(this.records, from, this.status, row.version + 1),
     };
   }
 }

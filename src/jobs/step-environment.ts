@@ -11,7 +11,7 @@ import type { WorkspaceLimits } from "../workspace/workspace.ts";
 import type { FutureSignals } from "../durable/future-signals.ts";
 import type { Agent } from "./agent.ts";
 import type { HarnessLimits } from "./harness.ts";
-import type { JobEvent } from "./job-events.ts";
+import type { LiveJobEvent } from "./job-events.ts";
 import type { JobSessions } from "./job-sessions.ts";
 
 /** Default turn limit of a job. */
@@ -46,5 +46,5 @@ export interface StepEnvironment {
   /** In-process news of settled futures (a running cell that waits for one hears it at once). */
   signals: FutureSignals;
   /** Receives the events the step produces (model text as it streams); must not throw. */
-  emit?(event: JobEvent): void;
+  emit?(event: LiveJobEvent): void;
 }
