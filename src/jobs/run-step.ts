@@ -47,6 +47,13 @@ export async function runStep(env: StepEnvironment, id: string): Promise<JobStat
   if (!tx) return status;
   try {
     return await stepUnderLease(env, id, agent, tx);
+  } catch (error) {
+    // A step whose lease was taken from it (an operator cancelled the job) wrote nothing; it reports where the
+    // job stands now rather than failing.
+    if (!tx.lost) throw error;
+    const now = await retried(env, () => env.store.getJob(id));
+    if (now && isFinal(now.status)) return now.status;
+    throw error;
   } finally {
     await tx.abandon();
   }

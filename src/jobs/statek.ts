@@ -33,8 +33,11 @@ import { withStoreRetries } from "./store-retries.ts";
 import { parseWarmup, type WarmupSource } from "./warmup.ts";
 import { notifyModelText, type LiveJobEvent, type OnModelText } from "./job-events.ts";
 import { DEFAULT_LEASE_MS } from "./step-transaction.ts";
+import { cancelJob, cancelReason } from "./cancel-job.ts";
+import { retryJob } from "./retry-job.ts";
 import { LiveEventHub, type JobEventFilter, type JobEventStream } from "./job-event-stream.ts";
 import { rejection, settleFuture } from "./settle-future.ts";
+import { checkAgents, workspaceLimitsOf } from "./statek-checks.ts";
 
 /** What {@link Statek.open} accepts. */
 export interface StatekOptions {
@@ -374,6 +377,27 @@ export class Statek {
   }
 
   /**
+   * Cancels a job that has not finished, and its descendants: `CANCELLED`, `reason` in its history and view
+   * `error`, waits cancelled, error handlers run; a step running it elsewhere can write nothing more.
+   * @throws {InvalidJobStatusError} For a job that is `DONE`, `FAILED` or `CANCELLED`. @throws {NoSuchJobError}
+   */
+  async cancelJob(id: string, reason?: string): Promise<JobView> {
+    this.#check();
+    await cancelJob(this.#environment(), id, cancelReason(reason));
+    return this.#requireJob(id);
+  }
+
+  /**
+   * Resumes a `FAILED` job from its last committed state, in the status it was running in (see docs/jobs.md);
+   * step or run it to go on. @throws {InvalidJobStatusError} For a job that is not `FAILED`. @throws {NoSuchJobError}
+   */
+  async retryJob(id: string): Promise<JobView> {
+    this.#check();
+    await this.#serialized(id, () => retryJob(this.store, id));
+    return this.#requireJob(id);
+  }
+
+  /**
    * Steps a job until it is `DONE`, `FAILED` or `CANCELLED`, or `SUSPENDED` (waiting for a timer, a message, a
    * future), or `maxSteps` is reached, and returns its view.
    */
@@ -389,13 +413,8 @@ export class Statek {
   }
 
   /**
-   * Job events, in order: status changes, step commits and console output as they are committed (in this process
-   * or another sharing the store), and model text as it streams in this process. See docs/jobs.md ("Events").
-   *
-   * @example
-   * ```ts
-   * for await (const event of statek.events({ jobId: id })) if (event.kind === "status-change") console.log(event.status);
-   * ```
+   * Job events in order: status changes, step commits and console output as committed (here or by another process),
+   * and model text as it streams here. `for await (const event of statek.events({ jobId }))`; see docs/jobs.md.
    */
   events(filter: JobEventFilter = {}): JobEventStream {
     this.#check();
@@ -475,27 +494,4 @@ export class Statek {
       if (this.#running.get(id) === settled) this.#running.delete(id);
     }
   }
-}
-
-/** The workspace limits of `Statek.open`, by their name or their old one (not both). */
-function workspaceLimitsOf(options: StatekOptions): Partial<WorkspaceLimits> | undefined {
-  if (options.workspaceLimits !== undefined && options.limits !== undefined) {
-    throw new TypeError("Statek.open: give workspaceLimits or limits (the old name of workspaceLimits), not both");
-  }
-  return options.workspaceLimits ?? options.limits;
-}
-
-/** Checks `Statek.open({ agents })`: agents, and one agent per role. */
-function checkAgents(agents: unknown): void {
-  if (agents === undefined) return;
-  if (!Array.isArray(agents)) throw new TypeError(`Statek.open: agents must be an array of Agents, got ${kindOf(agents)}`);
-  const byRole = new Map<string, number>();
-  agents.forEach((agent: unknown, index) => {
-    if (!(agent instanceof Agent)) throw new TypeError(`Statek.open: agents[${index}] is not an Agent (got ${kindOf(agent)})`);
-    const first = byRole.get(agent.role);
-    if (first === undefined) byRole.set(agent.role, index);
-    else if (agents[first] !== agent) {
-      throw new TypeError(`Statek.open: agents[${first}] and agents[${index}] are different Agents with the same role '${agent.role}'; give each agent its own role`);
-    }
-  });
 }

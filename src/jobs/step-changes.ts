@@ -7,6 +7,7 @@
  * job (each runs at most once) and leaves them in {@link StepChanges.failure}; whoever commits the changes
  * runs them first with `runErrorHandlers` (`error-handlers.ts`), so every failure path runs them.
  */
+import { JobCancelledError } from "../errors/job-cancelled-error.ts";
 import { JobFailedError } from "../errors/job-failed-error.ts";
 import type { HistoryRow, JobCommit, JobRow, JobStatus, JsonValue, VariableRow } from "../store/store.ts";
 import type { RegisteredErrorHandler, WorkspaceReport } from "../workspace/workspace.ts";
@@ -104,11 +105,27 @@ export class StepChanges {
   fail(reason: string, error?: unknown): void {
     this.job.error = reason;
     this.setStatus("FAILED", reason);
+    this.#takeHandlers(reason, error ?? new JobFailedError({ jobId: this.#row.id, reason }));
+  }
+
+  /**
+   * Ends the job as `CANCELLED` with the reason given; its error handlers receive a `JobCancelledError` and are
+   * taken off the job into {@link failure}, as for {@link fail}. Its waits are cancelled with the commit.
+   */
+  cancel(reason: string): void {
+    this.job.error = reason;
+    this.job.wakeAt = null;
+    this.setStatus("CANCELLED", reason);
+    this.cancelFutures = true;
+    this.#takeHandlers(reason, new JobCancelledError({ jobId: this.#row.id, reason }));
+  }
+
+  #takeHandlers(reason: string, error: unknown): void {
     const handlers = this.#handlers.splice(0);
     if (handlers.length) this.#writeHandlers();
     this.failure = {
       reason,
-      error: error ?? new JobFailedError({ jobId: this.#row.id, reason }),
+      error,
       handlers: [...(this.failure?.handlers ?? []), ...handlers],
     };
   }
@@ -139,6 +156,8 @@ export class StepChanges {
 
   /** The cell's journal is done with (its cell ended): the commit deletes it. */
   clearJournal = false;
+  /** The job waits for nothing any more (it was cancelled): the commit cancels its waiting futures. */
+  cancelFutures = false;
   /** Futures a suspending step waits for: if one settled meanwhile, the commit makes the job runnable at once. */
   wakeIfSettled: string[] | undefined;
 
@@ -153,6 +172,7 @@ export class StepChanges {
       deleteVariables: [...this.deleted],
       appendHistory: this.history,
       ...(this.clearJournal ? { clearJournal: true } : {}),
+      ...(this.cancelFutures ? { cancelFutures: true } : {}),
       ...(this.wakeIfSettled ? { wakeIfSettled: this.wakeIfSettled } : {}),
       events: stepEvents(this.records, from, this.status, row.version + 1),
     };
