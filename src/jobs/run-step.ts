@@ -17,6 +17,7 @@ import { executeResponse } from "./execute-response.ts";
 import { checkTurns, countExceptions, effectiveLimits } from "./harness.ts";
 import type { HistoryRecord } from "./history.ts";
 import { decodeHistory } from "./history-codec.ts";
+import { sendDialog } from "./dialog-delivery.ts";
 import type { JobSession } from "./job-sessions.ts";
 import { readJobState, writeJobState } from "./job-state.ts";
 import { StepChanges } from "./step-changes.ts";
@@ -93,6 +94,7 @@ async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx
   }
   const changes = new StepChanges(row);
   let committed = false;
+  let reported: JobStatus | undefined;
   try {
     try {
       await executeAndAsk(env, agent, row, session, changes, tx);
@@ -102,11 +104,18 @@ async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx
     }
     // Every path to FAILED goes through changes.fail; its error handlers run before the failure commits.
     await runErrorHandlers(env, agent, changes);
+    // Dialog messages reach the user only once the commit that records them is durable.
+    if (changes.messages.length) {
+      tx.afterCommit(async () => {
+        reported = await sendDialog(env.store, agent, { id: row.id, role: row.role }, changes.messages);
+      });
+    }
     await retried(env, () => tx.commit(changes.commit(row)));
     committed = true;
   } finally {
     const finished = isFinal(changes.status) || changes.status === "SUSPENDED";
-    if (committed && !finished && (session.workspace?.reusable ?? true)) {
+    // A delivery failure was committed after the step: the warm session no longer matches the job.
+    if (committed && !finished && reported === undefined && (session.workspace?.reusable ?? true)) {
       session.version = row.version + 1;
       session.history.push(...changes.records);
       env.sessions.keep(id, session);
@@ -114,7 +123,7 @@ async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx
       session.workspace?.dispose();
     }
   }
-  return changes.status;
+  return reported ?? changes.status;
 }
 
 /** A row whose status cannot be read fails like any other job: through `StepChanges.fail`, handlers first. */

@@ -14,6 +14,7 @@ import type { RegisteredErrorHandler, WorkspaceReport } from "../workspace/works
 import type { HistoryKind, HistoryRecord, HistoryRecordData } from "./history.ts";
 import { encodeHistoryRow, historyRecord } from "./history-codec.ts";
 import { stepEvents } from "./outbox-events.ts";
+import type { DialogMessage } from "./dialog.ts";
 
 /** A job's failure, with the error handlers it must run before the step commits. */
 export interface StepFailure {
@@ -156,6 +157,8 @@ export class StepChanges {
 
   /** The cell's journal is done with (its cell ended): the commit deletes it. */
   clearJournal = false;
+  /** Dialog messages this step recorded for the user: sent to `onMessage` once its commit is durable. */
+  readonly messages: DialogMessage[] = [];
   /** The job waits for nothing any more (it was cancelled): the commit cancels its waiting futures. */
   cancelFutures = false;
   /** Futures a suspending step waits for: if one settled meanwhile, the commit makes the job runnable at once. */
