@@ -152,6 +152,20 @@ describe("statek.events", () => {
     }
   });
 
+  it("a pushed message that restarts a finished dialog job is a status change", async () => {
+    await withStatek(async (statek) => {
+      const agent = new Agent({ role: "chatty", metadata: { CHAT_STYLE: "MD_DIALOG" }, model: scriptedModel(["Hello!", "Bye!"]) });
+      const { id } = await statek.submitJob(agent, { message: "Hi" });
+      assert.equal((await statek.runJob(id)).status, "DONE");
+      const stream = statek.events();
+      await statek.pushMessage(id, "One more thing");
+      const [restart] = await take(stream, () => true);
+      await stream.return();
+      assert.ok(restart?.kind === "status-change");
+      assert.deepEqual([restart.previousStatus, restart.status, restart.reason], ["DONE", "STARTED", "a user message arrived"]);
+    });
+  });
+
   it("checks its filter", async () => {
     await withStatek(async (statek) => {
       assert.throws(() => statek.events({ jobId: "" }), /jobId must be a non-empty string/);
