@@ -156,4 +156,29 @@ describe("statek.cancelJob", () => {
       store.remove();
     }
   });
+
+  it("a step of the same process stops at once, even inside a tool call that never returns", async () => {
+    let entered!: () => void;
+    const inTool = new Promise<void>((resolve) => (entered = resolve));
+    const stuck = tool({
+      name: "stuck", description: "Never returns.", params: z.object({}),
+      run: () => {
+        entered();
+        return new Promise<never>(() => {});
+      },
+    });
+    const agent = new Agent({ role: "stuck", tools: [stuck], model: scriptedModel([ts("await stuck()\nexit(1)")]) });
+    const statek = await Statek.open({ store: ":memory:", agents: [agent] });
+    try {
+      const { id } = await statek.submitJob(agent);
+      const running = statek.runJob(id);
+      await inTool;
+      await statek.cancelJob(id, "it hangs");
+      const view = await running;
+      assert.equal(view.status, "CANCELLED");
+      assert.equal(view.error, "it hangs");
+    } finally {
+      await statek.close();
+    }
+  });
 });

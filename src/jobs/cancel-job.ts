@@ -79,6 +79,8 @@ async function cancelChildren(env: StepEnvironment, parentId: string, reason: st
 async function cancelOne(env: StepEnvironment, id: string, reason: string): Promise<boolean> {
   const tx = await retried(env, () => StepTransaction.preempt(env.store, id, env.owner, { leaseMs: env.leaseMs }));
   if (!tx) return false;
+  // A step of this process running the job stops now rather than at its next write.
+  env.activeSteps?.get(id)?.revoke(tx.lease);
   try {
     // Error handlers run once: a commit that loses to a client's write is rebuilt with the records they left.
     let handlerRecords: HistoryRecord[] | undefined;

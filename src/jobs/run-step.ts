@@ -46,6 +46,7 @@ export async function runStep(env: StepEnvironment, id: string): Promise<JobStat
   // The step runs under the job's lease: another worker stepping it meanwhile makes this one write nothing.
   const tx = await claim(env, id);
   if (!tx) return status;
+  env.activeSteps?.set(id, tx);
   try {
     return await stepUnderLease(env, id, agent, tx);
   } catch (error) {
@@ -56,6 +57,7 @@ export async function runStep(env: StepEnvironment, id: string): Promise<JobStat
     if (now && isFinal(now.status)) return now.status;
     throw error;
   } finally {
+    if (env.activeSteps?.get(id) === tx) env.activeSteps.delete(id);
     await tx.abandon();
   }
 }

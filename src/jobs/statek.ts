@@ -32,7 +32,7 @@ import { pushUserMessage } from "./push-message.ts";
 import { withStoreRetries } from "./store-retries.ts";
 import { parseWarmup, type WarmupSource } from "./warmup.ts";
 import { notifyModelText, type LiveJobEvent, type OnModelText } from "./job-events.ts";
-import { DEFAULT_LEASE_MS } from "./step-transaction.ts";
+import { DEFAULT_LEASE_MS, type StepTransaction } from "./step-transaction.ts";
 import { cancelJob, cancelReason } from "./cancel-job.ts";
 import { retryJob } from "./retry-job.ts";
 import { LiveEventHub, type JobEventFilter, type JobEventStream } from "./job-event-stream.ts";
@@ -164,6 +164,7 @@ export class Statek {
   readonly #leaseMs: number;
   readonly #signals = new FutureSignals();
   readonly #live = new LiveEventHub();
+  readonly #steps = new Map<string, StepTransaction>();
   #closed = false;
 
   private constructor(store: Store, ownsStore: boolean, options: StatekOptions) {
@@ -471,6 +472,7 @@ export class Statek {
       owner: this.#owner,
       leaseMs: this.#leaseMs,
       signals: this.#signals,
+      activeSteps: this.#steps,
       errorHandler: (name) => this.#errorHandlers.get(name),
       emit: (event) => this.#emit(event),
     };

@@ -60,6 +60,14 @@ export class StepTransaction implements JournalSink {
     return lease ? new StepTransaction(store, lease, leaseMs, options.signal) : null;
   }
 
+  /**
+   * Stops the step at once: its lease was taken in this process (`cancelJob` preempted it), so it must write
+   * nothing more. Every write it tries would be refused anyway; this saves it running on until then.
+   */
+  revoke(by: Lease): void {
+    this.#fail(new LeaseLostError({ jobId: this.lease.jobId, owner: this.lease.owner, epoch: this.lease.epoch, currentOwner: by.owner, currentEpoch: by.epoch }));
+  }
+
   /** True once the lease was lost (taken over, or a fenced write refused): the step writes nothing more. */
   get lost(): boolean {
     return this.#lost !== undefined;
