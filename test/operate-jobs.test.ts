@@ -128,4 +128,22 @@ describe("statek.events across processes", () => {
       dir.remove();
     }
   });
+
+  it("a process that only waits for another process's events stays alive until one comes", async () => {
+    const dir = tempDir();
+    try {
+      const listener = child("listen", dir.store);
+      assert.equal(await listener.line(), "listening");
+      const store = await openStore(dir.store);
+      try {
+        await store.appendEvents([{ jobId: "some-job", kind: "app-note", data: null }]);
+      } finally {
+        await store.close();
+      }
+      assert.equal(await listener.line(), "heard app-note");
+      assert.equal(await listener.exited, 0);
+    } finally {
+      dir.remove();
+    }
+  });
 });

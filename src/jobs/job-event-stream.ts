@@ -103,6 +103,7 @@ export class JobEventStream implements AsyncIterableIterator<JobEvent> {
   #tail: Promise<void>;
   #failure: unknown;
   #closed = false;
+  #poll: NodeJS.Timeout | undefined;
 
   /** Use {@link LiveEventHub.open} (`statek.events()`). */
   constructor(store: Store, hub: LiveEventHub, filter: JobEventFilter) {
@@ -119,7 +120,9 @@ export class JobEventStream implements AsyncIterableIterator<JobEvent> {
     }));
     if (store.supportsMultipleProcesses) {
       const timer = setInterval(() => this.#fetch(), filter.pollMs ?? DEFAULT_EVENT_POLL_MS);
+      // The poll keeps the process alive only while a reader waits for an event (see #waiting).
       timer.unref();
+      this.#poll = timer;
       this.#stops.push(() => clearInterval(timer));
     }
     // Events recorded before the stream opened (a job's, or those after `afterId`).
@@ -136,7 +139,16 @@ export class JobEventStream implements AsyncIterableIterator<JobEvent> {
     if (value !== undefined) return Promise.resolve({ value, done: false });
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     if (this.#closed) return Promise.resolve({ value: undefined, done: true });
-    return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
+    return new Promise((resolve, reject) => {
+      this.#waiters.push({ resolve, reject });
+      this.#waiting();
+    });
+  }
+
+  /** A reader waiting on another process's events must keep this one alive, as a socket read would. */
+  #waiting(): void {
+    if (this.#waiters.length) this.#poll?.ref();
+    else this.#poll?.unref();
   }
 
   /** Stops listening; pending and later `next()` calls resolve as done. */
@@ -166,8 +178,12 @@ export class JobEventStream implements AsyncIterableIterator<JobEvent> {
   #push(event: JobEvent): void {
     if (this.#closed) return;
     const waiter = this.#waiters.shift();
-    if (waiter) waiter.resolve({ value: event, done: false });
-    else this.#queue.push(event);
+    if (waiter) {
+      waiter.resolve({ value: event, done: false });
+      this.#waiting();
+    } else {
+      this.#queue.push(event);
+    }
   }
 
   /**
