@@ -12,7 +12,11 @@ export { Statek } from "./jobs/statek.ts";
 export type { StatekOptions, SubmitJobOptions, RunJobOptions, StepOptions } from "./jobs/statek.ts";
 export { Agent } from "./jobs/agent.ts";
 export type { AgentOptions, OnMessage, PromptFileAgentOptions } from "./jobs/agent.ts";
-export type { OnModelText, ModelTextEvent, JobEvent } from "./jobs/job-events.ts";
+export type {
+  OnModelText, ModelTextEvent, JobEvent, RecordedJobEvent, LiveJobEvent, RecordedEventBase, StatusChangeEvent, StepEndEvent, ConsoleEvent,
+  FutureSettledEvent, OtherJobEvent,
+} from "./jobs/job-events.ts";
+export type { JobEventFilter, JobEventStream } from "./jobs/job-event-stream.ts";
 export type { JobSettings, JobMetadata, ToolsSchema } from "./jobs/job-settings.ts";
 export type { JobView, JobSummary, JobUsage } from "./jobs/job-view.ts";
 export type {
@@ -99,5 +103,7 @@ export { IncompleteReplyError } from "./errors/incomplete-reply-error.ts";
 export { InvalidPromptFileError } from "./errors/invalid-prompt-file-error.ts";
 export { InvalidPricingError } from "./errors/invalid-pricing-error.ts";
 export { JobFinishedError } from "./errors/job-finished-error.ts";
+export { JobCancelledError } from "./errors/job-cancelled-error.ts";
+export { InvalidJobStatusError } from "./errors/invalid-job-status-error.ts";
 export { ResourceLimitError } from "./errors/resource-limit-error.ts";
 export { InvalidWorkspaceLimitError } from "./errors/invalid-workspace-limit-error.ts";

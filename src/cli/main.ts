@@ -9,7 +9,9 @@
 import { CliError } from "./cli-error.ts";
 import { PROCESS_IO, type CliIo } from "./cli-io.ts";
 import type { Command } from "./command.ts";
+import { cancelCommand } from "./commands/cancel.ts";
 import { helpCommand } from "./commands/help.ts";
+import { retryCommand } from "./commands/retry.ts";
 import { jobsCommand } from "./commands/jobs.ts";
 import { showCommand } from "./commands/show.ts";
 import { uiCommand } from "./commands/ui.ts";
@@ -19,7 +21,7 @@ import { parseCommandLine } from "./parse-command-line.ts";
 import { formatError } from "../tools/call-tool.ts";
 
 /** The commands, in the order `statek --help` lists them. */
-export const COMMANDS: readonly Command[] = [jobsCommand, showCommand, uiCommand, helpCommand];
+export const COMMANDS: readonly Command[] = [jobsCommand, showCommand, cancelCommand, retryCommand, uiCommand, helpCommand];
 
 /**
  * Runs one command line and resolves to its exit code. Never throws: every failure is reported on `stderr`.

@@ -2,8 +2,8 @@
  * @module
  * What happens to a model reply before the step commits: its usage and cost are counted, the post-processors
  * see it (and may rewrite, annotate or veto it), it is recorded as the pending `model-response` with its
- * finish reason, its dialog text goes to the user (dialog styles), and a final dialog reply ends the job's
- * turn (`DONE`). Whether it will run at all (a reply cut off, filtered or empty is held) is
+ * finish reason, its dialog text is recorded for the user (dialog styles; sent once the step has committed),
+ * and a final dialog reply ends the job's turn (`DONE`). Whether it will run at all (a reply cut off, filtered or empty is held) is
  * `replyDisposition`'s call; a held reply is still recorded, paid for and shown to the model.
  */
 import type { ModelReply } from "../models/model-request.ts";
@@ -14,7 +14,7 @@ import { formatError } from "../tools/call-tool.ts";
 import type { Agent } from "./agent.ts";
 import type { ChatStyleRules } from "./chat-styles/chat-style.ts";
 import { countActions } from "./count-actions.ts";
-import { deliverDialog } from "./dialog.ts";
+import { recordDialog } from "./dialog.ts";
 import { checkUsage, effectiveLimits } from "./harness.ts";
 import type { HistoryRecord, ModelResponseRecord } from "./history.ts";
 import { applyPostProcessors, type ReplyDraft } from "./post-processor.ts";
@@ -77,8 +77,9 @@ export async function commitReply(
     for (const note of processing.records) changes.append("post-processed", note);
     // A turn-ending dialog reply has nothing to execute; any other reply runs (or is held) at the start of the next step.
     changes.job.pendingSeq = disposition.endsTurn ? null : seq;
-    const delivered = disposition.deliver ? await deliverDialog(agent, job, parsed.dialog, changes) : true;
-    if (disposition.endsTurn && delivered && !processing.activated) changes.setStatus("DONE");
+    // Sent after the commit; a message that then fails to reach the user reopens the turn (dialog-delivery.ts).
+    if (disposition.deliver) recordDialog(parsed.dialog, changes);
+    if (disposition.endsTurn && !processing.activated) changes.setStatus("DONE");
   }
   const limits = effectiveLimits(agent.limits, env.harness);
   const exceeded = checkUsage(limits, changes.job.usage, reply.modelName, price !== undefined);

@@ -1,12 +1,9 @@
 /**
  * @module
  * The dialog channel of the `MD_DIALOG` and `DIRECT` chat styles: the user-facing text of a reply is split
- * into messages — a file path such as `gen/chart.svg` closes a message as its media — and each is sent to the
- * agent's `onMessage(body, media?, context)` and kept in history. A failing `onMessage` is shown to the model
- * on the console, and the turn does not end.
+ * into messages — a file path such as `gen/chart.svg` closes a message as its media — each kept in history
+ * and, after the step's commit, sent to the agent's `onMessage(body, media?, context)` (`dialog-delivery.ts`).
  */
-import { formatError } from "../tools/call-tool.ts";
-import type { Agent } from "./agent.ts";
 import type { StepChanges } from "./step-changes.ts";
 
 /** One message to the user. */
@@ -64,22 +61,14 @@ function hasMarkdownLink(text: string): boolean {
   return false;
 }
 
-/** Sends a reply's dialog text to the agent's `onMessage`; returns `false` when delivery failed. */
-export async function deliverDialog(agent: Agent, job: { id: string; role: string }, text: string, changes: StepChanges): Promise<boolean> {
-  let delivered = true;
+/**
+ * Records a reply's dialog text as `dialog` messages in the step's history and queues them for the user: they
+ * are sent to `onMessage` only once the step's commit is durable (`dialog-delivery.ts`), so the user never gets
+ * a message the job's history does not hold.
+ */
+export function recordDialog(text: string, changes: StepChanges): void {
   for (const message of splitDialog(text)) {
-    let error: string | undefined;
-    try {
-      await agent.onMessage?.(message.body, message.media, { job });
-    } catch (thrown) {
-      error = formatError(thrown);
-    }
-    changes.append("dialog", { ...message, ...(error === undefined ? {} : { error }) });
-    if (error !== undefined) {
-      changes.append("console", { stream: "error", text: `${error} (the message did not reach the user)` });
-      delivered = false;
-      break;
-    }
+    changes.append("dialog", { ...message });
+    changes.messages.push(message);
   }
-  return delivered;
 }

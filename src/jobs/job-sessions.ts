@@ -92,6 +92,14 @@ export class JobSessions {
     this.#sessions.delete(id);
   }
 
+  /** Lets go of job `id`'s session, if there is one (the job ended elsewhere: it was cancelled). */
+  drop(id: string): void {
+    const session = this.#sessions.get(id);
+    if (!session) return;
+    this.#forget(id);
+    session.workspace?.dispose();
+  }
+
   /** Number of sessions kept. */
   get size(): number {
     return this.#sessions.size;

@@ -36,7 +36,7 @@ export interface JobView {
   /** The durable history records. */
   history: HistoryRecord[];
   usage: JobUsage;
-  /** A readable reason when `FAILED`, else `null`. */
+  /** A readable reason when `FAILED` (or the reason given when `CANCELLED`), else `null`. */
   error: string | null;
   /** The value given to `exit`, or `undefined`. */
   exitStatus: unknown;

@@ -14,6 +14,7 @@ import type { HistoryKind, HistoryRecord, HistoryRecordData } from "./history.ts
 import { encodeHistoryRow, historyRecord } from "./history-codec.ts";
 import type { JobSessions } from "./job-sessions.ts";
 import { readJobState } from "./job-state.ts";
+import { recordEvents } from "./outbox-events.ts";
 import { withStoreRetries } from "./store-retries.ts";
 import type { FutureSignals } from "../durable/future-signals.ts";
 import { messageKey } from "../durable/job-futures.ts";
@@ -48,6 +49,8 @@ export async function pushUserMessage(store: Store, sessions: JobSessions, signa
         state: { ...row.state, messagesPushed: inbox + 1, completions: state.completions + 1, cycleStartTurn: row.turns, exceptions: 0, consecutiveExceptions: 0 },
       };
     }
+    // A restarted dialog job's status change reaches `statek.events()` with the commit.
+    commit.events = recordEvents(records, row.status);
     try {
       await withStoreRetries(() => store.commit(commit));
     } catch (error) {

@@ -17,6 +17,7 @@ import { executeResponse } from "./execute-response.ts";
 import { checkTurns, countExceptions, effectiveLimits } from "./harness.ts";
 import type { HistoryRecord } from "./history.ts";
 import { decodeHistory } from "./history-codec.ts";
+import { sendDialog } from "./dialog-delivery.ts";
 import type { JobSession } from "./job-sessions.ts";
 import { readJobState, writeJobState } from "./job-state.ts";
 import { StepChanges } from "./step-changes.ts";
@@ -47,13 +48,22 @@ export async function runStep(env: StepEnvironment, id: string, carry?: LeaseCar
   if (carry) carry.tx = undefined;
   const tx = held ?? (await claim(env, id));
   if (!tx) return status;
+  env.activeSteps?.set(id, tx);
   let kept = false;
   try {
     const after = await stepUnderLease(env, id, agent, tx, carry !== undefined);
     kept = carry !== undefined && tx.usable;
     if (kept) carry!.tx = tx;
     return after;
+  } catch (error) {
+    // A step whose lease was taken from it (an operator cancelled the job) wrote nothing; it reports where the
+    // job stands now rather than failing.
+    if (!tx.lost) throw error;
+    const now = await retried(env, () => env.store.getJob(id));
+    if (now && isFinal(now.status)) return now.status;
+    throw error;
   } finally {
+    if (env.activeSteps?.get(id) === tx) env.activeSteps.delete(id);
     if (!kept) await tx.abandon();
   }
 }
@@ -108,6 +118,7 @@ async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx
   }
   const changes = new StepChanges(row);
   let committed = false;
+  let reported: JobStatus | undefined;
   try {
     try {
       await executeAndAsk(env, agent, row, session, changes, tx);
@@ -117,13 +128,20 @@ async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx
     }
     // Every path to FAILED goes through changes.fail; its error handlers run before the failure commits.
     await runErrorHandlers(env, agent, changes);
+    // Dialog messages reach the user only once the commit that records them is durable.
+    if (changes.messages.length) {
+      tx.afterCommit(async () => {
+        reported = await sendDialog(env.store, agent, { id: row.id, role: row.role }, changes.messages);
+      });
+    }
     // Only a job that stays runnable keeps its lease: a suspended one must be claimable by whoever wakes it.
     const keep = keepLease && !isFinal(changes.status) && changes.status !== "SUSPENDED";
     await retried(env, () => tx.commit(changes.commit(row), { keepLease: keep }));
     committed = true;
   } finally {
     const finished = isFinal(changes.status) || changes.status === "SUSPENDED";
-    if (committed && !finished && (session.workspace?.reusable ?? true)) {
+    // A delivery failure was committed after the step: the warm session no longer matches the job.
+    if (committed && !finished && reported === undefined && (session.workspace?.reusable ?? true)) {
       session.version = row.version + 1;
       session.history.push(...changes.records);
       env.sessions.keep(id, session);
@@ -131,7 +149,7 @@ async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx
       session.workspace?.dispose();
     }
   }
-  return changes.status;
+  return reported ?? changes.status;
 }
 
 /** A row whose status cannot be read fails like any other job: through `StepChanges.fail`, handlers first. */

@@ -31,9 +31,13 @@ import { encodeHistoryRow } from "./history-codec.ts";
 import { pushUserMessage } from "./push-message.ts";
 import { withStoreRetries } from "./store-retries.ts";
 import { parseWarmup, type WarmupSource } from "./warmup.ts";
-import { notifyModelText, type JobEvent, type OnModelText } from "./job-events.ts";
-import { DEFAULT_LEASE_MS } from "./step-transaction.ts";
+import { notifyModelText, type LiveJobEvent, type OnModelText } from "./job-events.ts";
+import { DEFAULT_LEASE_MS, type StepTransaction } from "./step-transaction.ts";
+import { cancelJob, cancelReason } from "./cancel-job.ts";
+import { retryJob } from "./retry-job.ts";
+import { LiveEventHub, type JobEventFilter, type JobEventStream } from "./job-event-stream.ts";
 import { rejection, settleFuture } from "./settle-future.ts";
+import { checkAgents, workspaceLimitsOf } from "./statek-checks.ts";
 
 /** What {@link Statek.open} accepts. */
 export interface StatekOptions {
@@ -159,6 +163,8 @@ export class Statek {
   readonly #owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   readonly #leaseMs: number;
   readonly #signals = new FutureSignals();
+  readonly #live = new LiveEventHub();
+  readonly #steps = new Map<string, StepTransaction>();
   #closed = false;
 
   private constructor(store: Store, ownsStore: boolean, options: StatekOptions) {
@@ -372,6 +378,27 @@ export class Statek {
   }
 
   /**
+   * Cancels a job that has not finished, and its descendants: `CANCELLED`, `reason` in its history and view
+   * `error`, waits cancelled, error handlers run; a step running it elsewhere can write nothing more.
+   * @throws {InvalidJobStatusError} For a job that is `DONE`, `FAILED` or `CANCELLED`. @throws {NoSuchJobError}
+   */
+  async cancelJob(id: string, reason?: string): Promise<JobView> {
+    this.#check();
+    await cancelJob(this.#environment(), id, cancelReason(reason));
+    return this.#requireJob(id);
+  }
+
+  /**
+   * Resumes a `FAILED` job from its last committed state, in the status it was running in (see docs/jobs.md);
+   * step or run it to go on. @throws {InvalidJobStatusError} For a job that is not `FAILED`. @throws {NoSuchJobError}
+   */
+  async retryJob(id: string): Promise<JobView> {
+    this.#check();
+    await this.#serialized(id, () => retryJob(this.store, id));
+    return this.#requireJob(id);
+  }
+
+  /**
    * Steps a job until it is `DONE`, `FAILED` or `CANCELLED`, or `SUSPENDED` (waiting for a timer, a message, a
    * future), or `maxSteps` is reached, and returns its view.
    */
@@ -392,6 +419,15 @@ export class Statek {
       }
     });
     return this.#requireJob(id);
+  }
+
+  /**
+   * Job events in order: status changes, step commits and console output as committed (here or by another process),
+   * and model text as it streams here. `for await (const event of statek.events({ jobId }))`; see docs/jobs.md.
+   */
+  events(filter: JobEventFilter = {}): JobEventStream {
+    this.#check();
+    return this.#live.open(this.store, filter);
   }
 
   /** A job's view, or `null` when there is no such job. */
@@ -416,6 +452,7 @@ export class Statek {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#live.closeAll();
     await Promise.allSettled(this.#running.values());
     this.#sessions.clear();
     if (this.#ownsStore) await this.store.close();
@@ -443,15 +480,17 @@ export class Statek {
       owner: this.#owner,
       leaseMs: this.#leaseMs,
       signals: this.#signals,
+      activeSteps: this.#steps,
       errorHandler: (name) => this.#errorHandlers.get(name),
       emit: (event) => this.#emit(event),
     };
   }
 
-  /** Hands a job event to its listeners: the job's agent's, then the process-wide one (`statek.events()` later). */
-  #emit(event: JobEvent): void {
+  /** Hands a live job event to its listeners: the job's agent's, the process-wide one, then `statek.events()`. */
+  #emit(event: LiveJobEvent): void {
     notifyModelText(this.#agents.get(event.role)?.onModelText, event);
     notifyModelText(this.#onModelText, event);
+    this.#live.emit(event);
   }
 
   async #serialized<T>(id: string, work: () => Promise<T>): Promise<T> {
@@ -465,27 +504,4 @@ export class Statek {
       if (this.#running.get(id) === settled) this.#running.delete(id);
     }
   }
-}
-
-/** The workspace limits of `Statek.open`, by their name or their old one (not both). */
-function workspaceLimitsOf(options: StatekOptions): Partial<WorkspaceLimits> | undefined {
-  if (options.workspaceLimits !== undefined && options.limits !== undefined) {
-    throw new TypeError("Statek.open: give workspaceLimits or limits (the old name of workspaceLimits), not both");
-  }
-  return options.workspaceLimits ?? options.limits;
-}
-
-/** Checks `Statek.open({ agents })`: agents, and one agent per role. */
-function checkAgents(agents: unknown): void {
-  if (agents === undefined) return;
-  if (!Array.isArray(agents)) throw new TypeError(`Statek.open: agents must be an array of Agents, got ${kindOf(agents)}`);
-  const byRole = new Map<string, number>();
-  agents.forEach((agent: unknown, index) => {
-    if (!(agent instanceof Agent)) throw new TypeError(`Statek.open: agents[${index}] is not an Agent (got ${kindOf(agent)})`);
-    const first = byRole.get(agent.role);
-    if (first === undefined) byRole.set(agent.role, index);
-    else if (agents[first] !== agent) {
-      throw new TypeError(`Statek.open: agents[${first}] and agents[${index}] are different Agents with the same role '${agent.role}'; give each agent its own role`);
-    }
-  });
 }

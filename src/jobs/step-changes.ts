@@ -7,11 +7,14 @@
  * job (each runs at most once) and leaves them in {@link StepChanges.failure}; whoever commits the changes
  * runs them first with `runErrorHandlers` (`error-handlers.ts`), so every failure path runs them.
  */
+import { JobCancelledError } from "../errors/job-cancelled-error.ts";
 import { JobFailedError } from "../errors/job-failed-error.ts";
 import type { HistoryRow, JobCommit, JobRow, JobStatus, JsonValue, VariableRow } from "../store/store.ts";
 import type { RegisteredErrorHandler, WorkspaceReport } from "../workspace/workspace.ts";
 import type { HistoryKind, HistoryRecord, HistoryRecordData } from "./history.ts";
 import { encodeHistoryRow, historyRecord } from "./history-codec.ts";
+import { stepEvents } from "./outbox-events.ts";
+import type { DialogMessage } from "./dialog.ts";
 
 /** A job's failure, with the error handlers it must run before the step commits. */
 export interface StepFailure {
@@ -103,11 +106,27 @@ export class StepChanges {
   fail(reason: string, error?: unknown): void {
     this.job.error = reason;
     this.setStatus("FAILED", reason);
+    this.#takeHandlers(reason, error ?? new JobFailedError({ jobId: this.#row.id, reason }));
+  }
+
+  /**
+   * Ends the job as `CANCELLED` with the reason given; its error handlers receive a `JobCancelledError` and are
+   * taken off the job into {@link failure}, as for {@link fail}. Its waits are cancelled with the commit.
+   */
+  cancel(reason: string): void {
+    this.job.error = reason;
+    this.job.wakeAt = null;
+    this.setStatus("CANCELLED", reason);
+    this.cancelFutures = true;
+    this.#takeHandlers(reason, new JobCancelledError({ jobId: this.#row.id, reason }));
+  }
+
+  #takeHandlers(reason: string, error: unknown): void {
     const handlers = this.#handlers.splice(0);
     if (handlers.length) this.#writeHandlers();
     this.failure = {
       reason,
-      error: error ?? new JobFailedError({ jobId: this.#row.id, reason }),
+      error,
       handlers: [...(this.failure?.handlers ?? []), ...handlers],
     };
   }
@@ -138,11 +157,16 @@ export class StepChanges {
 
   /** The cell's journal is done with (its cell ended): the commit deletes it. */
   clearJournal = false;
+  /** Dialog messages this step recorded for the user: sent to `onMessage` once its commit is durable. */
+  readonly messages: DialogMessage[] = [];
+  /** The job waits for nothing any more (it was cancelled): the commit cancels its waiting futures. */
+  cancelFutures = false;
   /** Futures a suspending step waits for: if one settled meanwhile, the commit makes the job runnable at once. */
   wakeIfSettled: string[] | undefined;
 
-  /** The commit for the row this step read. */
+  /** The commit for the row this step read, with its events (`outbox-events.ts`) for `statek.events()`. */
   commit(row: JobRow): JobCommit {
+    const from = readable(() => row.status) ?? this.status;
     return {
       id: row.id,
       expectedVersion: row.version,
@@ -151,7 +175,9 @@ export class StepChanges {
       deleteVariables: [...this.deleted],
       appendHistory: this.history,
       ...(this.clearJournal ? { clearJournal: true } : {}),
+      ...(this.cancelFutures ? { cancelFutures: true } : {}),
       ...(this.wakeIfSettled ? { wakeIfSettled: this.wakeIfSettled } : {}),
+      events: stepEvents(this.records, from, this.status, row.version + 1),
     };
   }
 }

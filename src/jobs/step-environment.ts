@@ -11,8 +11,9 @@ import type { WorkspaceLimits } from "../workspace/workspace.ts";
 import type { FutureSignals } from "../durable/future-signals.ts";
 import type { Agent } from "./agent.ts";
 import type { HarnessLimits } from "./harness.ts";
-import type { JobEvent } from "./job-events.ts";
+import type { LiveJobEvent } from "./job-events.ts";
 import type { JobSessions } from "./job-sessions.ts";
+import type { StepTransaction } from "./step-transaction.ts";
 
 /** Default turn limit of a job. */
 export const DEFAULT_MAX_TURNS = 50;
@@ -45,6 +46,8 @@ export interface StepEnvironment {
   leaseMs: number;
   /** In-process news of settled futures (a running cell that waits for one hears it at once). */
   signals: FutureSignals;
+  /** The steps this process is running, by job id: `cancelJob` stops the one it preempts at once. */
+  activeSteps?: Map<string, StepTransaction>;
   /** Receives the events the step produces (model text as it streams); must not throw. */
-  emit?(event: JobEvent): void;
+  emit?(event: LiveJobEvent): void;
 }

@@ -30,6 +30,8 @@ export class StepTransaction implements JournalSink {
   #writing: Promise<void> = Promise.resolve();
   #lost: Error | undefined;
   #closed = false;
+  /** Committed or abandoned: the lease is no longer this transaction's to release. */
+  #ended = false;
 
   private constructor(store: Store, lease: Lease, leaseMs: number, outer: AbortSignal | undefined) {
     this.store = store;
@@ -46,6 +48,29 @@ export class StepTransaction implements JournalSink {
     const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     const lease = await store.claimJob(jobId, owner, leaseMs);
     return lease ? new StepTransaction(store, lease, leaseMs, options.signal) : null;
+  }
+
+  /**
+   * Takes job `jobId` for `owner` even from another worker's live lease (an operator cancelling it): that
+   * worker's next write fails and its step stops. `null` for a final or unknown job.
+   */
+  static async preempt(store: Store, jobId: string, owner: string, options: { leaseMs?: number; signal?: AbortSignal } = {}): Promise<StepTransaction | null> {
+    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    const lease = await store.preemptJob(jobId, owner, leaseMs);
+    return lease ? new StepTransaction(store, lease, leaseMs, options.signal) : null;
+  }
+
+  /**
+   * Stops the step at once: its lease was taken in this process (`cancelJob` preempted it), so it must write
+   * nothing more. Every write it tries would be refused anyway; this saves it running on until then.
+   */
+  revoke(by: Lease): void {
+    this.#fail(new LeaseLostError({ jobId: this.lease.jobId, owner: this.lease.owner, epoch: this.lease.epoch, currentOwner: by.owner, currentEpoch: by.epoch }));
+  }
+
+  /** True once the lease was lost (taken over, or a fenced write refused): the step writes nothing more. */
+  get lost(): boolean {
+    return this.#lost !== undefined;
   }
 
   /** The fence every write of the step carries. */
@@ -114,6 +139,7 @@ export class StepTransaction implements JournalSink {
     const keep = options.keepLease === true;
     try {
       await this.store.commit({ ...change, fence: this.fence, releaseLease: !keep });
+      if (!keep) this.#ended = true;
     } catch (error) {
       this.#fail(error);
       this.close();
@@ -132,7 +158,9 @@ export class StepTransaction implements JournalSink {
 
   /** Ends the transaction without a commit: the lease is released (if still ours) and held-back effects dropped. */
   async abandon(): Promise<void> {
-    if (this.#closed) return;
+    // A failed commit closed the transaction but left the lease held: it is released here all the same.
+    if (this.#ended) return;
+    this.#ended = true;
     this.close();
     this.#after.length = 0;
     await this.store.releaseLease(this.lease.jobId, this.fence).catch(() => undefined);

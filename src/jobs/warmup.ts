@@ -72,6 +72,17 @@ export function parseWarmup(source: WarmupSource | undefined, label = "warmup"):
   return blocks;
 }
 
+/** The reason a job fails with when warmup block `index` (0-based) of `count` raised `error`. */
+export function warmupFailure(index: number, count: number, error: string): string {
+  return `warmup block ${index + 1} of ${count} failed: ${error}`;
+}
+
+/** The 0-based index of the warmup block a failure reason of {@link warmupFailure} names, else `undefined`. */
+export function failedWarmupBlock(reason: string | undefined): number | undefined {
+  const match = /^warmup block (\d+) of \d+ failed: /.exec(reason ?? "");
+  return match ? Number(match[1]) - 1 : undefined;
+}
+
 /**
  * Runs the job's next warmup block. Returns `true` when the step should go on to ask the model (the last
  * block ran and the job is still running), `false` when the step ends here.
@@ -96,7 +107,7 @@ export async function runWarmupBlock(
   if (report.suspended) return false;
   writeJobState(row, changes, { warmupBlock: index + 1 });
   if (report.error !== undefined) {
-    changes.fail(`warmup block ${index + 1} of ${blocks.length} failed: ${report.error}`);
+    changes.fail(warmupFailure(index, blocks.length, report.error));
     return false;
   }
   if (report.exitStatus !== undefined) {

@@ -132,8 +132,6 @@ export interface AdapterReads {
   readJobPage(query: JobPageQuery): Promise<StoredRow[]>;
   /** `status` and `count` rows: how many jobs match the query's filters (its statuses and paging ignored), by status. */
   countJobsByStatus(query: Omit<JobPageQuery, "statuses" | "before" | "after" | "limit">): Promise<StoredRow[]>;
-  /** The largest event id, or `null`/`undefined` when there are none. */
-  readLastEventId(): Promise<unknown>;
   /** `name`, `blob`, `position` of a job's variables, by `position` then `name`. */
   readVariables(jobId: string): Promise<StoredRow[]>;
   /** `seq`, `kind`, `at`, `data` of a job's history from `fromSeq` on, by `seq`. */
@@ -146,6 +144,8 @@ export interface AdapterReads {
   readFutures(jobId: string, state?: FutureState): Promise<StoredRow[]>;
   /** Events (`id`, `jobId`, `kind`, `at`, `data`) with `id > afterId`, by `id`. */
   readEvents(query: EventRowQuery): Promise<StoredRow[]>;
+  /** The largest event `id`, or `null`/`undefined` when there are no events. Must be served by the primary key. */
+  readLastEventId(): Promise<unknown>;
   /**
    * The smallest `wakeAt` of a `SUSPENDED` job whose lease is not live at `now` (no owner, or `leaseUntil <=
    * now`), or `null`/`undefined`. Must be served by an index on the suspended jobs' `wakeAt`.

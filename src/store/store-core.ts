@@ -49,6 +49,8 @@ export class StoreCore implements Store {
   readonly #wakeupListeners = new Set<() => void>();
   #stopWatching: (() => void) | undefined;
   #wakeupScheduled = false;
+  readonly #eventListeners = new Set<() => void>();
+  #eventNewsScheduled = false;
   #migrating: Promise<void> | undefined;
   #migrated = false;
   #closing: Promise<void> | undefined;
@@ -101,9 +103,10 @@ export class StoreCore implements Store {
   }
 
   commit(change: JobCommit, options?: StoreCallOptions): Promise<void> {
-    return this.#call(options, () => {
+    return this.#call(options, async () => {
       checkCommit(change);
-      return this.#write((transaction) => commitIn(transaction, change), options, WAKES);
+      await this.#write((transaction) => commitIn(transaction, change), options, WAKES);
+      if (change.events?.length) this.#eventsAppended();
     });
   }
 
@@ -175,6 +178,14 @@ export class StoreCore implements Store {
     });
   }
 
+  preemptJob(jobId: string, owner: string, leaseMs: number, options?: StoreCallOptions): Promise<Lease | null> {
+    return this.#call(options, () => {
+      checkId("preemptJob", "jobId", jobId);
+      checkClaim("preemptJob", owner, leaseMs);
+      return this.#write((transaction) => claimJobIn(transaction, jobId, owner, leaseMs, true), options);
+    });
+  }
+
   renewLease(jobId: string, fence: Fence, leaseMs: number, options?: StoreCallOptions): Promise<Lease | null> {
     return this.#call(options, () => {
       checkFenceShape("renewLease", fence);
@@ -230,9 +241,12 @@ export class StoreCore implements Store {
   }
 
   settleFuture(key: string, settlement: FutureSettlement, options?: StoreCallOptions): Promise<SettleResult> {
-    return this.#call(options, () => {
+    return this.#call(options, async () => {
       checkSettlement(key, settlement);
-      return this.#write((transaction) => settleIn(transaction, key, settlement), options, WAKES);
+      const result = await this.#write((transaction) => settleIn(transaction, key, settlement), options, WAKES);
+      // Settling a job's future appends its `future-settled` event.
+      if (result.settled && result.future.jobId !== null) this.#eventsAppended();
+      return result;
     });
   }
 
@@ -271,10 +285,35 @@ export class StoreCore implements Store {
   }
 
   appendEvents(events: Array<NewJobEvent & { jobId: string }>, options?: StoreCallOptions): Promise<void> {
-    return this.#call(options, () => {
+    return this.#call(options, async () => {
       checkEvents("appendEvents", events, true);
-      if (events.length === 0) return Promise.resolve();
-      return this.#write((transaction) => appendEventsIn(transaction, events), options, WAKES);
+      if (events.length === 0) return;
+      await this.#write((transaction) => appendEventsIn(transaction, events), options, WAKES);
+      this.#eventsAppended();
+    });
+  }
+
+  watchEvents(listener: () => void): () => void {
+    if (typeof listener !== "function") throw new TypeError("watchEvents: listener must be a function");
+    // A listener added twice is heard twice: each registration is its own.
+    const entry = () => listener();
+    this.#eventListeners.add(entry);
+    return () => void this.#eventListeners.delete(entry);
+  }
+
+  /** Tells the event listeners, once for all the writes of this turn (a group commit resolves them together). */
+  #eventsAppended(): void {
+    if (this.#eventNewsScheduled || this.#eventListeners.size === 0) return;
+    this.#eventNewsScheduled = true;
+    queueMicrotask(() => {
+      this.#eventNewsScheduled = false;
+      for (const listener of [...this.#eventListeners]) {
+        try {
+          listener();
+        } catch {
+          // A listener's failure is its own; the write has committed.
+        }
+      }
     });
   }
 

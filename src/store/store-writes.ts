@@ -189,15 +189,15 @@ export async function appendEventsIn(transaction: AdapterTransaction, events: Re
   await transaction.insertEvents(events.map((event) => ({ jobId: event.jobId, kind: event.kind, at, data: encodeJson(event.data) })));
 }
 
-/** `claimJob`: a job that is not final and has no live lease. */
-export async function claimJobIn(transaction: AdapterTransaction, jobId: string, owner: string, leaseMs: number): Promise<Lease | null> {
+/** `claimJob`: a job that is not final and has no live lease; `preemptJob` (`preempt`): live leases too. */
+export async function claimJobIn(transaction: AdapterTransaction, jobId: string, owner: string, leaseMs: number, preempt = false): Promise<Lease | null> {
   const row = await transaction.lockJob(jobId);
   if (row === undefined) return null;
   const { status } = decodeLockedJob(row);
   if (status !== undefined && isFinal(status)) return null;
   const current = decodeLease(row);
   const now = await transaction.now();
-  if (isLive(current, now)) return null;
+  if (!preempt && isLive(current, now)) return null;
   const lease = claimedLease(jobId, current, owner, leaseMs, now);
   await transaction.updateJob(jobId, { leaseOwner: lease.owner, leaseEpoch: lease.epoch, leaseUntil: lease.until });
   return lease;

@@ -281,6 +281,13 @@ export interface Store {
   renewLease(jobId: string, fence: Fence, leaseMs: number, options?: StoreCallOptions): Promise<Lease | null>;
   /** Releases a lease that is still this fence's (expired or not); does nothing otherwise. */
   releaseLease(jobId: string, fence: Fence, options?: StoreCallOptions): Promise<void>;
+  /**
+   * Claims job `jobId` for `owner` even while another owner holds a live lease: an operator's action on a job a
+   * worker may be stepping right now (cancelling it). Bumps the epoch, so the previous holder's fence is void at
+   * once: its renewals return `null`, its journal writes and its commit fail with `LeaseLostError`. `null` for a
+   * final or unknown job.
+   */
+  preemptJob(jobId: string, owner: string, leaseMs: number, options?: StoreCallOptions): Promise<Lease | null>;
   /** The job's current lease (live or expired), or `null` when nobody holds one (never claimed, or released). */
   getLease(jobId: string, options?: StoreCallOptions): Promise<Lease | null>;
 
@@ -324,6 +331,14 @@ export interface Store {
   lastEventId(options?: StoreCallOptions): Promise<number>;
   /** Appends events outside a commit (a client's action on a job), in order, sharing the group commit. */
   appendEvents(events: Array<NewJobEvent & { jobId: string }>, options?: StoreCallOptions): Promise<void>;
+  /**
+   * Calls `listener` after a write made through this store object that appended events has committed (commits
+   * with `events`, `appendEvents`, the settlement of a job's future); writes of one group commit are heard
+   * once. It is a hint, without the events: read them with `readEvents`. Writes made through another store
+   * object or another process are not heard (poll `readEvents` for those). Returns the function that stops
+   * listening; what a listener throws is ignored.
+   */
+  watchEvents(listener: () => void): () => void;
 
   // Wake-ups (DESIGN.md §10): how a worker learns, without scanning, that there may be work.
 

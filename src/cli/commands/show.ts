@@ -4,6 +4,7 @@
  * status changes) — or its stored rows as JSON.
  */
 import { HELP_OPTION, JSON_OPTION, STORE_OPTION, type Command, type CommandInput } from "../command.ts";
+import { formatJournal, formatWaits } from "../format-durable-state.ts";
 import { formatJobHeader } from "../format-job-header.ts";
 import { formatTimeline } from "../format-timeline.ts";
 import { openCliStore } from "../open-cli-store.ts";
@@ -14,16 +15,18 @@ import { RESULT_LIMITS } from "../timeline-limits.ts";
 /** `statek show <id> [--json] [--full] [--store PATH]`. */
 export const showCommand: Command = {
   name: "show",
-  summary: "Show one job: header and timeline of code, console, tool calls and errors.",
+  summary: "Show one job: header, current cell's journal, pending waits, and timeline.",
   description:
-    "Shows one job: role, status, turns, times, token usage and cost, exit value and error, then its timeline\n" +
+    "Shows one job: role, status, turns, times, token usage and cost, exit value and error; the current cell's\n" +
+    "journal (each crossing by seq: done, running, or in doubt) and the waits it is suspended on (timers with\n" +
+    "their due time, messages, futures, approvals, child jobs); then its timeline\n" +
     "in order — each model turn's usage and code, the tool calls and console output running it produced, the\n" +
     "variables it wrote and deleted, warmup blocks, messages to and from the user, post-processor verdicts and\n" +
     "status changes. Long outputs are cut (errors never are); --full shows everything.",
   arguments: [{ name: "id", description: `The job's id, or a unique prefix of it (at least ${MIN_ID_PREFIX} characters).` }],
   options: {
     full: { type: "boolean", description: "Do not cut long outputs." },
-    json: { ...JSON_OPTION, description: "Print the stored rows as JSON: { job, history, variables }." },
+    json: { ...JSON_OPTION, description: "Print the stored rows as JSON: { job, history, variables, journal, waits, lease }." },
     store: STORE_OPTION,
     help: HELP_OPTION,
   },
@@ -35,15 +38,24 @@ async function runShow({ values, positionals, io }: CommandInput): Promise<numbe
   const store = await openCliStore(values.store as string | undefined);
   try {
     const row = await resolveJob(store, positionals[0]!);
-    const [variables, history] = await Promise.all([store.getVariables(row.id), store.getHistory(row.id)]);
+    const [variables, history, journal, waits, lease] = await Promise.all([
+      store.getVariables(row.id), store.getHistory(row.id), store.getJournal(row.id), store.listFutures(row.id, { state: "waiting" }), store.getLease(row.id),
+    ]);
     if (values.json) {
-      const json = { job: toPlainRow(row), history: history.map(toPlainRow), variables: variables.map((variable) => variable.name) };
+      const json = {
+        job: toPlainRow(row), history: history.map(toPlainRow), variables: variables.map((variable) => variable.name),
+        journal: journal && { cell: journal.cell, entries: journal.entries.map(toPlainRow) }, waits: waits.map(toPlainRow), lease,
+      };
       io.stdout.write(JSON.stringify(json, null, 2) + "\n");
       return 0;
     }
     const full = values.full === true;
     const lines = [...formatJobHeader(row, full ? null : RESULT_LIMITS)];
     if (variables.length) lines.push(`${"vars".padEnd(9)} ${variables.map((variable) => variable.name).join(", ")}`);
+    // Where a suspended or interrupted cell stands: its journal, and what the job waits for.
+    const now = Date.now();
+    if (journal) lines.push(...formatJournal(journal, lease, now));
+    if (waits.length) lines.push(...formatWaits(waits, now));
     lines.push("", ...formatTimeline(row.id, history, { full }));
     io.stdout.write(lines.join("\n") + "\n");
     return 0;

@@ -6,6 +6,14 @@
 import assert from "node:assert/strict";
 import { insertSample, sampleRecord, type SuiteContext } from "./suite-context.ts";
 
+/** Resolves once `condition` holds, checking after each turn of the event loop (a listener runs in a microtask). */
+async function until(condition: () => boolean): Promise<void> {
+  for (let turn = 0; !condition(); turn++) {
+    if (turn > 1_000) throw new Error("the condition never held");
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 /** Defines the event cases. */
 export function eventCases({ test }: SuiteContext): void {
   test("events appended with commits are read back in commit order", async (store) => {
@@ -50,6 +58,53 @@ export function eventCases({ test }: SuiteContext): void {
     const job = await insertSample(store);
     await assert.rejects(store.commit({ id: job.id, expectedVersion: 3, events: [{ kind: "never", data: null }] }), /expected version 3/);
     assert.deepEqual(await store.readEvents(), []);
+  });
+
+  test("lastEventId is the newest event's id, 0 before any", async (store) => {
+    assert.equal(await store.lastEventId(), 0);
+    const job = await insertSample(store);
+    await store.appendEvents([{ jobId: job.id, kind: "one", data: 1 }, { jobId: job.id, kind: "two", data: 2 }]);
+    const events = await store.readEvents();
+    assert.equal(await store.lastEventId(), events[1]!.id);
+    assert.deepEqual(await store.readEvents({ afterId: await store.lastEventId() }), []);
+  });
+
+  test("watchEvents hears every write that appended events, after it committed, until stopped", async (store) => {
+    const job = await insertSample(store);
+    const seen: number[] = [];
+    let heard = 0;
+    const stop = store.watchEvents(() => {
+      heard++;
+      // Heard after the commit: what was appended can be read already.
+      void store.readEvents().then((events) => seen.push(events.length));
+    });
+    store.watchEvents(() => {
+      throw new Error("a failing listener changes nothing");
+    });
+    await store.commit({ id: job.id, expectedVersion: 0, events: [{ kind: "step-end", data: null }] });
+    await until(() => heard === 1);
+    await store.appendEvents([{ jobId: job.id, kind: "note", data: null }]);
+    await until(() => heard === 2);
+    await store.commit({ id: job.id, expectedVersion: 1, createFutures: [{ key: "k1", jobId: job.id, kind: "external", wakeAt: null, data: null }] });
+    await store.settleFuture("k1", { state: "resolved", value: 1 });
+    await until(() => heard === 3);
+    await store.commit({ id: job.id, expectedVersion: 2, job: { turns: 1 } });
+    await assert.rejects(store.commit({ id: job.id, expectedVersion: 0, events: [{ kind: "never", data: null }] }));
+    await store.settleFuture("k1", { state: "resolved", value: 2 });
+    await store.settleFuture("nobody-waits", { state: "resolved", value: 2 });
+    await Promise.all([
+      store.appendEvents([{ jobId: job.id, kind: "a", data: null }]),
+      store.appendEvents([{ jobId: job.id, kind: "b", data: null }]),
+    ]);
+    await until(() => heard === 4);
+    await until(() => seen.length === 4);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(heard, 4, "writes without events are not heard; writes of one group commit are heard once");
+    assert.deepEqual(seen, [1, 2, 3, 5]);
+    stop();
+    await store.appendEvents([{ jobId: job.id, kind: "unheard", data: null }]);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(heard, 4, "a stopped listener hears nothing");
   });
 
   test("event calls check their arguments", async (store) => {

@@ -79,6 +79,29 @@ export function leaseCases({ test }: SuiteContext): void {
     assert.equal(await store.claimJob(randomUUID(), "worker", HOUR), null);
   });
 
+  test("preemptJob takes a job under another owner's live lease, voiding the holder's fence at once", async (store) => {
+    const job = await insertSample(store);
+    const held = await claim(store, job.id, "worker-a", HOUR);
+    const before = Date.now();
+    const taken = await store.preemptJob(job.id, "operator", 30_000);
+    assert.ok(taken !== null, "a live lease does not stop a preemption");
+    assert.deepEqual([taken.owner, taken.epoch], ["operator", 2]);
+    assert.ok(taken.until >= before + 30_000);
+    assert.deepEqual(await store.getLease(job.id), taken);
+    const fence = fenceOf(held);
+    assert.equal(await store.renewLease(job.id, fence, HOUR), null, "the old holder cannot renew");
+    await rejectsLeaseLost(store.appendJournal(job.id, fence, 0, [{ index: 0, data: "late" }]), job.id, fence);
+    await rejectsLeaseLost(store.commit({ id: job.id, expectedVersion: 0, job: { turns: 1 }, fence }), job.id, fence);
+    assert.equal(await store.getJournal(job.id), null);
+    await store.commit({ id: job.id, expectedVersion: 0, job: { status: "CANCELLED" }, fence: fenceOf(taken), releaseLease: true });
+    assert.equal((await store.getJob(job.id))!.status, "CANCELLED");
+    assert.equal(await store.preemptJob(job.id, "operator", HOUR), null, "a final job cannot be preempted");
+    assert.equal(await store.preemptJob(randomUUID(), "operator", HOUR), null, "nor an unknown one");
+    const free = await insertSample(store);
+    assert.equal((await store.preemptJob(free.id, "operator", HOUR))?.epoch, 1, "a job nobody holds is simply claimed");
+    await assert.rejects(store.preemptJob(free.id, "", HOUR), /owner/);
+  });
+
   test("renewLease extends the holder's lease, even expired, until somebody claims", async (store) => {
     const job = await insertSample(store);
     const lease = await claim(store, job.id, "worker-a", 0);

@@ -1,0 +1,134 @@
+/**
+ * `statek show` of a job's durable state (the current cell's journal, pending waits) and `statek cancel` /
+ * `statek retry`, run as real child processes against a real SQLite file.
+ */
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import { Agent, Statek, scriptedModel, tool } from "../src/index.ts";
+import { openStore } from "../src/store/index.ts";
+
+const BIN = fileURLToPath(new URL("../bin/statek.js", import.meta.url));
+const ts = (code: string) => "```ts\n" + code + "\n```";
+
+let directory: string;
+let store: string;
+let suspendedId: string;
+let failedId: string;
+let doneId: string;
+let doubtId: string;
+
+function statek(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [BIN, ...args], { cwd: directory, encoding: "utf8" }, (_error, stdout, stderr) => {
+      resolve({ code: child.exitCode, stdout, stderr });
+    });
+  });
+}
+
+const book = tool({
+  name: "book", description: "Book a room.", params: z.object({ room: z.string().describe("The room.") }),
+  run: ({ room }) => `booked ${room}`,
+});
+
+before(async () => {
+  directory = mkdtempSync(join(tmpdir(), "statek-cli-operate-"));
+  store = join(directory, "jobs.db");
+  const waiter = new Agent({ role: "waiter", tools: [book], model: scriptedModel([ts("await book('4.01')\nawait sleep(3_600_000)\nexit(1)")]) });
+  const quitter = new Agent({ role: "quitter", model: scriptedModel([]) });
+  const finisher = new Agent({ role: "finisher", model: scriptedModel([ts("exit(1)")]) });
+  const app = await Statek.open({ store, agents: [waiter, quitter, finisher] });
+  suspendedId = (await app.submitJob(waiter)).id;
+  assert.equal((await app.runJob(suspendedId)).status, "SUSPENDED");
+  failedId = (await app.submitJob(quitter)).id;
+  assert.equal((await app.runJob(failedId)).status, "FAILED");
+  doneId = (await app.submitJob(finisher)).id;
+  assert.equal((await app.runJob(doneId)).status, "DONE");
+  // A cell whose worker died inside a side-effecting call: its intent has no result.
+  doubtId = (await app.submitJob(finisher)).id;
+  const lease = await app.store.claimJob(doubtId, "worker-that-died", 1);
+  await app.store.appendJournal(doubtId, { owner: lease!.owner, epoch: lease!.epoch }, 0, [
+    { index: 0, data: { t: "msg", seq: 0, op: "now", h: 1, w: "Date.now()", r: "5" } },
+    { index: 1, data: { t: "intent", seq: 1, op: "call", h: 2, w: "moveMeeting(…)" } },
+    { index: 2, data: "not an item" },
+  ]);
+  await app.close();
+});
+
+after(() => rmSync(directory, { recursive: true, force: true }));
+
+describe("statek show: durable state", () => {
+  it("shows a suspended job's journal and the timer it waits for", async () => {
+    const { code, stdout, stderr } = await statek("show", suspendedId, "--store", store);
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /^journal {3}cell 0: 4 entries, 3 crossings, 0 results settled, 0 deliveries$/m);
+    assert.match(stdout, /^ {2}cell #0 +done +book\(…\)$/m, "the tool call, with its result recorded");
+    assert.match(stdout, /^ {2}cell #2 +done +future\(…\)$/m, "the wait");
+    assert.match(stdout, new RegExp(`^waits {5}1 pending\n {2}timer +${suspendedId}:0:2 +due \\d{4}-\\d\\d-\\d\\dT\\S+Z \\(in (59|60) min\\) +\\{"ms":3600000\\}$`, "m"));
+  });
+
+  it("marks an intent without its result as in doubt, and an unreadable entry as such", async () => {
+    const { code, stdout } = await statek("show", doubtId, "--store", store);
+    assert.equal(code, 0);
+    assert.match(stdout, /^journal {3}cell 0: 3 entries, 2 crossings/m);
+    assert.match(stdout, /^ {2}#0 +done +Date\.now\(\)$/m);
+    assert.match(stdout, /^ {2}#1 +in doubt +moveMeeting\(…\)$/m);
+    assert.match(stdout, /^ {2}#2 +✗ TypeError: malformed journal item: not an object$/m);
+    assert.doesNotMatch(stdout, /^waits/m);
+  });
+
+  it("puts the journal, the waits and the lease in --json", async () => {
+    const { stdout } = await statek("show", suspendedId, "--json", "--store", store);
+    const shown = JSON.parse(stdout) as { journal: { cell: number; entries: unknown[] }; waits: Array<{ kind: string }>; lease: unknown };
+    assert.equal(shown.journal.cell, 0);
+    assert.ok(shown.journal.entries.length > 0);
+    assert.deepEqual(shown.waits.map((wait) => wait.kind), ["timer"]);
+    assert.equal(shown.lease, null);
+  });
+});
+
+describe("statek cancel and retry", () => {
+  it("cancels a job with a reason; cancelling it again is an error naming its status", async () => {
+    const { code, stdout, stderr } = await statek("cancel", suspendedId.slice(0, 8), "--reason", "room no longer needed", "--store", store);
+    assert.equal(code, 0, stderr);
+    assert.equal(stdout, `job ${suspendedId} CANCELLED: room no longer needed\n`);
+    const opened = await openStore(store);
+    try {
+      assert.equal((await opened.getJob(suspendedId))!.status, "CANCELLED");
+      assert.deepEqual((await opened.listFutures(suspendedId)).map((future) => future.state), ["cancelled"]);
+    } finally {
+      await opened.close();
+    }
+    const shown = await statek("show", suspendedId, "--store", store);
+    assert.doesNotMatch(shown.stdout, /^waits/m, "no pending waits once cancelled");
+    const again = await statek("cancel", suspendedId, "--store", store);
+    assert.equal(again.code, 1);
+    assert.equal(again.stderr, `statek: InvalidJobStatusError: cancelJob: job ${suspendedId} is CANCELLED; only a job that has not finished can be cancelled\n`);
+    const empty = await statek("cancel", suspendedId, "--reason", " ", "--store", store);
+    assert.equal(empty.code, 2);
+    assert.match(empty.stderr, /--reason needs a non-empty text/);
+  });
+
+  it("retries a FAILED job; a DONE one is refused", async () => {
+    const { code, stdout, stderr } = await statek("retry", failedId, "--json", "--store", store);
+    assert.equal(code, 0, stderr);
+    assert.deepEqual(JSON.parse(stdout), { id: failedId, status: "STARTED" });
+    const refused = await statek("retry", doneId, "--store", store);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /retryJob: job \S+ is DONE; only a FAILED job can be retried/);
+  });
+
+  it("has help for both", async () => {
+    for (const [name, synopsis] of [["cancel", "statek cancel <id> [--reason TEXT] [--json] [--store PATH]"], ["retry", "statek retry <id> [--json] [--store PATH]"]]) {
+      const { code, stdout } = await statek(name!, "--help");
+      assert.equal(code, 0);
+      assert.ok(stdout.startsWith(`Usage: ${synopsis}\n`), stdout);
+    }
+    assert.match((await statek("--help")).stdout, /cancel +Cancel a job that has not finished, and its child jobs\.\n {2}retry +Resume a FAILED job/);
+  });
+});
