@@ -65,7 +65,11 @@ export async function startUiFixture(options: { tokens?: UiToken[]; fullActions?
   const childRow = (await store.getJob(child))!;
   // Parentage is set at submit time by child jobs (not on this branch): written directly.
   await store.commit({ id: child, expectedVersion: childRow.version, job: { parentId: done } });
-  const actions: UiActions = { ...uiActionsOf(statek), ...(options.fullActions === false ? {} : standInActions(store)) };
+  // `fullActions: false`: only the actions every Statek has, so the page's "unavailable" path is exercised.
+  const own = uiActionsOf(statek);
+  const actions: UiActions = options.fullActions === false
+    ? { pushMessage: own.pushMessage, resolveFuture: own.resolveFuture, rejectFuture: own.rejectFuture }
+    : { ...standInActions(store), ...own }; // the real ones where this Statek has them
   const ui = await startUi({ store, actions, port: 0, ...(options.tokens ? { tokens: options.tokens } : {}), pollMs: options.pollMs ?? 100 });
   return {
     statek, store, ui, ids: { done, waiting, approval, child },
