@@ -80,6 +80,7 @@ export async function main(): Promise<void> {
         "jobs page, 50,000 jobs deep (cursor)": await timeToFirstByte(`${ui.url}/?before=${encodeURIComponent(deep)}`),
         "jobs page, id prefix": await timeToFirstByte(`${ui.url}/?q=${long.id.slice(0, 4)}`),
         [`job page, ${TURNS} turns (${history.length} records)`]: await timeToFirstByte(`${ui.url}/jobs/${long.id}`),
+        [`job page, ${TURNS} turns, whole timeline`]: await timeToFirstByte(`${ui.url}/jobs/${long.id}?timeline=all`),
       };
       for (const [name, ms] of Object.entries(figures)) console.log(`  ttfb ${name.padEnd(44)} ${ms.toFixed(1)} ms (median of 15)`);
       global.gc?.();

@@ -35,7 +35,8 @@ export function addPageRoutes(app: Hono<UiEnv>, parts: UiParts): void {
 
   app.get("/jobs/:id", async (context) => {
     const notice = NOTICES[context.req.query("notice") ?? ""];
-    return showJob(context, parts, context.req.param("id"), notice === undefined ? {} : { notice });
+    const all = context.req.query("timeline") === "all";
+    return showJob(context, parts, context.req.param("id"), { ...(notice === undefined ? {} : { notice }), ...(all ? { wholeTimeline: true } : {}) });
   });
 
   for (const path of ACTION_PATHS) {
@@ -55,7 +56,7 @@ export function addPageRoutes(app: Hono<UiEnv>, parts: UiParts): void {
   }
 }
 
-async function showJob(context: Context<UiEnv>, parts: UiParts, id: string, messages: { notice?: string; problem?: string }, status = 200): Promise<Response> {
+async function showJob(context: Context<UiEnv>, parts: UiParts, id: string, messages: { notice?: string; problem?: string; wholeTimeline?: boolean }, status = 200): Promise<Response> {
   const details = await loadJobDetails(parts.store, parts.actions, id);
   if (!details) return render(context, "No such job", notFound(id), undefined, 404);
   const body = jobPage(details, { actions: parts.actions, csrf: context.get("csrfToken"), ...messages });

@@ -13,7 +13,7 @@ import { CSRF_FIELD } from "../ui-csrf.ts";
 import { block, cost, time } from "./format.ts";
 import type { Html } from "./html-types.ts";
 import { safe } from "./jobs-page.ts";
-import { timeline } from "./timeline.ts";
+import { TIMELINE_SECTIONS, timeline } from "./timeline.ts";
 
 const FINAL = new Set(["DONE", "FAILED", "CANCELLED"]);
 
@@ -23,6 +23,8 @@ export interface JobPageContext {
   csrf: string;
   notice?: string;
   problem?: string;
+  /** Show every section of the timeline, not only the latest ({@link TIMELINE_SECTIONS}). */
+  wholeTimeline?: boolean;
 }
 
 /** The job page's `<main>` content. */
@@ -43,7 +45,7 @@ ${details.variables.length === 0 ? html`<p>No variables.</p>` : html`<dl class="
 <h2 id="journal">Journal of the current cell</h2>
 ${journalSection(details)}
 <h2 id="timeline">Timeline</h2>
-${timeline(job.id, details.history)}`;
+${timeline(job.id, details.history, context.wholeTimeline ? Infinity : TIMELINE_SECTIONS)}`;
 }
 
 function header(details: JobDetails): Html {

@@ -22,8 +22,11 @@ interface Section {
   items: Html[];
 }
 
-/** The timeline's HTML. */
-export function timeline(jobId: string, history: readonly HistoryRow[]): Html {
+/** Sections the job page shows unless asked for all: a long job's page stays fast and short. */
+export const TIMELINE_SECTIONS = 60;
+
+/** The timeline's HTML: its last `limit` sections, with a link to all of them when some are left out. */
+export function timeline(jobId: string, history: readonly HistoryRow[], limit = Infinity): Html {
   const sections: Section[] = [];
   let current: Section | undefined;
   const open = (id: string, title: Html) => {
@@ -52,7 +55,9 @@ export function timeline(jobId: string, history: readonly HistoryRow[]): Html {
     }
   }
   if (sections.length === 0) return html`<p>No history yet.</p>`;
-  return html`${sections.map((section) => html`<section class="turn" id="${section.id}" aria-labelledby="${section.id}-h"><h3 id="${section.id}-h">${section.title}</h3>${section.items}</section>`)}`;
+  const hidden = Math.max(0, sections.length - limit);
+  const more = hidden === 0 ? "" : html`<p class="meta">The ${hidden} earlier sections are not shown. <a href="/jobs/${encodeURIComponent(jobId)}?timeline=all#timeline">Show the whole timeline (${sections.length} sections)</a></p>`;
+  return html`${more}${sections.slice(hidden).map((section) => html`<section class="turn" id="${section.id}" aria-labelledby="${section.id}-h"><h3 id="${section.id}-h">${section.title}</h3>${section.items}</section>`)}`;
 }
 
 /** Records that start a section, with its id and title. */
