@@ -8,6 +8,8 @@ import { z } from "zod";
 import type { ToolCallRecord } from "../tools/call-tool.ts";
 import type { JsonValue } from "../store/store.ts";
 import type {
+  ApprovalRecord,
+  ChildEndedRecord,
   ConsoleRecord, DialogRecord, ErrorHandlerRecord, HistoryKind, HistoryRecordData, ModelAttemptRecord, ModelResponseRecord, PostProcessedRecord,
   RecordedProviderOptions, RecordedToolCall, RecordedUsage, StatusRecord, SubmittedRecord, UserMessageRecord, VariablesRecord, WarmupRecord,
 } from "./history.ts";
@@ -114,6 +116,25 @@ const errorHandler: z.ZodType<ErrorHandlerRecord> = z.looseObject({
   durationMs: z.number(),
 });
 
+const approval: z.ZodType<ApprovalRecord> = z.looseObject({
+  requestId: z.string(),
+  tool: z.string(),
+  args: z.string().optional(),
+  summary: z.string().optional(),
+  approved: z.boolean(),
+  note: z.string().optional(),
+  by: z.string(),
+  decidedAt: z.number(),
+});
+
+const childEnded: z.ZodType<ChildEndedRecord> = z.looseObject({
+  childId: z.string(),
+  role: z.string(),
+  status: z.string(),
+  result: z.string().optional(),
+  reason: z.string().optional(),
+});
+
 /** The current schema of each record kind's data. A new kind needs one here (the type says so). */
 export const HISTORY_SCHEMAS: { readonly [K in HistoryKind]: z.ZodType<HistoryRecordData[K]> } = {
   submitted,
@@ -128,4 +149,6 @@ export const HISTORY_SCHEMAS: { readonly [K in HistoryKind]: z.ZodType<HistoryRe
   dialog,
   "post-processed": postProcessed,
   "error-handler": errorHandler,
+  approval,
+  "child-ended": childEnded,
 };

@@ -22,6 +22,7 @@ import { JournalReplay, describeMessage, hashMessage, type CrossingEffects, type
 import type { Delivery, IdleAnswer, VmHost } from "./executor.ts";
 import { CODE_START_OP, errorReply, pendingReply, thrownReply } from "./guest/guest-protocol.ts";
 import { parseUntrusted } from "./membrane/untrusted-json.ts";
+import type { ApprovalDecision } from "../tools/approval.ts";
 
 /** Answers a guest message; a promise stands for a result the guest receives later (a pending id). */
 export type GuestMessageHandler = (op: string, args: readonly string[]) => string | Promise<string>;
@@ -62,8 +63,19 @@ export interface EffectLedger {
   apply(effects: readonly CrossingEffects[]): void;
 }
 
-/** How a future settled: with a value, or with an error the guest's `await` throws. */
-export type FutureOutcome = { value: unknown } | { error: { name: string; message: string } };
+/**
+ * How a future settled: with a value, or with an error the guest's `await` throws — or with a reply of the
+ * protocol as it is (an approval that makes the guest call again, a child job's handle).
+ */
+export type FutureOutcome = { value: unknown } | { error: { name: string; message: string } } | { reply: string };
+
+/** A child job a tool started, as its handle shows it to the guest. */
+export interface ChildHandleInfo {
+  id: string;
+  role: string;
+  /** `WAITING`, `STARTED`, `COMPLETED` or `ERROR`. */
+  state: string;
+}
 
 /** The durable futures the guest waits for (`sleep`, `waitForMessage`, …): the job's business. */
 export interface FutureWaits {
@@ -76,6 +88,13 @@ export interface FutureWaits {
   open(seq: number, kind: string, data: unknown, settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }>;
   /** A wait the journal already delivered was replayed (waits are numbered in order: the message waits, say). */
   replayed?(seq: number, kind: string, data: unknown): void;
+  /** Creates the child job a tool started (`ctx.startJob`; `data` as the tool's reply carried it), unless it exists. */
+  startChild?(data: unknown): Promise<ChildHandleInfo>;
+  /**
+   * Checks that approval request `key` lets tool `tool` run now — this job's, approved, for this tool, not
+   * used by another call than `callKey` — and marks it used; resolves to the decision (throws otherwise).
+   */
+  approvedCall?(key: string, tool: string, callKey: string): Promise<ApprovalDecision & { args: string }>;
 }
 
 interface Pending {
@@ -150,6 +169,11 @@ export class CellHost implements VmHost {
     this.#handle = handle;
     this.#options = options;
     this.#timers = options.timers ?? hostTimers;
+  }
+
+  /** The durable futures of the current cell (the job's), if any. */
+  get futures(): FutureWaits | undefined {
+    return this.#futures;
   }
 
   /** The journal items of the current cell so far. */
@@ -304,6 +328,9 @@ export class CellHost implements VmHost {
     const reply = this.#handleLive(op, args, seq);
     if (typeof reply === "string") {
       if (!isFutureReply(reply)) return reply;
+      // A tool started a child job: it is created now, and the guest gets its handle as the call's value.
+      const child = futureKindOf(reply) === "child" ? this.#futures?.startChild : undefined;
+      if (child) return child.call(this.#futures, parseUntrusted(reply.slice(1))).then((info) => childReply(info), (error: unknown) => thrownReply(error));
       // The host call returned a durable future: the guest waits for it like for any pending result.
       const id = this.#open(false, seq);
       this.#settleJournaled(id, reply);
@@ -342,7 +369,8 @@ export class CellHost implements VmHost {
   #awaitExternal(id: number, pending: Pending, reply: string): void {
     pending.durable = true;
     pending.opening = true;
-    void this.#openFuture(id, pending.seq, ["external", reply.slice(1)]);
+    const kind = futureKindOf(reply);
+    void this.#openFuture(id, pending.seq, [kind === "approval" || kind === "child" ? kind : "external", reply.slice(1)]);
   }
 
   async #openFuture(id: number, seq: number, [kind = "", text = ""]: readonly string[]): Promise<void> {
@@ -396,6 +424,7 @@ export class CellHost implements VmHost {
 
   #replyOf(outcome: FutureOutcome): string {
     if ("error" in outcome) return errorReply(outcome.error.name, outcome.error.message);
+    if ("reply" in outcome) return outcome.reply;
     return this.#options.replyOf ? this.#options.replyOf(outcome) : "";
   }
 
@@ -574,4 +603,16 @@ export type { CrossingKind, JournalItem };
 /** True for the host-internal reply that stands for a durable future (`tools/durable-future.ts`). */
 function isFutureReply(reply: string): boolean {
   return reply.charCodeAt(0) === 102 /* f */;
+}
+
+/** The `kind` a future reply names (`approval`, `child`), if any; an application's future names none. */
+function futureKindOf(reply: string): string | undefined {
+  // Only the host writes these replies (the guest never sends one), and they start `f{"kind":"…"` when they have one.
+  const match = /^f\{"kind":"([a-z]+)"/.exec(reply);
+  return match?.[1];
+}
+
+/** The reply that hands the guest a child job's handle. */
+export function childReply(info: ChildHandleInfo): string {
+  return "c" + JSON.stringify({ id: info.id, role: info.role, state: info.state });
 }
