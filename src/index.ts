@@ -40,7 +40,6 @@ export type { Tool, ToolDefinition, ToolContext, ToolParams, ToolAgent } from ".
 export type { ToolCallRecord } from "./tools/call-tool.ts";
 export type { ApprovalDecision, NeedsApproval } from "./tools/approval.ts";
 export type { ChildJobStart, StartJobOptions } from "./tools/child-job.ts";
-export { requestApproval } from "./tools/request-approval.ts";
 export { errorHandler, isErrorHandler } from "./tools/error-handler.ts";
 export type { ErrorHandler, ErrorHandlerDefinition } from "./tools/error-handler.ts";
 export { registerEnum } from "./tools/enum-members.ts";

@@ -13,6 +13,7 @@ import type { Fence, FutureRow, JsonValue, Store } from "../store/store.ts";
 import { APPROVED_REPLY_TAG, type ApprovalDecision } from "../tools/approval.ts";
 import type { FutureOutcome } from "../workspace/cell-host.ts";
 import type { FutureSignals } from "./future-signals.ts";
+import { llmRepr } from "../tools/llm-repr.ts";
 
 /** What an approval wait needs from its cell. */
 export interface ApprovalWaitContext {
@@ -100,6 +101,13 @@ export async function openApproval(context: ApprovalWaitContext, data: unknown, 
     }, () => {});
   }));
   return { durable: true };
+}
+
+/** The request `requestApproval(summary)` makes (agent code gives only the summary; the key is its call's). */
+export function requestApprovalOf(key: string, data: unknown): RequestData | undefined {
+  const summary = typeof data === "object" && data !== null ? (data as { summary?: unknown }).summary : undefined;
+  if (typeof summary !== "string") return undefined;
+  return { key, tool: "requestApproval", args: llmRepr({ summary }), argsJson: { summary }, summary, resume: "note" };
 }
 
 /** The key of the row that records which call used approval `key`. */

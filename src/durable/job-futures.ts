@@ -12,7 +12,7 @@
 import type { Fence, FutureRow, JobRow, JsonValue, Store } from "../store/store.ts";
 import type { ApprovalDecision } from "../tools/approval.ts";
 import type { ChildHandleInfo, FutureOutcome, FutureWaits } from "../workspace/cell-host.ts";
-import { authorizeApprovedCall, openApproval, type ApprovalWaitContext } from "./approval-waits.ts";
+import { authorizeApprovedCall, openApproval, requestApprovalOf, type ApprovalWaitContext } from "./approval-waits.ts";
 import { openChild, startChild, type ChildWaitContext } from "./child-waits.ts";
 import type { FutureSignals } from "./future-signals.ts";
 
@@ -98,10 +98,14 @@ export class JobFutures implements FutureWaits {
         return this.#message(settle);
       case "external":
         return this.#external(data, settle);
-      case "approval": {
-        const opened = await openApproval(this.#approvalContext(), data, settle);
+      case "approval":
+      case "tool-approval": {
+        // `requestApproval(summary)` from agent code (the request is made here, keyed by its call), or a tool's
+        // call that needs approval (the host made the request).
+        const request = kind === "tool-approval" ? data : requestApprovalOf(`${this.#options.jobId}:${this.#options.cell}:${seq}:approval`, data);
+        const opened = await openApproval(this.#approvalContext(), request, settle);
         // A request still waiting is watched: its decision goes into the job's history when it comes.
-        const key = typeof data === "object" && data !== null ? (data as { key?: unknown }).key : undefined;
+        const key = typeof request === "object" && request !== null ? (request as { key?: unknown }).key : undefined;
         if (!opened.outcome && typeof key === "string") this.#watched.add(key);
         return opened;
       }

@@ -358,6 +358,9 @@ export class CellHost implements VmHost {
 
   // A durable future: its reply comes when it settles (at once when it settled already).
   #future(args: readonly string[], seq: number): string {
+    const refused = guestWait(args);
+    if (typeof refused === "string") return refused;
+    args = refused;
     const id = this.#open(false, seq);
     const pending = this.#pending.get(id)!;
     pending.durable = true;
@@ -369,8 +372,9 @@ export class CellHost implements VmHost {
   #awaitExternal(id: number, pending: Pending, reply: string): void {
     pending.durable = true;
     pending.opening = true;
+    // Host-made waits: a tool's call waiting for approval, a child an async tool started, an application's future.
     const kind = futureKindOf(reply);
-    void this.#openFuture(id, pending.seq, [kind === "approval" || kind === "child" ? kind : "external", reply.slice(1)]);
+    void this.#openFuture(id, pending.seq, [kind === "approval" ? "tool-approval" : kind === "child" ? "child" : "external", reply.slice(1)]);
   }
 
   async #openFuture(id: number, seq: number, [kind = "", text = ""]: readonly string[]): Promise<void> {
@@ -403,7 +407,7 @@ export class CellHost implements VmHost {
         }
         return;
       }
-      settle({ error: { name: "TypeError", message: `${kind === "message" ? "waitForMessage()" : "this wait"} needs a job (this workspace runs without one)` } });
+      settle({ error: { name: "TypeError", message: `${kind === "message" ? "waitForMessage()" : kind === "approval" ? "requestApproval()" : "this wait"} needs a job (this workspace runs without one)` } });
       return;
     }
     try {
@@ -610,6 +614,39 @@ function futureKindOf(reply: string): string | undefined {
   // Only the host writes these replies (the guest never sends one), and they start `f{"kind":"…"` when they have one.
   const match = /^f\{"kind":"([a-z]+)"/.exec(reply);
   return match?.[1];
+}
+
+/**
+ * The waits agent code may ask for itself, with only the data it may give: agent code is hostile, so it never
+ * names an application's future, makes a tool's approval request, or carries a child job's rows.
+ */
+function guestWait([kind = "", text = ""]: readonly string[]): readonly string[] | string {
+  const refuse = (message: string) => errorReply("TypeError", message);
+  let data: unknown;
+  try {
+    data = text ? parseUntrusted(text) : null;
+  } catch {
+    return refuse("a wait with unreadable data");
+  }
+  const field = (name: string) => (typeof data === "object" && data !== null ? (data as Record<string, unknown>)[name] : undefined);
+  switch (kind) {
+    case "timer":
+      return [kind, JSON.stringify({ ms: field("ms") ?? null })];
+    case "message":
+      return [kind, "{}"];
+    case "approval": {
+      const summary = field("summary");
+      if (typeof summary !== "string" || !summary.trim()) return refuse("requestApproval(summary): expected a sentence saying what to approve");
+      return [kind, JSON.stringify({ summary: summary.length > 10_000 ? `${summary.slice(0, 10_000)}…` : summary })];
+    }
+    case "child": {
+      const key = field("key");
+      if (typeof key !== "string") return refuse("await of a child job without its id");
+      return [kind, JSON.stringify({ key })];
+    }
+    default:
+      return refuse(`unknown wait '${kind}'`);
+  }
 }
 
 /** The reply that hands the guest a child job's handle. */

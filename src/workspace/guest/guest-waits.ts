@@ -33,6 +33,10 @@ export function installGuestWaits(
   define("waitForMessage", function waitForMessage() {
     return wait("message", {});
   });
+  define("requestApproval", function requestApproval(summary: unknown) {
+    if (typeof summary !== "string" || !summary.trim()) throw new TypeError("requestApproval(summary): expected a sentence saying what to approve");
+    return wait("approval", { summary });
+  });
   const list = (name: string, values: unknown) => {
     if (values === null || typeof values !== "object" || typeof (values as any)[Symbol.iterator] !== "function") {
       throw new TypeError(`${name}(list): expected a list of promises (waits, tool calls)`);
