@@ -63,9 +63,11 @@ export async function decideApproval(
   if (!job) throw new NoSuchJobError({ jobId });
   const request = await withStoreRetries(() => store.getFuture(requestId));
   if (!request || request.jobId !== jobId || request.kind !== "approval" || isApprovalGuard(request)) throw new NoSuchApprovalError({ jobId, requestId });
-  const earlier = decisionOf(request);
-  if (earlier) throw decidedError(jobId, requestId, request);
-  if (["DONE", "FAILED", "CANCELLED"].includes(job.status)) throw new JobNotWaitingError({ jobId, status: job.status, what: "approvals" });
+  // A finished job (or a cancelled one: its requests were cancelled) waits for nothing; else the first decision stands.
+  if (["DONE", "FAILED", "CANCELLED"].includes(job.status) || request.state === "cancelled") {
+    if (request.state === "waiting" || request.state === "cancelled") throw new JobNotWaitingError({ jobId, status: job.status, what: "approvals" });
+  }
+  if (decisionOf(request)) throw decidedError(jobId, requestId, request);
   const decidedAt = Date.now();
   const value: JsonValue = call === "approve"
     ? { approved: true, by, decidedAt, ...(note === undefined ? {} : { note }) }
