@@ -305,8 +305,11 @@ export class CellHost implements VmHost {
       this.#pending.set(id, { keepAlive: kind !== "interval", seq });
       this.#pending.get(id)!.cancel = this.#timers(Math.max(0, Number(msText) || 0), () => this.#settle(id, ""));
     } else if (op === "future") {
+      // The guest's own words again: sanitized as when it first asked (a refused wait was answered then, not here).
+      const wait = guestWait(args);
       this.#pending.set(id, { keepAlive: false, durable: true, opening: true, seq });
-      void this.#openFuture(id, seq, args);
+      if (typeof wait === "string") this.#settleJournaled(id, wait);
+      else void this.#openFuture(id, seq, wait);
     } else if (this.#options.policy?.kind(op, args) !== "effect" || this.#options.policy.idempotent(op, args)) {
       this.#pending.set(id, { keepAlive: false, seq });
       const again = this.#handleLive(op, args, seq);
