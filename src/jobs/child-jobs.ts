@@ -11,7 +11,7 @@ import { createHash } from "node:crypto";
 import { childSettlement } from "../durable/child-waits.ts";
 import { outcomeOf } from "../durable/job-futures.ts";
 import type { JobRow, JsonValue } from "../store/store.ts";
-import { toApprovalJson } from "../tools/approval.ts";
+import { toReadableJson } from "../tools/readable-json.ts";
 import type { ChildJobStart, ChildJobStarter, StartJobOptions } from "../tools/child-job.ts";
 import { kindOf } from "../tools/with-article.ts";
 import { decodeValue, loadReferences } from "../workspace/decode-variables.ts";
@@ -92,5 +92,5 @@ async function readableExit(env: Pick<StepEnvironment, "bindings" | "exposed"> &
   for (const [name, value] of Object.entries(agent?.context ?? {})) bindings.set(name, value);
   const scope = { bindings, tools: agent?.registry.all ?? [], exposed: env.exposed };
   const references = await loadReferences([child.exitStatus!], scope);
-  return toApprovalJson(decodeValue(child.exitStatus, references));
+  return toReadableJson(decodeValue(child.exitStatus, references));
 }

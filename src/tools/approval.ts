@@ -5,14 +5,12 @@
  * {@link ApprovalRequest}, which the job runner turns into a durable wait of kind `approval` settled by
  * `statek.approve(jobId, requestId, { note })` / `statek.deny(…)`. Approved, agent code's own runtime calls the
  * tool again with the approval's key (a new, journaled crossing: it runs once); denied, the awaiting code
- * throws `ApprovalDenied: <note>`. The built-in `requestApproval(summary)` waits the same way and resolves to
- * the approver's note.
+ * throws `ApprovalDenied: <note>`. Agent code's own `requestApproval(summary)` (a workspace global) waits the
+ * same way and resolves to the approver's note (`durable/approval-waits.ts` makes its request).
  */
 import { llmRepr } from "./llm-repr.ts";
+import { toReadableJson, type ReadableJson } from "./readable-json.ts";
 import type { ToolContext } from "./tool.ts";
-
-/** A JSON value (a request's arguments as the store keeps them). */
-export type ApprovalJson = null | boolean | number | string | ApprovalJson[] | { [key: string]: ApprovalJson };
 
 /** A human's decision on an approval request, as the approved call sees it in `ctx.approval`. */
 export interface ApprovalDecision {
@@ -36,11 +34,9 @@ export interface ApprovalRequest {
   /** The validated arguments as the model and the approver read them. */
   readonly args: string;
   /** The validated arguments as JSON (host objects and values JSON cannot hold as their readable form). */
-  readonly argsJson: { [key: string]: ApprovalJson };
-  /** What the request is about (`requestApproval(summary)`). */
-  readonly summary?: string;
-  /** What approval gives the waiting code: the tool's call made (`call`), or the approver's note (`note`). */
-  readonly resume: "call" | "note";
+  readonly argsJson: { [key: string]: ReadableJson };
+  /** What approval gives the waiting code: the tool's call, made again by the guest (`requestApproval`'s requests, made by the job, give the note). */
+  readonly resume: "call";
 }
 
 /** The reply tag that tells the guest runtime "approved: make the call again with this key" (`guest-runtime.ts`). */
@@ -52,7 +48,7 @@ export function isApprovalRequest(value: unknown): value is ApprovalRequest {
 }
 
 /** The request for a call of `tool` with validated `args` (its key derives from the call's idempotency key). */
-export function approvalRequest(ctx: Pick<ToolContext, "idempotencyKey">, tool: string, args: Record<string, unknown>, options: { summary?: string; resume?: "call" | "note" } = {}): ApprovalRequest {
+export function approvalRequest(ctx: Pick<ToolContext, "idempotencyKey">, tool: string, args: Record<string, unknown>): ApprovalRequest {
   const key = `${ctx.idempotencyKey}:approval`;
   return Object.freeze({
     kind: "statek.approval" as const,
@@ -60,8 +56,7 @@ export function approvalRequest(ctx: Pick<ToolContext, "idempotencyKey">, tool: 
     tool,
     args: llmRepr(args, { maxDepth: 2, maxItems: 10 }),
     argsJson: toJsonObject(args),
-    ...(options.summary === undefined ? {} : { summary: options.summary }),
-    resume: options.resume ?? "call",
+    resume: "call" as const,
     // How the call's record shows it.
     [Symbol.for("statek.llmRepr")]: () => `awaiting approval (${key})`,
   });
@@ -76,7 +71,6 @@ export function approvalReply(request: ApprovalRequest): string {
     args: request.args,
     argsJson: request.argsJson,
     resume: request.resume,
-    ...(request.summary === undefined ? {} : { summary: request.summary }),
   });
 }
 
@@ -100,38 +94,8 @@ export function callNeedsApproval(name: string, needsApproval: NeedsApproval, ar
   return answer;
 }
 
-/** Longest string kept in a request's JSON arguments. */
-const MAX_STRING = 10_000;
-
-function toJsonObject(args: Record<string, unknown>): { [key: string]: ApprovalJson } {
-  const out: { [key: string]: ApprovalJson } = {};
-  for (const [name, value] of Object.entries(args)) if (value !== undefined) out[name] = toApprovalJson(value);
-  return out;
-}
-
-/**
- * A value as JSON for people to read: plain data stays data, dates become ISO strings, anything else (host
- * objects, functions, cycles, deep nesting) its readable form.
- */
-export function toApprovalJson(value: unknown, depth = 0, seen = new Set<object>()): ApprovalJson {
-  if (value === null || typeof value === "boolean") return value;
-  if (typeof value === "number") return Number.isFinite(value) ? value : String(value);
-  if (typeof value === "string") return value.length > MAX_STRING ? `${value.slice(0, MAX_STRING)}…` : value;
-  if (typeof value === "bigint") return value.toString();
-  if (typeof value !== "object") return llmRepr(value);
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? "Invalid Date" : value.toISOString();
-  if (seen.has(value) || depth >= 8) return llmRepr(value, { maxDepth: 1, maxItems: 5 });
-  const proto = Object.getPrototypeOf(value);
-  if (Array.isArray(value)) {
-    seen.add(value);
-    const items = value.slice(0, 100).map((item) => toApprovalJson(item, depth + 1, seen));
-    seen.delete(value);
-    return items;
-  }
-  if (proto !== Object.prototype && proto !== null) return llmRepr(value, { maxDepth: 1, maxItems: 5 });
-  seen.add(value);
-  const out: { [key: string]: ApprovalJson } = {};
-  for (const [key, item] of Object.entries(value)) if (item !== undefined) out[key] = toApprovalJson(item, depth + 1, seen);
-  seen.delete(value);
+function toJsonObject(args: Record<string, unknown>): { [key: string]: ReadableJson } {
+  const out: { [key: string]: ReadableJson } = {};
+  for (const [name, value] of Object.entries(args)) if (value !== undefined) out[name] = toReadableJson(value);
   return out;
 }
