@@ -1,7 +1,8 @@
 /**
  * @module
  * The durable futures one cell of a job waits for (DESIGN.md §7): `sleep`/`until` (timers), `waitForMessage`
- * (the job's inbox). Each is a store row, settled once by whoever comes first; a cell that waits only for
+ * (the job's inbox), a tool's `ctx.future`, approval requests (`approval-waits.ts`) and child jobs
+ * (`child-waits.ts`). Each is a store row, settled once by whoever comes first; a cell that waits only for
  * such rows suspends, and its job is stepped again when one settles (or a timer is due), replaying the cell
  * up to the wait, which then yields.
  *
@@ -11,7 +12,7 @@
  */
 import type { Fence, FutureRow, JobRow, JsonValue, Store } from "../store/store.ts";
 import type { ApprovalDecision } from "../tools/approval.ts";
-import type { ChildHandleInfo, FutureOutcome, FutureWaits } from "../workspace/cell-host.ts";
+import { childReply, type ChildHandleInfo, type FutureOutcome, type FutureWaits } from "../workspace/cell-host.ts";
 import { authorizeApprovedCall, openApproval, requestApprovalOf, type ApprovalWaitContext } from "./approval-waits.ts";
 import { openChild, startChild, type ChildWaitContext } from "./child-waits.ts";
 import type { FutureSignals } from "./future-signals.ts";
@@ -113,7 +114,7 @@ export class JobFutures implements FutureWaits {
         // A tool's reply that starts a child (an async tool's `ctx.startJob`) carries its rows: create it first.
         if (typeof data === "object" && data !== null && "spec" in data) {
           const info = await this.startChild(data);
-          return { outcome: { reply: "c" + JSON.stringify(info) }, durable: false };
+          return { outcome: { reply: childReply(info) }, durable: false };
         }
         return openChild(this.#childContext(), data, settle);
       }
