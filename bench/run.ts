@@ -7,6 +7,7 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   sandbox: () => import("./sandbox.ts"),
   "native-loops": () => import("./native-loops.ts"),
   "store-writes": () => import("./store-writes.ts"),
+  approvals: () => import("./approvals.ts"),
 };
 
 const wanted = process.argv.slice(2);
