@@ -12,7 +12,8 @@
  */
 import type { Fence, FutureRow, JobRow, JsonValue, Store } from "../store/store.ts";
 import type { ApprovalDecision } from "../tools/approval.ts";
-import { childReply, type ChildHandleInfo, type FutureOutcome, type FutureWaits } from "../workspace/cell-host.ts";
+import type { ChildHandleInfo, FutureOutcome, FutureWaits } from "../workspace/cell-host.ts";
+import { childReply } from "../workspace/wait-messages.ts";
 import { authorizeApprovedCall, openApproval, requestApprovalOf, type ApprovalWaitContext } from "./approval-waits.ts";
 import { openChild, startChild, type ChildWaitContext } from "./child-waits.ts";
 import type { FutureSignals } from "./future-signals.ts";
