@@ -12,6 +12,7 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   ui: () => import("./ui.ts"),
   "postgres-claims": () => import("./postgres-claims.ts"),
   "cold-steps": () => import("./cold-steps.ts"),
+  approvals: () => import("./approvals.ts"),
 };
 
 const wanted = process.argv.slice(2);

@@ -22,8 +22,9 @@ export type { JobView, JobSummary, JobUsage } from "./jobs/job-view.ts";
 export type {
   HistoryRecord, HistoryKind, HistoryRecordData, ModelResponseRecord, ConsoleRecord, SubmittedRecord, UserMessageRecord,
   RecordedToolCall, VariablesRecord, StatusRecord, WarmupRecord, DialogRecord, PostProcessedRecord, ErrorHandlerRecord,
-  ModelAttemptRecord, RecordedUsage, RecordedProviderOptions, RecordedReplyPart,
+  ModelAttemptRecord, RecordedUsage, RecordedProviderOptions, RecordedReplyPart, ApprovalRecord, ChildEndedRecord,
 } from "./jobs/history.ts";
+export type { ApprovalDecisionOptions, PendingApproval, PendingApprovalFilter } from "./jobs/approvals.ts";
 export { JOB_STATUSES } from "./store/store.ts";
 export type { JobStatus, JobFilter, JsonValue } from "./store/store.ts";
 
@@ -41,6 +42,8 @@ export type { PostProcessor, PostProcessorContext, PostProcessorOutcome, ReplyDr
 export { tool, isTool } from "./tools/tool.ts";
 export type { Tool, ToolDefinition, ToolContext, ToolParams, ToolAgent } from "./tools/tool.ts";
 export type { ToolCallRecord } from "./tools/call-tool.ts";
+export type { ApprovalDecision, NeedsApproval } from "./tools/approval.ts";
+export type { ChildJobStart, StartJobOptions } from "./tools/child-job.ts";
 export { errorHandler, isErrorHandler } from "./tools/error-handler.ts";
 export type { ErrorHandler, ErrorHandlerDefinition } from "./tools/error-handler.ts";
 export { registerEnum } from "./tools/enum-members.ts";
@@ -107,3 +110,9 @@ export { JobCancelledError } from "./errors/job-cancelled-error.ts";
 export { InvalidJobStatusError } from "./errors/invalid-job-status-error.ts";
 export { ResourceLimitError } from "./errors/resource-limit-error.ts";
 export { InvalidWorkspaceLimitError } from "./errors/invalid-workspace-limit-error.ts";
+export { ApprovalDenied } from "./errors/approval-denied.ts";
+export { ApprovalDecidedError } from "./errors/approval-decided-error.ts";
+export { ApprovalRequiredError } from "./errors/approval-required-error.ts";
+export { NoSuchApprovalError } from "./errors/no-such-approval-error.ts";
+export { JobNotWaitingError } from "./errors/job-not-waiting-error.ts";
+export { ChildJobFailed } from "./errors/child-job-failed.ts";

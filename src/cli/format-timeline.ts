@@ -157,6 +157,20 @@ function formatRecord(record: HistoryRecord, options: TimelineOptions): string[]
       }
       return lines;
     }
+    case "approval": {
+      const { requestId, tool, args, summary, approved, note, by, decidedAt } = record.data;
+      const what = summary !== undefined ? JSON.stringify(summary) : `${tool}(${args ?? "…"})`;
+      const lines = [`  ${approved ? "✓ approved" : "✗ denied"} by ${by} at ${new Date(decidedAt).toISOString()}: ${what} (${requestId})`];
+      if (note) lines.push(...prefixLines(String(note).split("\n"), "    note: "));
+      return lines;
+    }
+    case "child-ended": {
+      const { childId, role, status, result, reason } = record.data;
+      const lines = [`  child job ${childId} (${role}) ${status}`];
+      if (result) lines.push(...prefixLines(truncateBlock(result, limitsFor(options, RESULT_LIMITS)), "    result: "));
+      if (reason) lines.push(...prefixLines(String(reason).split("\n"), "    reason: "));
+      return lines;
+    }
     default:
       // Kinds without a layout of their own (error-handler) are shown as their data.
       return [rule(record.kind), `  ${truncateLine(JSON.stringify(record.data), options.full ? Infinity : 300)}`];

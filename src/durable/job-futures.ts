@@ -1,7 +1,8 @@
 /**
  * @module
  * The durable futures one cell of a job waits for (DESIGN.md §7): `sleep`/`until` (timers), `waitForMessage`
- * (the job's inbox). Each is a store row, settled once by whoever comes first; a cell that waits only for
+ * (the job's inbox), a tool's `ctx.future`, approval requests (`approval-waits.ts`) and child jobs
+ * (`child-waits.ts`). Each is a store row, settled once by whoever comes first; a cell that waits only for
  * such rows suspends, and its job is stepped again when one settles (or a timer is due), replaying the cell
  * up to the wait, which then yields.
  *
@@ -9,8 +10,12 @@
  * that waits), the n-th message pushed to a job is `${jobId}:message:${n}` (pushes and waits are both numbered
  * in order, so the n-th `waitForMessage()` of the job's life gets the n-th message, whichever comes first).
  */
-import type { Fence, FutureRow, JsonValue, Store } from "../store/store.ts";
-import type { FutureOutcome, FutureWaits } from "../workspace/cell-host.ts";
+import type { Fence, FutureRow, JobRow, JsonValue, Store } from "../store/store.ts";
+import type { ApprovalDecision } from "../tools/approval.ts";
+import type { ChildHandleInfo, FutureOutcome, FutureWaits } from "../workspace/cell-host.ts";
+import { childReply } from "../workspace/wait-messages.ts";
+import { authorizeApprovedCall, openApproval, requestApprovalOf, type ApprovalWaitContext } from "./approval-waits.ts";
+import { openChild, startChild, type ChildWaitContext } from "./child-waits.ts";
 import type { FutureSignals } from "./future-signals.ts";
 
 /** Waits shorter than this stay in memory instead of suspending the job (DESIGN §7). */
@@ -51,6 +56,12 @@ export interface JobFuturesOptions {
   /** The n-th pushed message if the job's record has it (a push whose settlement was lost to a crash). */
   inboxMessage(n: number): JsonValue | undefined;
   now?: () => number;
+  /** The job's role (approval requests name it). */
+  role?: string;
+  /** The job's registered error handlers, as its row holds them: its children inherit them. */
+  errorHandlers?: JsonValue;
+  /** Settles this job's future of a child that ended without doing so (`jobs/child-jobs.ts`). */
+  childEnded?(child: JobRow): Promise<void>;
 }
 
 /** The {@link FutureWaits} of one cell of one job. */
@@ -58,6 +69,7 @@ export class JobFutures implements FutureWaits {
   readonly #options: JobFuturesOptions;
   #messageWaits = 0;
   readonly #stops: Array<() => void> = [];
+  readonly #watched = new Set<string>();
 
   constructor(options: JobFuturesOptions) {
     this.#options = options;
@@ -66,6 +78,14 @@ export class JobFutures implements FutureWaits {
   /** Messages of the inbox this cell took (the step adds them to the job's count when the cell is over). */
   get messagesTaken(): number {
     return this.#messageWaits;
+  }
+
+  /**
+   * Keys of the approval requests and children this cell opened or started: the job records their outcome in
+   * its history when they settle (`jobs/settled-waits.ts`), whether or not a cell awaits them then.
+   */
+  get watched(): readonly string[] {
+    return [...this.#watched];
   }
 
   replayed(_seq: number, kind: string): void {
@@ -80,6 +100,25 @@ export class JobFutures implements FutureWaits {
         return this.#message(settle);
       case "external":
         return this.#external(data, settle);
+      case "approval":
+      case "tool-approval": {
+        // `requestApproval(summary)` from agent code (the request is made here, keyed by its call), or a tool's
+        // call that needs approval (the host made the request).
+        const request = kind === "tool-approval" ? data : requestApprovalOf(`${this.#options.jobId}:${this.#options.cell}:${seq}:approval`, data);
+        const opened = await openApproval(this.#approvalContext(), request, settle);
+        // A request still waiting is watched: its decision goes into the job's history when it comes.
+        const key = typeof request === "object" && request !== null ? (request as { key?: unknown }).key : undefined;
+        if (!opened.outcome && typeof key === "string") this.#watched.add(key);
+        return opened;
+      }
+      case "child": {
+        // A tool's reply that starts a child (an async tool's `ctx.startJob`) carries its rows: create it first.
+        if (typeof data === "object" && data !== null && "spec" in data) {
+          const info = await this.startChild(data);
+          return { outcome: { reply: childReply(info) }, durable: false };
+        }
+        return openChild(this.#childContext(), data, settle);
+      }
       default:
         return { outcome: { error: { name: "TypeError", message: `unknown wait '${kind}'` } }, durable: false };
     }
@@ -172,6 +211,27 @@ export class JobFutures implements FutureWaits {
     const error = { name: "TimeoutError", message: `the future ${key} was not settled within ${timeoutMs} ms` };
     const settled = await this.#options.store.settleFuture(key, { state: "rejected", value: error });
     return outcomeOf(settled.future) ?? { error };
+  }
+
+  async startChild(data: unknown): Promise<ChildHandleInfo> {
+    const info = await startChild(this.#childContext(), data);
+    // Watched until it ends: the job's history then says how.
+    if (info.state !== "COMPLETED" && info.state !== "ERROR") this.#watched.add(info.id);
+    return info;
+  }
+
+  approvedCall(key: string, tool: string, callKey: string): Promise<ApprovalDecision & { args: string }> {
+    return authorizeApprovedCall(this.#approvalContext(), key, tool, callKey);
+  }
+
+  #approvalContext(): ApprovalWaitContext {
+    const { store, jobId, cell, fence, signals, role = "" } = this.#options;
+    return { store, jobId, role, cell, fence, signals, now: () => this.#now(), keep: (stop) => this.#stops.push(stop) };
+  }
+
+  #childContext(): ChildWaitContext {
+    const { store, jobId, fence, signals, errorHandlers = null, childEnded } = this.#options;
+    return { store, jobId, fence, signals, errorHandlers, ...(childEnded ? { childEnded } : {}), keep: (stop) => this.#stops.push(stop) };
   }
 
   /** Stops listening and timing (the cell is over or suspended). */

@@ -135,6 +135,10 @@ export function buildMessages(history: readonly HistoryRecord[], options: BuildM
       case "tool-call":
         if (window && !window.hidden && record.data.origin === "formal") window.results.push(record.data);
         break;
+      case "approval":
+      case "child-ended":
+        say(waitNotice(record));
+        break;
       case "console":
         if (window && !window.hidden) window.lines.push(record.data.text);
         break;
@@ -210,4 +214,16 @@ export function warmupCallId(warmup: WarmupRecord): string {
 function providerOf(modelName: string): string {
   const slash = modelName.indexOf("/");
   return slash < 0 ? modelName : modelName.slice(0, slash);
+}
+
+/** How the model reads a human's decision or a child's end (notifications, like a user's words). */
+function waitNotice(record: Extract<HistoryRecord, { kind: "approval" | "child-ended" }>): string {
+  if (record.kind === "approval") {
+    const { tool, args, summary, approved, note, by } = record.data;
+    const what = summary !== undefined ? `"${summary}"` : `${tool}(${args ?? "…"})`;
+    return `[approval] ${by} ${approved ? "approved" : "denied"} ${what}${note ? `: ${note}` : ""}`;
+  }
+  const { childId, role, status, result, reason } = record.data;
+  if (status === "DONE") return `[child job] ${childId} (${role}) finished${result ? `: ${result}` : ""}`;
+  return `[child job] ${childId} (${role}) ${status === "CANCELLED" ? "was cancelled" : "failed"}${reason ? `: ${reason}` : ""}`;
 }

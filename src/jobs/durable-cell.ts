@@ -12,7 +12,9 @@
  */
 import { CorruptRecordError } from "../errors/corrupt-record-error.ts";
 import { JobFutures } from "../durable/job-futures.ts";
-import type { FutureSignals } from "../durable/future-signals.ts";
+import type { StepEnvironment } from "./step-environment.ts";
+import { settleParentWait } from "./child-jobs.ts";
+import { watchWaits } from "./settled-waits.ts";
 import type { JobRow, JsonValue } from "../store/store.ts";
 import { decodeJournalItem, type JournalItem } from "../workspace/cell-journal.ts";
 import type { JournalSink } from "../workspace/cell-host.ts";
@@ -24,7 +26,7 @@ import type { StepTransaction } from "./step-transaction.ts";
 
 /** What a durable cell needs from its step. */
 export interface DurableCellContext {
-  env: { signal?: AbortSignal; signals: FutureSignals };
+  env: Pick<StepEnvironment, "signal" | "signals" | "store" | "bindings" | "exposed" | "agentFor">;
   row: JobRow;
   tx: StepTransaction;
   changes: StepChanges;
@@ -105,6 +107,9 @@ export async function runDurableCell(
     messagesTaken: state.messagesTaken,
     signals: context.env.signals,
     inboxMessage: (n) => inboxMessage(context.history, n),
+    role: row.role,
+    errorHandlers: { ...row.state, ...(changes.job.state ?? {}) }.errorHandlers ?? null,
+    childEnded: (child) => settleParentWait(context.env, child),
   });
   tx.journalFor(row.cell, journalLength(journal));
   try {
@@ -131,6 +136,8 @@ export async function settleCell(
 ): Promise<void> {
   const { row, changes, tx } = context;
   const state = durableState(row, changes);
+  // Requests and children the cell watches: their outcome goes into the history when they settle.
+  watchWaits(row, changes, futures.watched);
   if (report.suspended) {
     const waiting = await retried(context.env, () => tx.store.listFutures(row.id, { state: "waiting" }));
     const timers = waiting.map((future) => future.wakeAt).filter((at): at is number => at !== null);

@@ -68,6 +68,9 @@ describe("error handler registration", () => {
     future: () => {
       throw new Error("no futures here");
     },
+    startJob: () => {
+      throw new Error("no child jobs here");
+    },
   };
 
   it("§10.97 a sync or async tool registers its handler with its result, just before returning it", async () => {

@@ -22,6 +22,7 @@ import { TS_CLI, runTsCli } from "./ts-cli.ts";
 import { readJournal, runDurableCell, settleCell, type DurableCellContext } from "./durable-cell.ts";
 import { runFormalCall } from "./durable-formal.ts";
 import type { StepTransaction } from "./step-transaction.ts";
+import { childStarter } from "./child-jobs.ts";
 
 /** What executing a response did, for the step and the harness. */
 export interface Execution {
@@ -118,6 +119,8 @@ export async function openWorkspace(env: StepEnvironment, agent: Agent, row: Job
         globals: agent.context,
         bindings,
         exposed: env.exposed,
+        // `ctx.startJob` in this job's tools: a child job of this one.
+        startJob: childStarter(env, row.id),
         ...(env.signal ? { signal: env.signal } : {}),
       },
       variables,

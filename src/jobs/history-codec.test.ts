@@ -37,6 +37,8 @@ const SAMPLES: { [K in HistoryKind]: HistoryRecordData[K] } = {
   "post-processed": { processor: "FinalCheck", turn: 2, veto: "check first", draft: { text: "x", toolCalls: [] } },
   "error-handler": { name: "_release", outcome: "done", durationMs: 1 },
   "operator-action": { action: "resolve-future", by: "alice", target: "payment:7", note: "paid by phone", via: "web UI" },
+  approval: { requestId: "job-1:0:3:approval", tool: "pay", args: "{ amount: 120 }", approved: false, note: "too much", by: "alice", decidedAt: 1_700_000_000_000 },
+  "child-ended": { childId: "c-1", role: "researcher", status: "FAILED", reason: "harness: too many turns" },
 };
 
 const KINDS = Object.keys(SAMPLES) as HistoryKind[];

@@ -30,6 +30,8 @@ export const HISTORY_VERSIONS: { readonly [K in HistoryKind]: number } = {
   "post-processed": 1,
   "error-handler": 1,
   "operator-action": 1,
+  approval: 1,
+  "child-ended": 1,
 };
 
 /** Upgrades from version `n` to `n + 1` of a kind's data (`v` already removed). None yet: every kind is at 1. */
@@ -57,6 +59,8 @@ const BUILDERS: { readonly [K in HistoryKind]: Builder<K> } = {
   "post-processed": builder("post-processed"),
   "error-handler": builder("error-handler"),
   "operator-action": builder("operator-action"),
+  approval: builder("approval"),
+  "child-ended": builder("child-ended"),
 };
 
 /** True for a record kind this version of STATEK knows. */

@@ -8,6 +8,8 @@ import { z } from "zod";
 import type { ToolCallRecord } from "../tools/call-tool.ts";
 import type { JsonValue } from "../store/store.ts";
 import type {
+  ApprovalRecord,
+  ChildEndedRecord,
   ConsoleRecord, DialogRecord, ErrorHandlerRecord, HistoryKind, HistoryRecordData, ModelAttemptRecord, ModelResponseRecord, PostProcessedRecord,
   OperatorActionRecord, RecordedProviderOptions, RecordedToolCall, RecordedUsage, StatusRecord, SubmittedRecord, UserMessageRecord, VariablesRecord, WarmupRecord,
 } from "./history.ts";
@@ -123,6 +125,25 @@ const operatorAction: z.ZodType<OperatorActionRecord> = z.looseObject({
   via: z.string(),
 });
 
+const approval: z.ZodType<ApprovalRecord> = z.looseObject({
+  requestId: z.string(),
+  tool: z.string(),
+  args: z.string().optional(),
+  summary: z.string().optional(),
+  approved: z.boolean(),
+  note: z.string().optional(),
+  by: z.string(),
+  decidedAt: z.number(),
+});
+
+const childEnded: z.ZodType<ChildEndedRecord> = z.looseObject({
+  childId: z.string(),
+  role: z.string(),
+  status: z.string(),
+  result: z.string().optional(),
+  reason: z.string().optional(),
+});
+
 /** The current schema of each record kind's data. A new kind needs one here (the type says so). */
 export const HISTORY_SCHEMAS: { readonly [K in HistoryKind]: z.ZodType<HistoryRecordData[K]> } = {
   submitted,
@@ -138,4 +159,6 @@ export const HISTORY_SCHEMAS: { readonly [K in HistoryKind]: z.ZodType<HistoryRe
   "post-processed": postProcessed,
   "error-handler": errorHandler,
   "operator-action": operatorAction,
+  approval,
+  "child-ended": childEnded,
 };

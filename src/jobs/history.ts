@@ -198,6 +198,36 @@ export interface OperatorActionRecord {
   via: string;
 }
 
+/** A human decided one of the job's approval requests (`statek.approve` / `deny`): who, when, which way. */
+export interface ApprovalRecord {
+  /** The request's id. */
+  requestId: string;
+  /** The tool whose call was to be approved (`requestApproval` for a plain request). */
+  tool: string;
+  /** The call's arguments as the approver saw them. */
+  args?: string;
+  /** What the request said (`requestApproval(summary)`). */
+  summary?: string;
+  approved: boolean;
+  note?: string;
+  /** Who decided (`approve(…, { by })`, default `local`). */
+  by: string;
+  /** Epoch milliseconds. */
+  decidedAt: number;
+}
+
+/** A child job this job started (`ctx.startJob`) ended. */
+export interface ChildEndedRecord {
+  childId: string;
+  role: string;
+  /** `DONE`, `FAILED` or `CANCELLED`. */
+  status: string;
+  /** The child's exit value as the model reads it (when `DONE`). */
+  result?: string;
+  /** Why it failed or was cancelled. */
+  reason?: string;
+}
+
 /** Every record kind and its data. */
 export interface HistoryRecordData {
   submitted: SubmittedRecord;
@@ -213,6 +243,8 @@ export interface HistoryRecordData {
   "post-processed": PostProcessedRecord;
   "error-handler": ErrorHandlerRecord;
   "operator-action": OperatorActionRecord;
+  approval: ApprovalRecord;
+  "child-ended": ChildEndedRecord;
 }
 
 /** A history record kind. */

@@ -29,6 +29,8 @@ export interface JobView {
   id: string;
   role: string;
   status: JobStatus;
+  /** The job that started this one (`ctx.startJob`), else `null`. */
+  parentId: string | null;
   /** The console entries, in order. */
   console: string[];
   /** Workspace variables by name, decoded (functions as `StoredDefinition`, lost values as `Tombstone`). */
@@ -52,6 +54,8 @@ export interface JobSummary {
   id: string;
   role: string;
   status: JobStatus;
+  /** The job that started this one (`ctx.startJob`), else `null`. */
+  parentId: string | null;
   turns: number;
   error: string | null;
   createdAt: Date;
@@ -65,6 +69,7 @@ export function toJobView(row: JobRow, variables: VariableRow[], history: Histor
     id: row.id,
     role: row.role,
     status: row.status,
+    parentId: row.parentId,
     console: records.flatMap((record) => {
       if (record.kind !== "console") return [];
       try {
@@ -97,6 +102,7 @@ export function toJobSummary(row: JobRow): JobSummary {
     id: row.id,
     role: row.role,
     status: row.status,
+    parentId: row.parentId,
     turns: row.turns,
     error: row.error,
     createdAt: new Date(row.createdAt),

@@ -25,6 +25,8 @@ import { StepTransaction } from "./step-transaction.ts";
 import { retried } from "./store-retries.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { runWarmupBlock, type WarmupBlock } from "./warmup.ts";
+import { settleParentWait } from "./child-jobs.ts";
+import { recordSettledWaits } from "./settled-waits.ts";
 
 export { DEFAULT_MAX_TURNS, type StepEnvironment } from "./step-environment.ts";
 
@@ -121,6 +123,8 @@ async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx
   let reported: JobStatus | undefined;
   try {
     try {
+      // Approvals decided and children ended since the last step: the history says so before anything runs.
+      await recordSettledWaits(env, row, changes);
       await executeAndAsk(env, agent, row, session, changes, tx);
     } catch (error) {
       if (!(error instanceof CorruptRecordError)) throw error;
@@ -138,6 +142,8 @@ async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx
     const keep = keepLease && !isFinal(changes.status) && changes.status !== "SUSPENDED";
     await retried(env, () => tx.commit(changes.commit(row), { keepLease: keep }));
     committed = true;
+    // A child that ended tells its parent (after the commit that ended it is durable).
+    if (row.parentId && isFinal(changes.status)) await tellParent(env, id);
   } finally {
     const finished = isFinal(changes.status) || changes.status === "SUSPENDED";
     // A delivery failure was committed after the step: the warm session no longer matches the job.
@@ -164,7 +170,18 @@ async function failCorrupt(env: StepEnvironment, row: JobRow, error: unknown): P
   }
   await runErrorHandlers(env, agent, changes);
   await retried(env, () => env.store.commit(changes.commit(row)));
+  await tellParent(env, row.id);
   return "FAILED";
+}
+
+/** Settles the parent's wait for a child that has just ended; a failure here is made up for when the parent looks. */
+async function tellParent(env: StepEnvironment, id: string): Promise<void> {
+  try {
+    const child = await retried(env, () => env.store.getJob(id));
+    if (child) await settleParentWait(env, child);
+  } catch {
+    // The parent's next look at the child (`durable/child-waits.ts`) settles it from the child's row.
+  }
 }
 
 

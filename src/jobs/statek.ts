@@ -9,25 +9,22 @@ import { FutureSignals } from "../durable/future-signals.ts";
 import { NoSuchAgentError } from "../errors/no-such-agent-error.ts";
 import { NoSuchJobError } from "../errors/no-such-job-error.ts";
 import { DEFAULT_STORE_PATH, openStore } from "../store/open-store.ts";
-import type { JobFilter, JobRow, JsonValue, Store, VariableRow } from "../store/store.ts";
+import type { JobFilter, JsonValue, Store } from "../store/store.ts";
 import type { Executor } from "../workspace/executor.ts";
 import { resolveLimits, type WorkspaceLimits } from "../workspace/limits.ts";
 import { resolveExecutor, type ExecutorChoice } from "../workspace/resolve-executor.ts";
 import { loadReferences } from "../workspace/decode-variables.ts";
 import { ExposedClasses, type ExposeOptions } from "../workspace/membrane/host-references.ts";
 import type { ErrorHandler } from "../tools/error-handler.ts";
-import { Agent, checkAllowedTools } from "./agent.ts";
-import { jobMetadata, type JobMetadata, type JobSettings } from "./job-settings.ts";
+import { Agent } from "./agent.ts";
+import type { JobMetadata, JobSettings } from "./job-settings.ts";
 import { kindOf } from "../tools/with-article.ts";
 import { ErrorHandlers } from "./error-handlers.ts";
 import { toJobSummary, toJobView, type JobSummary, type JobView } from "./job-view.ts";
 import { DEFAULT_MAX_TURNS, isFinal, releaseCarriedLease, runStep, type LeaseCarry, type StepEnvironment } from "./run-step.ts";
 import { DEFAULT_WARM_MEMORY_BYTES, JobSessions } from "./job-sessions.ts";
-import { encodeInitialVariables, toJsonParams } from "./submit-values.ts";
 import { createModelSettings, type ModelOptions, type ModelSettings } from "../models/model-settings.ts";
 import { checkHarnessLimits, type HarnessLimits } from "./harness.ts";
-import type { SubmittedRecord } from "./history.ts";
-import { encodeHistoryRow } from "./history-codec.ts";
 import { pushUserMessage } from "./push-message.ts";
 import { withStoreRetries } from "./store-retries.ts";
 import { parseWarmup, type WarmupSource } from "./warmup.ts";
@@ -36,6 +33,8 @@ import { DEFAULT_LEASE_MS, type StepTransaction } from "./step-transaction.ts";
 import { cancelJob, cancelReason } from "./cancel-job.ts";
 import { retryJob } from "./retry-job.ts";
 import { LiveEventHub, type JobEventFilter, type JobEventStream } from "./job-event-stream.ts";
+import { newJobRows } from "./new-job.ts";
+import { decideApproval, listPendingApprovals, type ApprovalDecisionOptions, type PendingApproval, type PendingApprovalFilter } from "./approvals.ts";
 import { rejection, settleFuture } from "./settle-future.ts";
 import { checkAgents, workspaceLimitsOf } from "./statek-checks.ts";
 
@@ -293,39 +292,8 @@ export class Statek {
   async submitJob(agent: Agent, options: SubmitJobOptions = {}): Promise<{ id: string }> {
     this.#check();
     this.#register(agent, "submitJob");
-    const metadata = jobMetadata(agent, options, "submitJob");
-    const scope = this.#scope(agent);
-    const { rows, types } = encodeInitialVariables(options.vars ?? {}, scope);
-    const params = toJsonParams(options.params ?? {});
-    const state: Record<string, JsonValue> = {};
-    if (options.allowedTools !== undefined) state.allowedTools = checkAllowedTools(agent, options.allowedTools, "submitJob");
-    const now = Date.now();
-    const job: JobRow = {
-      id: randomUUID(),
-      role: agent.role,
-      status: "READY",
-      params,
-      metadata,
-      parentId: null,
-      createdAt: now,
-      updatedAt: now,
-      version: 0,
-      turns: 0,
-      pendingSeq: null,
-      historyLength: 0,
-      exitStatus: null,
-      error: null,
-      usage: {},
-      state,
-      wakeAt: null,
-      cell: 0,
-    };
-    const warmup = [...parseWarmup(options.warmup, "submitJob: warmup"), ...agent.warmup];
-    const submitted: SubmittedRecord = { vars: types, params, ...(warmup.length ? { warmup: warmup.map((block) => ({ ...block })) } : {}) };
-    const history = [encodeHistoryRow(0, "submitted", now, submitted)];
-    if (options.message !== undefined) history.push(encodeHistoryRow(1, "user-message", now, { text: String(options.message) }));
-    job.historyLength = history.length;
-    await withStoreRetries(() => this.store.insertJob(job, rows as VariableRow[], history));
+    const { job, variables, history } = newJobRows(agent, options, this.#scope(agent), { id: randomUUID(), parentId: null, call: "submitJob" });
+    await withStoreRetries(() => this.store.insertJob(job, variables, history));
     return { id: job.id };
   }
 
@@ -396,6 +364,36 @@ export class Statek {
     this.#check();
     await this.#serialized(id, () => retryJob(this.store, id));
     return this.#requireJob(id);
+  }
+
+  /**
+   * Approves a job's approval request (see {@link Statek.pendingApprovals}): the waiting call runs once, with
+   * the decision in `ctx.approval` (`requestApproval` resolves to the note). The first decision wins.
+   *
+   * @throws {NoSuchJobError} / {NoSuchApprovalError} For an unknown job or request.
+   * @throws {ApprovalDecidedError} When it was decided already (naming that decision).
+   * @throws {JobNotWaitingError} When the job has finished or was cancelled.
+   *
+   * @example
+   * ```ts
+   * for (const request of await statek.pendingApprovals()) await statek.approve(request.jobId, request.requestId, { note: "ok", by: "alice" });
+   * ```
+   */
+  approve(jobId: string, requestId: string, options: ApprovalDecisionOptions = {}): Promise<void> {
+    this.#check();
+    return decideApproval(this.store, this.#signals, "approve", jobId, requestId, options);
+  }
+
+  /** Denies a job's approval request: the waiting code throws `ApprovalDenied: <note>`. Errors as {@link Statek.approve}. */
+  deny(jobId: string, requestId: string, options: ApprovalDecisionOptions = {}): Promise<void> {
+    this.#check();
+    return decideApproval(this.store, this.#signals, "deny", jobId, requestId, options);
+  }
+
+  /** The approval requests jobs wait for, oldest first (all jobs', or one job's, or one agent role's). */
+  pendingApprovals(filter: PendingApprovalFilter = {}): Promise<PendingApproval[]> {
+    this.#check();
+    return listPendingApprovals(this.store, filter);
   }
 
   /**
@@ -470,6 +468,7 @@ export class Statek {
       store: this.store,
       executor: this.#executor,
       agentFor: (role) => this.#agentFor(role),
+      register: (agent) => this.#register(agent, "ctx.startJob"),
       bindings: this.#bindings,
       exposed: this.#exposed,
       limits: this.#workspaceLimits,

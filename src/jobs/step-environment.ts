@@ -24,6 +24,8 @@ export interface StepEnvironment {
   executor: Executor;
   /** The registered agent for a role; throws `NoSuchAgentError`. */
   agentFor(role: string): Agent;
+  /** Registers an agent in this process (a child job's, started with `ctx.startJob(agent)`); a `TypeError` for a role taken by another agent. */
+  register?(agent: Agent): void;
   /** Application bindings (persist by name). */
   bindings: ReadonlyMap<string, unknown>;
   /** Classes whose objects persist by id. */

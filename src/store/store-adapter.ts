@@ -142,6 +142,8 @@ export interface AdapterReads {
   readFuture(key: string): Promise<StoredRow | undefined>;
   /** A job's futures (every field), by `createdAt` then `key`, optionally in one state. */
   readFutures(jobId: string, state?: FutureState): Promise<StoredRow[]>;
+  /** Every job's `waiting` futures of `kind` (every field), by `createdAt` then `key`, at most `limit`. */
+  readWaitingFutures(kind: string, limit: number): Promise<StoredRow[]>;
   /** Events (`id`, `jobId`, `kind`, `at`, `data`) with `id > afterId`, by `id`. */
   readEvents(query: EventRowQuery): Promise<StoredRow[]>;
   /** The largest event `id`, or `null`/`undefined` when there are no events. Must be served by the primary key. */

@@ -6,8 +6,8 @@
  * writes an adapter — SQL only — and passes the conformance suite.
  */
 import { CorruptRecordError } from "../errors/corrupt-record-error.ts";
-import type { Fence, FutureRow, FutureSettlement, FutureState, JobEventRow, Journal, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult } from "./durable-rows.ts";
-import { FUTURE_STATES } from "./durable-rows.ts";
+import type { Fence, FutureKind, FutureRow, FutureSettlement, FutureState, JobEventRow, Journal, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult } from "./durable-rows.ts";
+import { FUTURE_KINDS, FUTURE_STATES } from "./durable-rows.ts";
 import { GroupCommit } from "./group-commit.ts";
 import { toCountQuery, toJobPageQuery } from "./job-browse.ts";
 import type { AdapterTransaction, StoreAdapter } from "./store-adapter.ts";
@@ -263,6 +263,15 @@ export class StoreCore implements Store {
         throw new TypeError(`listFutures: unknown state ${JSON.stringify(filter.state)} (expected one of ${FUTURE_STATES.join(", ")})`);
       }
       return (await this.#adapter.readFutures(jobId, filter.state)).map(decodeFuture);
+    });
+  }
+
+  waitingFutures(query: { kind: FutureKind; limit?: number }, options?: StoreCallOptions): Promise<FutureRow[]> {
+    return this.#call(options, async () => {
+      const { kind, limit = 1000 } = query ?? {};
+      if (!FUTURE_KINDS.includes(kind)) throw new TypeError(`waitingFutures: unknown kind ${JSON.stringify(kind)} (expected one of ${FUTURE_KINDS.join(", ")})`);
+      checkCount("waitingFutures", "limit", limit);
+      return (await this.#adapter.readWaitingFutures(kind, limit)).map(decodeFuture);
     });
   }
 

@@ -322,6 +322,12 @@ export interface Store {
   getFuture(key: string, options?: StoreCallOptions): Promise<FutureRow | null>;
   /** A job's futures, oldest first (then by key), optionally only those in one state. */
   listFutures(jobId: string, filter?: { state?: FutureState }, options?: StoreCallOptions): Promise<FutureRow[]>;
+  /**
+   * The `waiting` futures of one kind across every job, oldest first (then by key), at most `limit` (default
+   * 1000): what operators list (pending approvals). Served by an index of waiting futures by kind, never a scan
+   * of jobs or of settled futures.
+   */
+  waitingFutures(query: { kind: FutureKind; limit?: number }, options?: StoreCallOptions): Promise<FutureRow[]>;
 
   // The outbox of job events (wake-ups across processes, `statek.events()`, the UI).
 

@@ -7,6 +7,8 @@
 import { isPromise } from "node:util/types";
 import { DEFER_ERROR_HANDLER, defersRegistration, type ErrorHandler } from "./error-handler.ts";
 import { isDurableFuture } from "./durable-future.ts";
+import { approvalRequest, callNeedsApproval, isApprovalRequest, type ApprovalDecision } from "./approval.ts";
+import { ApprovalRequiredError } from "../errors/approval-required-error.ts";
 import { prepareCall, runPreparedCall } from "./invoke-tool.ts";
 import { llmRepr, type LlmReprOptions } from "./llm-repr.ts";
 import type { Tool, ToolContext } from "./tool.ts";
@@ -58,6 +60,10 @@ export interface CallToolOptions {
   printed?(): readonly string[];
   /** Which members of class instances the record may show (the member policy); default: every public one. */
   visible?: LlmReprOptions["visible"];
+  /** The human decision this call runs under: a `needsApproval` tool then runs instead of asking again. */
+  approved?: ApprovalDecision;
+  /** The arguments the approver saw (as a request shows them): a call with other arguments is refused. */
+  approvedArgs?: string;
 }
 
 /**
@@ -85,6 +91,8 @@ export function callTool(tool: Tool, args: readonly unknown[] | Record<string, u
     options.record(record);
   };
   const succeed = (value: unknown) => {
+    // A formal call cannot wait for a human (`requestApproval` from the model's tool call).
+    if (options.origin === "formal" && isApprovalRequest(value)) throw new ApprovalRequiredError({ toolName: tool.name });
     registerHandler(tool, value, options);
     finish({ result: value });
     return value;
@@ -93,7 +101,23 @@ export function callTool(tool: Tool, args: readonly unknown[] | Record<string, u
   try {
     const call = prepareCall(tool, args, { variable: (name) => options.ctx.variable(name), formal: options.origin === "formal" });
     shown = call.args;
-    result = runPreparedCall(call, options.ctx);
+    if (options.approved) {
+      const shownArgs = approvalRequest(options.ctx, tool.name, call.args).args;
+      if (options.approvedArgs !== undefined && shownArgs !== options.approvedArgs) {
+        throw new TypeError(`${tool.name}: the arguments differ from the ones approved (${options.approvedArgs}); ask for approval again`);
+      }
+      const { requestId, approved, by, decidedAt, note } = options.approved;
+      result = runPreparedCall(call, { ...options.ctx, approval: { requestId, approved, by, decidedAt, ...(note === undefined ? {} : { note }) } });
+    } else if (tool.needsApproval !== false && callNeedsApproval(tool.name, tool.needsApproval, call.args, options.ctx)) {
+      // The call does not run: the job waits for a human (agent code only: a formal call cannot wait).
+      if (options.origin === "formal") throw new ApprovalRequiredError({ toolName: tool.name });
+      // Its error handler registers when the approved call runs, not now.
+      const request = approvalRequest(options.ctx, tool.name, call.args);
+      finish({ result: request });
+      return request;
+    } else {
+      result = runPreparedCall(call, options.ctx);
+    }
   } catch (error) {
     finish({ error });
     throw error;

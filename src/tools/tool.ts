@@ -14,6 +14,8 @@ import { isErrorHandler, type ErrorHandler } from "./error-handler.ts";
 import { descriptionOf } from "./schema-shape.ts";
 import { isIdentifier } from "./is-identifier.ts";
 import type { DurableFuture, FutureOptions } from "./durable-future.ts";
+import { checkNeedsApproval, type ApprovalDecision, type NeedsApproval } from "./approval.ts";
+import type { ChildJobStart, StartJobOptions } from "./child-job.ts";
 
 /** The agent a job runs, as tools see it. */
 export interface ToolAgent {
@@ -46,6 +48,19 @@ export interface ToolContext {
    * settles it (`statek.resolveFuture(key, value)` / `rejectFuture(key, error)`), its job suspended meanwhile.
    */
   future(key: string, options?: FutureOptions): DurableFuture;
+  /**
+   * Starts a child job of the agent (or the registered agent with that role) with its own variables,
+   * parameters and opening message; return what it gives from the tool, and agent code gets a handle it can
+   * `await` (the child's exit value, or `ChildJobFailed: …`). Only in calls from agent code.
+   *
+   * @example
+   * ```ts
+   * run: ({ topic }, ctx) => ctx.startJob(researcher, { vars: { topic }, message: `Research ${topic}.` }),
+   * ```
+   */
+  startJob(agentOrRole: ToolAgent | string, options?: StartJobOptions): ChildJobStart;
+  /** The human decision a call of a `needsApproval` tool runs under (only in an approved call). */
+  approval?: ApprovalDecision;
 }
 
 /** A Zod object schema describing a tool's parameters. */
@@ -86,6 +101,19 @@ export interface ToolDefinition<Params extends ToolParams, Result> {
   briefTypes?: boolean;
   /** Registered on the job with this tool's result as context; runs if the job fails. */
   errorHandler?: ErrorHandler;
+  /**
+   * A human must approve each call (`true`), or the calls for which `(args, ctx) => boolean` says so (it gets
+   * the validated arguments). Such a call does not run: its job waits (suspended) until
+   * `statek.approve(jobId, requestId, { note })` — then it runs once, with the decision in `ctx.approval` — or
+   * `statek.deny(…)`, which makes the awaiting code throw `ApprovalDenied: <note>`. Only calls from agent code
+   * can wait; a formal (provider) call of such a tool is refused. @default false
+   *
+   * @example
+   * ```ts
+   * tool({ …, needsApproval: ({ amount }) => amount > 100, run: ({ amount }, ctx) => bank.pay(amount, ctx.idempotencyKey) });
+   * ```
+   */
+  needsApproval?: NeedsApproval;
 }
 
 /** A tool: the value {@link tool} returns. */
@@ -105,6 +133,8 @@ export interface Tool<Params extends ToolParams = ToolParams, Result = unknown> 
   readonly idempotent: boolean;
   readonly briefTypes: boolean;
   readonly errorHandler: ErrorHandler | undefined;
+  /** Whether calls need a human's approval (see {@link ToolDefinition.needsApproval}). */
+  readonly needsApproval: NeedsApproval;
 }
 
 
@@ -171,6 +201,7 @@ export function tool<Params extends ToolParams = z.ZodObject<{}>, Result = unkno
     throw new TypeError(`${label}: returns must be a string or a Zod schema`);
   }
   const target = checkTarget(label, definition.target);
+  const needsApproval = checkNeedsApproval(label, definition.needsApproval);
   return Object.freeze({
     kind: "statek.tool",
     name,
@@ -186,6 +217,7 @@ export function tool<Params extends ToolParams = z.ZodObject<{}>, Result = unkno
     idempotent: definition.idempotent ?? false,
     briefTypes: definition.briefTypes ?? false,
     errorHandler: definition.errorHandler,
+    needsApproval,
   });
 }
 

@@ -22,6 +22,8 @@ import { JournalReplay, describeMessage, hashMessage, type CrossingEffects, type
 import type { Delivery, IdleAnswer, VmHost } from "./executor.ts";
 import { CODE_START_OP, errorReply, pendingReply, thrownReply } from "./guest/guest-protocol.ts";
 import { parseUntrusted } from "./membrane/untrusted-json.ts";
+import type { ApprovalDecision } from "../tools/approval.ts";
+import { childReply, futureKindOf, guestWait } from "./wait-messages.ts";
 
 /** Answers a guest message; a promise stands for a result the guest receives later (a pending id). */
 export type GuestMessageHandler = (op: string, args: readonly string[]) => string | Promise<string>;
@@ -62,8 +64,19 @@ export interface EffectLedger {
   apply(effects: readonly CrossingEffects[]): void;
 }
 
-/** How a future settled: with a value, or with an error the guest's `await` throws. */
-export type FutureOutcome = { value: unknown } | { error: { name: string; message: string } };
+/**
+ * How a future settled: with a value, or with an error the guest's `await` throws — or with a reply of the
+ * protocol as it is (an approval that makes the guest call again, a child job's handle).
+ */
+export type FutureOutcome = { value: unknown } | { error: { name: string; message: string } } | { reply: string };
+
+/** A child job a tool started, as its handle shows it to the guest. */
+export interface ChildHandleInfo {
+  id: string;
+  role: string;
+  /** `WAITING`, `STARTED`, `COMPLETED` or `ERROR`. */
+  state: string;
+}
 
 /** The durable futures the guest waits for (`sleep`, `waitForMessage`, …): the job's business. */
 export interface FutureWaits {
@@ -76,6 +89,13 @@ export interface FutureWaits {
   open(seq: number, kind: string, data: unknown, settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }>;
   /** A wait the journal already delivered was replayed (waits are numbered in order: the message waits, say). */
   replayed?(seq: number, kind: string, data: unknown): void;
+  /** Creates the child job a tool started (`ctx.startJob`; `data` as the tool's reply carried it), unless it exists. */
+  startChild?(data: unknown): Promise<ChildHandleInfo>;
+  /**
+   * Checks that approval request `key` lets tool `tool` run now — this job's, approved, for this tool, not
+   * used by another call than `callKey` — and marks it used; resolves to the decision (throws otherwise).
+   */
+  approvedCall?(key: string, tool: string, callKey: string): Promise<ApprovalDecision & { args: string }>;
 }
 
 interface Pending {
@@ -150,6 +170,11 @@ export class CellHost implements VmHost {
     this.#handle = handle;
     this.#options = options;
     this.#timers = options.timers ?? hostTimers;
+  }
+
+  /** The durable futures of the current cell (the job's), if any. */
+  get futures(): FutureWaits | undefined {
+    return this.#futures;
   }
 
   /** The journal items of the current cell so far. */
@@ -281,8 +306,11 @@ export class CellHost implements VmHost {
       this.#pending.set(id, { keepAlive: kind !== "interval", seq });
       this.#pending.get(id)!.cancel = this.#timers(Math.max(0, Number(msText) || 0), () => this.#settle(id, ""));
     } else if (op === "future") {
+      // The guest's own words again: sanitized as when it first asked (a refused wait was answered then, not here).
+      const wait = guestWait(args);
       this.#pending.set(id, { keepAlive: false, durable: true, opening: true, seq });
-      void this.#openFuture(id, seq, args);
+      if (typeof wait === "string") this.#settleJournaled(id, wait);
+      else void this.#openFuture(id, seq, wait);
     } else if (this.#options.policy?.kind(op, args) !== "effect" || this.#options.policy.idempotent(op, args)) {
       this.#pending.set(id, { keepAlive: false, seq });
       const again = this.#handleLive(op, args, seq);
@@ -304,6 +332,9 @@ export class CellHost implements VmHost {
     const reply = this.#handleLive(op, args, seq);
     if (typeof reply === "string") {
       if (!isFutureReply(reply)) return reply;
+      // A tool started a child job: it is created now, and the guest gets its handle as the call's value.
+      const child = futureKindOf(reply) === "child" ? this.#futures?.startChild : undefined;
+      if (child) return child.call(this.#futures, parseUntrusted(reply.slice(1))).then((info) => childReply(info), (error: unknown) => thrownReply(error));
       // The host call returned a durable future: the guest waits for it like for any pending result.
       const id = this.#open(false, seq);
       this.#settleJournaled(id, reply);
@@ -331,6 +362,9 @@ export class CellHost implements VmHost {
 
   // A durable future: its reply comes when it settles (at once when it settled already).
   #future(args: readonly string[], seq: number): string {
+    const refused = guestWait(args);
+    if (typeof refused === "string") return refused;
+    args = refused;
     const id = this.#open(false, seq);
     const pending = this.#pending.get(id)!;
     pending.durable = true;
@@ -342,7 +376,9 @@ export class CellHost implements VmHost {
   #awaitExternal(id: number, pending: Pending, reply: string): void {
     pending.durable = true;
     pending.opening = true;
-    void this.#openFuture(id, pending.seq, ["external", reply.slice(1)]);
+    // Host-made waits: a tool's call waiting for approval, a child an async tool started, an application's future.
+    const kind = futureKindOf(reply);
+    void this.#openFuture(id, pending.seq, [kind === "approval" ? "tool-approval" : kind === "child" ? "child" : "external", reply.slice(1)]);
   }
 
   async #openFuture(id: number, seq: number, [kind = "", text = ""]: readonly string[]): Promise<void> {
@@ -375,7 +411,7 @@ export class CellHost implements VmHost {
         }
         return;
       }
-      settle({ error: { name: "TypeError", message: `${kind === "message" ? "waitForMessage()" : "this wait"} needs a job (this workspace runs without one)` } });
+      settle({ error: { name: "TypeError", message: `${kind === "message" ? "waitForMessage()" : kind === "approval" ? "requestApproval()" : "this wait"} needs a job (this workspace runs without one)` } });
       return;
     }
     try {
@@ -396,6 +432,7 @@ export class CellHost implements VmHost {
 
   #replyOf(outcome: FutureOutcome): string {
     if ("error" in outcome) return errorReply(outcome.error.name, outcome.error.message);
+    if ("reply" in outcome) return outcome.reply;
     return this.#options.replyOf ? this.#options.replyOf(outcome) : "";
   }
 

@@ -16,7 +16,7 @@ export const WORKSPACE_EXTRA_GLOBALS = [
 export const WORKSPACE_TIMERS = ["setTimeout", "setInterval", "clearTimeout", "clearInterval"] as const;
 
 /** Durable waits: the job is suspended while they wait and resumes where it was. */
-export const WORKSPACE_WAITS = ["sleep", "until", "waitForMessage", "getAny", "getAll"] as const;
+export const WORKSPACE_WAITS = ["sleep", "until", "waitForMessage", "requestApproval", "getAny", "getAll"] as const;
 
 /** What the workspace does not have: no network, no modules, no process, no files. */
 export const WORKSPACE_ABSENT = ["fetch", "require", "process", "import"] as const;
@@ -27,5 +27,6 @@ export const WORKSPACE_GLOBALS_NOTE =
   "console.log, print, structuredClone, URL, URLSearchParams, TextEncoder, TextDecoder, atob, btoa, queueMicrotask, " +
   "performance.now and setTimeout/setInterval/clearTimeout/clearInterval (timers last only as long as the cell). " +
   "To wait for longer — the job is suspended meanwhile and resumes where it was — await sleep(ms), until(date), " +
-  "waitForMessage() (the next message pushed to the job), and getAny([...])/getAll([...]) over them; there is no " +
+  "waitForMessage() (the next message pushed to the job), requestApproval(summary) (a human's approval: resolves to " +
+  "their note, throws ApprovalDenied when denied), and getAny([...])/getAll([...]) over them; there is no " +
   "fetch, require, process or import: reach the outside world through the tools.";

@@ -18,6 +18,8 @@ import { ConsoleBuffer, type ConsoleEntry, type ConsoleStream } from "./console-
 import { CellEffects, type RegisteredErrorHandler } from "./cell-effects.ts";
 import { valueReply } from "./guest/guest-protocol.ts";
 import { durableFuture } from "../tools/durable-future.ts";
+import type { ChildJobStarter } from "../tools/child-job.ts";
+import type { ApprovalDecision } from "../tools/approval.ts";
 import { CellHost, type CellStart, type FutureWaits, type TimerSource } from "./cell-host.ts";
 import type { JournalItem } from "./cell-journal.ts";
 import type { CellLimit, CellOutcome, EntryCall, Executor, Vm } from "./executor.ts";
@@ -71,6 +73,8 @@ export interface WorkspaceOptions {
   cell?: number;
   /** Durable futures (`sleep`, `waitForMessage`, …): without them, agent code that waits on one gets an error. */
   futures?: FutureWaits;
+  /** What `ctx.startJob` does (the job runner's): without it, tools cannot start child jobs here. */
+  startJob?: ChildJobStarter;
   signal?: AbortSignal;
   /**
    * `full` encodes every variable after every cell, the reference the incremental collect (only what the cell
@@ -170,6 +174,7 @@ export class Workspace {
       access: this.#access,
       console: { push: (stream, text) => this.#effects.pushConsole(stream, text) },
       callTool: (tool, args) => this.#callTool(tool, args, "code"),
+      callApproved: (tool, args, key) => this.#callApproved(tool, args, key),
       refused: (tool, args, error) => this.#recordRefusal(tool.name, args, error, "code"),
       exit: (status) => {
         this.#exited = true;
@@ -253,6 +258,7 @@ export class Workspace {
   // `seq`: the crossing the call is (its effects are journaled with it, and its idempotency key names it).
   #toolContext(seq: number | undefined, printed?: string[]): ToolContext {
     const { id, role, metadata = {} } = this.#options.job;
+    let children = 0;
     return {
       job: { id, role, metadata },
       agent: this.#options.agent ?? { role, metadata },
@@ -264,22 +270,40 @@ export class Workspace {
       signal: this.#options.signal ?? new AbortController().signal,
       idempotencyKey: `${id}:${this.#cell}:${seq ?? "formal"}`,
       future: (key, futureOptions) => durableFuture(key, futureOptions),
+      startJob: (agentOrRole, startOptions) => {
+        // A child is started once the journal records the call: only a crossing of agent code has one.
+        if (seq === undefined) throw new TypeError("ctx.startJob: only calls from agent code can start child jobs (not formal tool calls)");
+        if (!this.#options.startJob) throw new TypeError("ctx.startJob: this workspace runs without a job");
+        return this.#options.startJob(agentOrRole, startOptions, `${id}:${this.#cell}:${seq}:child:${children++}`);
+      },
     };
   }
 
   // Tool access was checked by the broker (code) or callFormal (formal) before this runs.
-  #callTool(tool: Tool, args: readonly unknown[] | Record<string, unknown>, origin: "code" | "formal", callId?: string): unknown {
+  #callTool(
+    tool: Tool, args: readonly unknown[] | Record<string, unknown>, origin: "code" | "formal", callId?: string,
+    seq = this.#effects.current, approved?: ApprovalDecision & { args: string },
+  ): unknown {
     const printed = origin === "formal" ? [] : undefined;
-    const seq = this.#effects.current;
     return callTool(tool, args, {
       origin,
       ...(callId === undefined ? {} : { callId }),
+      ...(approved ? { approved, approvedArgs: approved.args } : {}),
       ctx: this.#toolContext(seq, printed),
       visible: visibleUnder((value) => this.#references.policyOf(value)),
       record: (record) => this.#effects.pushToolCall(record, seq),
       registerErrorHandler: (handler, context) => this.#registerErrorHandler(handler, context, seq),
       ...(printed ? { printed: () => printed } : {}),
     });
+  }
+
+  // A `needsApproval` tool's call made again once approved: the job checks the approval (and uses it up) first.
+  async #callApproved(tool: Tool, args: unknown[], key: string): Promise<unknown> {
+    const seq = this.#effects.current;
+    const futures = this.#host.futures;
+    if (!futures?.approvedCall) throw new TypeError(`${tool.name}: an approved call needs a job`);
+    const decision = await futures.approvedCall(key, tool.name, `${this.#options.job.id}:${this.#cell}:${seq ?? "formal"}`);
+    return this.#callTool(tool, args, "code", undefined, seq, decision);
   }
 
   #recordRefusal(name: string, args: unknown, error: Error, origin: "code" | "formal", callId?: string): void {

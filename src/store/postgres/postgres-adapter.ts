@@ -173,6 +173,9 @@ export class PostgresAdapter implements StoreAdapter {
   readFutures(jobId: string, state?: FutureState): Promise<StoredRow[]> {
     return this.#reads.readFutures(jobId, state);
   }
+  readWaitingFutures(kind: string, limit: number): Promise<StoredRow[]> {
+    return this.#reads.readWaitingFutures(kind, limit);
+  }
   readEvents(query: EventRowQuery): Promise<StoredRow[]> {
     return this.#reads.readEvents(query);
   }

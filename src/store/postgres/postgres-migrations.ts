@@ -105,6 +105,12 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX events_job_id ON ${s}.events (job_id, id);
     `,
   },
+  {
+    version: 2,
+    name: "waiting futures by kind",
+    // Only waiting futures are in it, so listing pending approvals never reads settled ones or other kinds.
+    up: (s) => `CREATE INDEX futures_waiting_kind ON ${s}.futures (kind, created_at, key COLLATE "C") WHERE state = 'waiting';`,
+  },
 ];
 
 /** The schema version this code creates and expects. */

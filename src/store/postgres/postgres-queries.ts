@@ -166,6 +166,10 @@ export class PostgresReads implements AdapterReads {
     return this.rows(`${this.futureSelect} WHERE job_id = $1 AND state = $2 ORDER BY created_at, key COLLATE "C"`, [jobId, state]);
   }
 
+  async readWaitingFutures(kind: string, limit: number): Promise<StoredRow[]> {
+    return this.rows(`${this.futureSelect} WHERE state = 'waiting' AND kind = $1 ORDER BY created_at, key COLLATE "C" LIMIT $2`, [kind, limit]);
+  }
+
   async readEvents(query: EventRowQuery): Promise<StoredRow[]> {
     const select = `SELECT id, job_id AS "jobId", kind, at, data FROM ${this.sql.table("events")}`;
     if (query.jobId === undefined) return this.rows(`${select} WHERE id > $1 ORDER BY id LIMIT $2`, [query.afterId, query.limit]);

@@ -149,6 +149,10 @@ export class SqliteAdapter implements StoreAdapter {
     return this.#read((queries) => queries.readFutures(jobId, state));
   }
 
+  readWaitingFutures(kind: string, limit: number): Promise<StoredRow[]> {
+    return this.#read((queries) => queries.readWaitingFutures(kind, limit));
+  }
+
   readEvents(query: EventRowQuery): Promise<StoredRow[]> {
     return this.#read((queries) => queries.readEvents(query));
   }

@@ -109,6 +109,14 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX events_job_id ON events (job_id, id);
     `,
   },
+  {
+    version: 3,
+    name: "waiting futures by kind (pending approvals across jobs)",
+    // Only waiting futures are in it, so listing pending approvals never reads settled ones or other kinds.
+    up: `
+      CREATE INDEX futures_waiting_kind ON futures (kind, created_at, key) WHERE state = 'waiting';
+    `,
+  },
 ];
 
 /** The schema version this code creates and expects. */

@@ -161,6 +161,11 @@ export class SqliteQueries implements AdapterTransaction {
     return this.#statement(`${FUTURE_SELECT} WHERE job_id = ? AND state = ? ORDER BY created_at, key`).all(jobId, state);
   }
 
+  async readWaitingFutures(kind: string, limit: number): Promise<StoredRow[]> {
+    // The partial index of migration 3 holds only waiting futures.
+    return this.#statement(`${FUTURE_SELECT} INDEXED BY futures_waiting_kind WHERE state = 'waiting' AND kind = ? ORDER BY created_at, key LIMIT ?`).all(kind, limit);
+  }
+
   async readEvents(query: EventRowQuery): Promise<StoredRow[]> {
     const select = 'SELECT id, job_id AS "jobId", kind, at, data FROM events';
     if (query.jobId === undefined) return this.#statement(`${select} WHERE id > ? ORDER BY id LIMIT ?`).all(query.afterId, query.limit);

@@ -25,6 +25,21 @@ async function claimed(store: Store, status: "STARTED" | "SUSPENDED" = "STARTED"
 
 /** Defines the future cases. */
 export function futureCases({ test }: SuiteContext): void {
+  test("waitingFutures lists one kind's waiting futures across jobs, oldest first, up to a limit", async (store) => {
+    const first = await claimed(store);
+    const second = await claimed(store);
+    await store.createFutures(first.id, first.fence, [future(first.id, "approval-1", { kind: "approval", data: { tool: "pay" } })]);
+    await store.createFutures(second.id, second.fence, [future(second.id, "approval-2", { kind: "approval" }), future(second.id, "timer-2", { kind: "timer", wakeAt: 1 })]);
+    await store.createFutures(first.id, first.fence, [future(first.id, "approval-3", { kind: "approval" })]);
+    await store.settleFuture("approval-3", { state: "resolved", value: true });
+    const waiting = await store.waitingFutures({ kind: "approval" });
+    assert.deepEqual(waiting.map((row) => [row.key, row.jobId]).sort(), [["approval-1", first.id], ["approval-2", second.id]]);
+    assert.deepEqual(waiting[0]!.data === null ? null : typeof waiting[0]!.data, "object");
+    assert.equal((await store.waitingFutures({ kind: "approval", limit: 1 })).length, 1);
+    assert.deepEqual((await store.waitingFutures({ kind: "child" })), []);
+    await assert.rejects(store.waitingFutures({ kind: "nonsense" as "child" }), /unknown kind/);
+  });
+
   test("futures created in a commit and under the lease are listed oldest first, by state", async (store) => {
     const { id, fence } = await claimed(store);
     const before = Date.now();

@@ -137,5 +137,9 @@ ${call.error !== undefined ? html`<p class="meta">error</p>${block(call.error, {
     }
     case "operator-action":
       return html`${record.data.target ? html`<p class="meta">on ${record.data.target}</p>` : ""}${record.data.note ? block(record.data.note) : ""}`;
+    case "approval":
+      return html`<p><strong>${record.data.approved ? "Approved" : "Denied"}</strong> by ${record.data.by}: <code>${record.data.tool}</code> <span class="meta">${time(record.data.decidedAt)}</span></p>${record.data.args ? block(record.data.args) : ""}${record.data.note ? block(record.data.note) : ""}`;
+    case "child-ended":
+      return html`<p>Child job <a href="/jobs/${encodeURIComponent(record.data.childId)}" class="id">${record.data.childId.slice(0, 8)}</a> (${record.data.role}) ended <span class="status status-${record.data.status}">${record.data.status}</span></p>${record.data.result ? block(record.data.result) : ""}${record.data.reason ? block(record.data.reason) : ""}`;
   }
 }

@@ -14,6 +14,8 @@ export interface GuestHandleLink {
   ops: Record<string, number>;
   /** Turns a reply into a value (or throws it). */
   answer(reply: string): unknown;
+  /** As `answer`, for a call that may come back approved: `again(key)` makes it again with the approval's key. */
+  answerCall(reply: string, again: (key: string) => string): unknown;
   /** Encodes an argument list (see `guest-protocol.ts`). */
   encodeArgs(args: unknown[]): string;
   /** Encodes one value for transfer. */
@@ -22,7 +24,8 @@ export interface GuestHandleLink {
 
 /** Creates the handle factory of one guest runtime. Runs inside the sandbox; see the module comment. */
 export function createGuestHandles(link: GuestHandleLink): { make(ref: any): any; refOf(value: object): any } {
-  const { send, answer, encodeArgs, encode } = link;
+  const { send, answer, answerCall, encodeArgs, encode } = link;
+  const CALL_APPROVED = link.ops.callApproved!;
   const GET = link.ops.get!;
   const SET = link.ops.set!;
   const HAS = link.ops.has!;
@@ -88,7 +91,8 @@ export function createGuestHandles(link: GuestHandleLink): { make(ref: any): any
         return { value: proxy[prop], writable: true, enumerable: true, configurable: true };
       },
       apply(_t, _this, args) {
-        return answer(call(id, "", args));
+        // A tool that needs approval answers later; approved, the same call is made again with the approval's key.
+        return answerCall(call(id, "", args), (key) => send(CALL_APPROVED, id, key, encodeArgs(args)));
       },
       construct: () => refuse("construct"),
       deleteProperty: () => refuse("delete a property of"),

@@ -16,6 +16,8 @@
  * | `v<codec text>` | any other value, in the codec's format |
  * | `e<json>` | throw the error `{ name, message }` |
  * | `p<id>` | a pending host promise, settled later with its own reply |
+ * | `a<key>` | (settling a tool call) approved: the guest makes the call again as `callApproved(id, key, args)` |
+ * | `c<json>` | a child job's handle `{ id, role, state }` (what a tool returning `ctx.startJob(…)` gives) |
  * | `m` | (for `get`) the property is a method |
  *
  * A transport may hand the guest the replies for `undefined`, numbers, booleans and `null` as those values
@@ -29,7 +31,7 @@
 import { parseUntrusted } from "../membrane/untrusted-json.ts";
 
 /** The operations a guest message can name; the guest sends the index. */
-export const GUEST_OPERATIONS = ["done", "get", "set", "has", "keys", "call", "print", "repr", "exit", "resolve", "now", "random", "callNumbers", "timer", "clearTimer", "monotonic", "future"] as const;
+export const GUEST_OPERATIONS = ["done", "get", "set", "has", "keys", "call", "print", "repr", "exit", "resolve", "now", "random", "callNumbers", "timer", "clearTimer", "monotonic", "future", "callApproved"] as const;
 
 /**
  * The message an engine (not the guest) sends when the cell's own code starts, after the runtime entries

@@ -56,7 +56,10 @@ export function installGuestRuntime(
   };
   // What each tombstone stands for, so storing it again keeps its reason (or the handle key to retry).
   const tombstones = new WeakMap<object, { why: string; k?: string }>();
-  const pending = new Map<number, { resolve: Function; reject: Function }>();
+  // `again`: a tool call that may come back approved (`a<key>`) is made again with the approval's key.
+  const pending = new Map<number, { resolve: Function; reject: Function; again?: (key: string) => string }>();
+  // Makes the handle of a child job (`c<json>` replies); installed with the waits below.
+  let childHandle: ((info: any) => unknown) | undefined;
   const EXIT = { exit: true };
   // Set by `exit()`: every `catch` of the cell re-throws (the compiler calls `checkExit` there).
   let exiting = false;
@@ -98,8 +101,16 @@ export function installGuestRuntime(
         const id = +reply.slice(1);
         return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
       }
+      case 99 /* c */:
+        if (childHandle) return childHandle(parse(reply.slice(1)));
     }
     throw makeError({ name: "InternalError", message: "unreadable host reply" });
+  };
+  // A tool call's answer: as `answer`, but a pending result that comes back approved makes the call again.
+  const answerCall = (reply: string | number | boolean | null | undefined, again: (key: string) => string): unknown => {
+    if (typeof reply !== "string" || reply.charCodeAt(0) !== 112 /* p */) return answer(reply);
+    const id = +reply.slice(1);
+    return new Promise((resolve, reject) => pending.set(id, { resolve, reject, again }));
   };
   // Argument lists of strings, finite numbers, booleans and null (nearly every call) are written as a JSON
   // array directly: cheaper for the interpreter than any general encoder.
@@ -123,7 +134,7 @@ export function installGuestRuntime(
     return text + "]";
   };
   const encode = (value: unknown) => codec.encode(value, "transfer");
-  const handles = createGuestHandles({ send, ops, answer, encodeArgs, encode });
+  const handles = createGuestHandles({ send, ops, answer, answerCall, encodeArgs, encode });
 
   const tombstone = (why: string, path: string, key?: string) => {
     const fail = () => {
@@ -243,7 +254,7 @@ export function installGuestRuntime(
   });
   // A timer callback that throws ends the cell, whether its code is still running or finished.
   const resetTimers = installGuestTimers(G, send, answer, ops, (error: unknown) => (failRunning ? failRunning(error) : reportEnd(error)));
-  installGuestWaits(G, send, answer, ops);
+  childHandle = installGuestWaits(G, send, answer, ops).childHandle;
   // The engine hands `Error.prepareStackTrace` call sites whose `getFunction()` returns the functions on the
   // stack, the runtime's own among them. Nothing is secret there (the broker checks everything), but agent
   // code has no business with the runtime's closures: the hook is fixed to "none".
@@ -332,7 +343,13 @@ export function installGuestRuntime(
       if (!entry) return "";
       pending.delete(id);
       try {
-        entry.resolve(answer(reply));
+        // Approved: the call is made again (a new crossing the host runs once), in a job of its own.
+        if (typeof reply === "string" && reply.charCodeAt(0) === 97 /* a */) {
+          const again = entry.again;
+          if (!again) throw makeError({ name: "InternalError", message: "an approval came for a call that cannot be made again" });
+          const key = reply.slice(1);
+          entry.resolve(Promise.resolve().then(() => answer(again(key))));
+        } else entry.resolve(answer(reply));
       } catch (error) {
         entry.reject(error);
       }

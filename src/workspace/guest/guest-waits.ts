@@ -14,7 +14,7 @@ export function installGuestWaits(
   send: (op: number, ...args: string[]) => string,
   answer: (reply: string) => unknown,
   ops: Record<string, number>,
-): void {
+): { childHandle(info: any): unknown } {
   const FUTURE = ops.future!;
   const wait = (kind: string, data: unknown) => answer(send(FUTURE, kind, JSON.stringify(data)));
   const define = (name: string, value: Function) =>
@@ -33,6 +33,10 @@ export function installGuestWaits(
   define("waitForMessage", function waitForMessage() {
     return wait("message", {});
   });
+  define("requestApproval", function requestApproval(summary: unknown) {
+    if (typeof summary !== "string" || !summary.trim()) throw new TypeError("requestApproval(summary): expected a sentence saying what to approve");
+    return wait("approval", { summary });
+  });
   const list = (name: string, values: unknown) => {
     if (values === null || typeof values !== "object" || typeof (values as any)[Symbol.iterator] !== "function") {
       throw new TypeError(`${name}(list): expected a list of promises (waits, tool calls)`);
@@ -47,4 +51,29 @@ export function installGuestWaits(
   define("getAll", function getAll(values: unknown) {
     return Promise.all(list("getAll", values));
   });
+  // A child job's handle: its id, role and state as data (what printing it shows), awaitable (a durable wait
+  // for its end: the exit value, or ChildJobFailed). The wait starts at the first await.
+  const childHandle = (info: any) => {
+    const key = String(info?.id);
+    const handle: any = { jobId: key, role: String(info?.role), state: String(info?.state ?? "WAITING") };
+    let ended: Promise<unknown> | undefined;
+    Object.defineProperty(handle, "then", {
+      enumerable: false,
+      value: function then(onFulfilled?: (value: unknown) => unknown, onRejected?: (error: unknown) => unknown) {
+        ended ??= (wait("child", { key }) as Promise<unknown>).then(
+          (value) => {
+            handle.state = "COMPLETED";
+            return value;
+          },
+          (error) => {
+            handle.state = "ERROR";
+            throw error;
+          },
+        );
+        return ended.then(onFulfilled, onRejected);
+      },
+    });
+    return handle;
+  };
+  return { childHandle };
 }

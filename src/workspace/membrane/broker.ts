@@ -13,6 +13,8 @@ import type { ConsoleStream } from "../console-buffer.ts";
 import { METHOD_REPLY, UNDEFINED_REPLY, decodeArguments, errorReply, thrownReply, valueReply } from "../guest/guest-protocol.ts";
 import { isTool, type Tool } from "../../tools/tool.ts";
 import { futureReply, isDurableFuture } from "../../tools/durable-future.ts";
+import { approvalReply, isApprovalRequest } from "../../tools/approval.ts";
+import { childStartReply, isChildJobStart } from "../../tools/child-job.ts";
 import { llmRepr } from "../../tools/llm-repr.ts";
 import type { CrossingKind } from "../cell-journal.ts";
 import type { CrossingPolicy } from "../cell-host.ts";
@@ -33,6 +35,11 @@ export interface BrokerOptions {
   console: { push(stream: ConsoleStream, text: string): void };
   /** Calls a tool from agent code (preparation, validation, logging, error handlers); may return a promise. */
   callTool(tool: Tool, args: unknown[]): unknown;
+  /**
+   * Calls a `needsApproval` tool whose request `key` a human approved (the guest makes the call again with the
+   * key): the job checks the approval and that it was not used before. Without it, such calls are refused.
+   */
+  callApproved?(tool: Tool, args: unknown[], key: string): unknown;
   /** Records a tool call that tool access refused. */
   refused(tool: Tool, args: unknown[], error: Error): void;
   /** Records `exit(status)`. */
@@ -72,7 +79,8 @@ export class Broker {
     kind: (op, args) => this.#kindOf(op, args),
     idempotent: (op, args) => {
       const entry = this.#options.table.get(Number(args[0]));
-      return (op === "call" || op === "callNumbers") && !args[1] && entry !== undefined && isTool(entry.value) && entry.value.idempotent;
+      const call = ((op === "call" || op === "callNumbers") && !args[1]) || op === "callApproved";
+      return call && entry !== undefined && isTool(entry.value) && entry.value.idempotent;
     },
   };
 
@@ -91,6 +99,9 @@ export class Broker {
   #reply(value: unknown): string {
     // A durable future is not a value: the cell host turns it into a wait (the guest never sees this reply).
     if (isDurableFuture(value)) return futureReply(value);
+    // So are a call waiting for approval and a child job being started: the job runner handles both.
+    if (isApprovalRequest(value)) return approvalReply(value);
+    if (isChildJobStart(value)) return childStartReply(value);
     return valueReply(value, (inner) => this.#options.codec.encode(inner));
   }
 
@@ -193,6 +204,22 @@ export class Broker {
           record = this.#open("call", "write", entry, second || undefined, third);
           return this.#settle(record, this.#call(entry, second ?? "", this.#arguments(third)));
         }
+        case "callApproved": {
+          // The call of a `needsApproval` tool again, now approved (the guest runtime sends it; agent code can
+          // too, so the job checks the key: this job's, approved, for this tool, not used before).
+          const entry = this.#entry(first);
+          if (!isTool(entry.value)) throw new TypeError("only a tool call can be approved");
+          const tool = entry.value;
+          record = this.#open("tool", "write", entry, undefined, third);
+          const args = this.#arguments(third);
+          const refusal = this.#options.access.refusal(tool);
+          if (refusal) {
+            this.#options.refused(tool, args, refusal);
+            throw refusal;
+          }
+          if (!this.#options.callApproved) throw new TypeError(`${tool.name}: an approved call needs a job`);
+          return this.#settle(record, this.#options.callApproved(tool, args, second ?? ""));
+        }
         case "now":
           record = this.#options.journal.open("now", "read", undefined, undefined, undefined);
           return this.#settle(record, Number(this.#options.clock()));
@@ -231,6 +258,7 @@ export class Broker {
       case "repr":
         return "local";
       case "set":
+      case "callApproved":
         return "effect";
       case "call":
       case "callNumbers": {
@@ -255,6 +283,8 @@ export class Broker {
       case "call":
       case "callNumbers":
         return member ? `${target}.${member}(…)` : `${target}(…)`;
+      case "callApproved":
+        return `${target}(…) (approved)`;
       case "get":
       case "has":
         return `${target}.${member}`;

@@ -18,6 +18,8 @@ export interface Forgery {
   exit?: { text: string };
   /** Replaces the stored text of variable `name` in what the guest reports at the end of a cell. */
   variable?: { name: string; text: string };
+  /** Replaces every message of operation `op` with `to` (another operation, other arguments). */
+  message?: { op: string; to: (args: readonly string[]) => { op: string; args: string[] } };
 }
 
 /** `inner`, with its VMs' messages rewritten as `forgery` says. */
@@ -29,6 +31,10 @@ export function forgingExecutor(inner: Executor, forgery: Forgery): Executor {
     async createVm(options) {
       const host: VmHost = {
         receive(op, args) {
+          if (forgery.message && op === forgery.message.op) {
+            const to = forgery.message.to(args);
+            return options.host.receive(to.op, to.args);
+          }
           const forged = forgery.arguments;
           if (forged && op === "call" && args[1] === forged.member) return options.host.receive(op, [args[0]!, args[1]!, forged.text]);
           if (forgery.write && op === "set" && args[1] === forgery.write.member) return options.host.receive(op, [args[0]!, args[1]!, forgery.write.text]);

@@ -20,7 +20,7 @@ export const WORKSPACE_GLOBALS = [
   "URLSearchParams", "Uint16Array", "Uint32Array", "Uint8Array", "Uint8ClampedArray", "WeakMap", "WeakSet", "__statek", "atob", "btoa",
   "clearInterval", "clearTimeout", "console", "getAll", "getAny", "decodeURI", "decodeURIComponent", "encodeURI", "encodeURIComponent", "escape", "eval", "exit", "globalThis", "isFinite",
   "isNaN", "parseFloat", "parseInt", "performance", "print", "queueMicrotask", "setInterval", "setTimeout", "sleep", "structuredClone", "undefined",
-  "unescape", "until", "waitForMessage",
+  "requestApproval", "unescape", "until", "waitForMessage",
 ];
 
 /** What a cell showed: its console lines and its error. */

@@ -1,0 +1,22 @@
+/** `statek show`'s timeline of the records approvals and child jobs add (issue 9 items 5 and 6). */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { encodeHistoryRow } from "../jobs/history-codec.ts";
+import { formatTimeline } from "./format-timeline.ts";
+
+describe("timeline of approvals and child jobs", () => {
+  it("shows who decided what and when, and how each child ended", () => {
+    const decidedAt = Date.UTC(2026, 0, 2, 3, 4, 5);
+    const rows = [
+      encodeHistoryRow(0, "approval", decidedAt, { requestId: "j:0:2:approval", tool: "pay", args: "{amount:500}", approved: true, note: "ok\nwithin budget", by: "alice", decidedAt }),
+      encodeHistoryRow(1, "approval", decidedAt, { requestId: "j:0:5:approval", tool: "requestApproval", summary: "Delete the list?", approved: false, by: "bob", decidedAt }),
+      encodeHistoryRow(2, "child-ended", decidedAt, { childId: "c-1", role: "researcher", status: "DONE", result: '"CATS"' }),
+      encodeHistoryRow(3, "child-ended", decidedAt, { childId: "c-2", role: "flaky", status: "FAILED", reason: "Error: no luck" }),
+    ];
+    const text = formatTimeline("j", rows, { full: false }).join("\n");
+    assert.match(text, /✓ approved by alice at 2026-01-02T03:04:05\.000Z: pay\(\{amount:500\}\) \(j:0:2:approval\)\n {4}note: ok\n {10}within budget/);
+    assert.match(text, /✗ denied by bob at 2026-01-02T03:04:05\.000Z: "Delete the list\?" \(j:0:5:approval\)/);
+    assert.match(text, /child job c-1 \(researcher\) DONE\n {4}result: "CATS"/);
+    assert.match(text, /child job c-2 \(flaky\) FAILED\n {4}reason: Error: no luck/);
+  });
+});
