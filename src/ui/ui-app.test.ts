@@ -138,7 +138,9 @@ describe("web UI over HTTP", () => {
     const key = `${fixture.ids.approval}:0:1`;
     const response = await client.post(`/jobs/${fixture.ids.approval}/approval`, { _csrf: page.csrf, requestId: key, decision: "approve", note: "fine by me" });
     assert.equal(response.status, 303);
-    assert.deepEqual((await fixture.store.getFuture(key))!.value, { approved: true, note: "fine by me", by: "local" });
+    const { decidedAt, ...decision } = (await fixture.store.getFuture(key))!.value as Record<string, unknown>;
+    assert.deepEqual(decision, { approved: true, note: "fine by me", by: "local" });
+    assert.equal(typeof decidedAt, "number");
     const history = await fixture.store.getHistory(fixture.ids.approval);
     assert.deepEqual(history[history.length - 1]!.data, { action: "approve", by: "local", via: "web UI", target: key, note: "fine by me", v: 1 });
   });
