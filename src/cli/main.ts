@@ -11,6 +11,7 @@ import { PROCESS_IO, type CliIo } from "./cli-io.ts";
 import type { Command } from "./command.ts";
 import { helpCommand } from "./commands/help.ts";
 import { jobsCommand } from "./commands/jobs.ts";
+import { mcpCommand } from "./commands/mcp.ts";
 import { showCommand } from "./commands/show.ts";
 import { formatCommandHelp, formatOverview } from "./format-usage.ts";
 import { packageVersion } from "./package-version.ts";
@@ -18,7 +19,7 @@ import { parseCommandLine } from "./parse-command-line.ts";
 import { formatError } from "../tools/call-tool.ts";
 
 /** The commands, in the order `statek --help` lists them. */
-export const COMMANDS: readonly Command[] = [jobsCommand, showCommand, helpCommand];
+export const COMMANDS: readonly Command[] = [jobsCommand, showCommand, mcpCommand, helpCommand];
 
 /**
  * Runs one command line and resolves to its exit code. Never throws: every failure is reported on `stderr`.

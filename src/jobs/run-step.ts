@@ -5,7 +5,11 @@
  * executed. Everything a step changes is committed in one transaction at its end, so a crash loses at most
  * the step in progress and never a committed model reply.
  */
+import { context } from "@opentelemetry/api";
 import { CorruptRecordError } from "../errors/corrupt-record-error.ts";
+import { SPAN_NAMES, stepAttributes } from "../telemetry/spans.ts";
+import { contextFromCarrier, type TraceCarrier } from "../telemetry/trace-carrier.ts";
+import { failSpan, inSpan } from "../telemetry/tracer.ts";
 import { NoSuchJobError } from "../errors/no-such-job-error.ts";
 import type { JobRow, JobStatus } from "../store/store.ts";
 import { agentForJob, type Agent } from "./agent.ts";
@@ -84,6 +88,20 @@ async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx
     }
     session = { version: row.version, agent, history, workspace: undefined } satisfies JobSession;
   }
+  // The step joins the trace its job was submitted in (a worker in another process included).
+  const parent = contextFromCarrier(submittedTrace(session.history), context.active());
+  const loaded = session;
+  return inSpan(SPAN_NAMES.step, { parent, attributes: stepAttributes(row) }, async (span, trace) => {
+    const changes = await stepLoaded({ ...env, trace }, agent, row, loaded, tx);
+    span.setAttribute("statek.job.status", changes.status);
+    if (changes.failure) failSpan(span, `JobFailedError: ${changes.failure.reason}`);
+    return changes.status;
+  });
+}
+
+/** The step once the job's history is at hand: execute, ask, run error handlers, commit; keep the session warm. */
+async function stepLoaded(env: StepEnvironment, agent: Agent, row: JobRow, session: JobSession, tx: StepTransaction): Promise<StepChanges> {
+  const id = row.id;
   const changes = new StepChanges(row);
   let committed = false;
   try {
@@ -107,7 +125,13 @@ async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx
       session.workspace?.dispose();
     }
   }
-  return changes.status;
+  return changes;
+}
+
+/** The trace context stored with the job when it was submitted, if any. */
+function submittedTrace(history: readonly HistoryRecord[]): TraceCarrier | undefined {
+  const submitted = history.find((record) => record.kind === "submitted");
+  return submitted?.kind === "submitted" ? submitted.data.trace : undefined;
 }
 
 /** A row whose status cannot be read fails like any other job: through `StepChanges.fail`, handlers first. */

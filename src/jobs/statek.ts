@@ -4,6 +4,7 @@
  * read them back (DESIGN.md §4).
  */
 import { randomUUID } from "node:crypto";
+import { context } from "@opentelemetry/api";
 import { hostname } from "node:os";
 import { FutureSignals } from "../durable/future-signals.ts";
 import { NoSuchAgentError } from "../errors/no-such-agent-error.ts";
@@ -34,6 +35,7 @@ import { parseWarmup, type WarmupSource } from "./warmup.ts";
 import { notifyModelText, type JobEvent, type OnModelText } from "./job-events.ts";
 import { DEFAULT_LEASE_MS } from "./step-transaction.ts";
 import { rejection, settleFuture } from "./settle-future.ts";
+import { traceCarrierOf } from "../telemetry/trace-carrier.ts";
 
 /** What {@link Statek.open} accepts. */
 export interface StatekOptions {
@@ -315,7 +317,11 @@ export class Statek {
       cell: 0,
     };
     const warmup = [...parseWarmup(options.warmup, "submitJob: warmup"), ...agent.warmup];
-    const submitted: SubmittedRecord = { vars: types, params, ...(warmup.length ? { warmup: warmup.map((block) => ({ ...block })) } : {}) };
+    // The trace the job is submitted in (when the application traces): its steps join it, wherever they run.
+    const trace = traceCarrierOf(context.active());
+    const submitted: SubmittedRecord = {
+      vars: types, params, ...(warmup.length ? { warmup: warmup.map((block) => ({ ...block })) } : {}), ...(trace ? { trace } : {}),
+    };
     const history = [encodeHistoryRow(0, "submitted", now, submitted)];
     if (options.message !== undefined) history.push(encodeHistoryRow(1, "user-message", now, { text: String(options.message) }));
     job.historyLength = history.length;

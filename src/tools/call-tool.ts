@@ -5,6 +5,9 @@
  * so every call lands in the job history, from either route (agent code or a formal call from the model).
  */
 import { isPromise } from "node:util/types";
+import { context as activeContext, type Context } from "@opentelemetry/api";
+import { startToolSpan } from "../telemetry/spans.ts";
+import { endSpan } from "../telemetry/tracer.ts";
 import { DEFER_ERROR_HANDLER, defersRegistration, type ErrorHandler } from "./error-handler.ts";
 import { isDurableFuture } from "./durable-future.ts";
 import { prepareCall, runPreparedCall } from "./invoke-tool.ts";
@@ -58,6 +61,8 @@ export interface CallToolOptions {
   printed?(): readonly string[];
   /** Which members of class instances the record may show (the member policy); default: every public one. */
   visible?: LlmReprOptions["visible"];
+  /** The trace context the call's span goes under (its cell's or step's). @default the active context */
+  trace?: Context;
 }
 
 /**
@@ -66,6 +71,7 @@ export interface CallToolOptions {
  */
 export function callTool(tool: Tool, args: readonly unknown[] | Record<string, unknown>, options: CallToolOptions): unknown {
   const started = performance.now();
+  const traced = startToolSpan(options.trace, { name: tool.name, origin: options.origin, ...(options.callId === undefined ? {} : { callId: options.callId }) });
   let shown: unknown = args;
   const finish = (outcome: { result?: unknown; error?: unknown }) => {
     const printed = options.printed?.() ?? [];
@@ -83,6 +89,7 @@ export function callTool(tool: Tool, args: readonly unknown[] | Record<string, u
       record.result = [...printed, formatToolResult(outcome.result, options.visible)].filter((text) => text !== "").join("\n");
     }
     options.record(record);
+    endSpan(traced.span, "error" in outcome ? outcome.error : undefined);
   };
   const succeed = (value: unknown) => {
     registerHandler(tool, value, options);
@@ -93,7 +100,8 @@ export function callTool(tool: Tool, args: readonly unknown[] | Record<string, u
   try {
     const call = prepareCall(tool, args, { variable: (name) => options.ctx.variable(name), formal: options.origin === "formal" });
     shown = call.args;
-    result = runPreparedCall(call, options.ctx);
+    // The tool's own spans (an HTTP client's) nest under the call's, where the application has a context manager.
+    result = activeContext.with(traced.context, () => runPreparedCall(call, options.ctx));
   } catch (error) {
     finish({ error });
     throw error;
