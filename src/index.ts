@@ -45,6 +45,14 @@ export type { LlmReprOptions, LlmFormatter } from "./tools/llm-repr.ts";
 export { SYSTEM_TOOLS } from "./jobs/system-tools.ts";
 export type { ModelToolPayload as ToolPayload } from "./models/model-request.ts";
 
+/** Interoperability: MCP servers' tools as STATEK tools, an agent's tools as an MCP server, AI SDK tools. */
+export { mcpTools, DEFAULT_MCP_TIMEOUT_MS } from "./mcp/mcp-tools.ts";
+export type { McpTools, McpToolsOptions, McpSource, McpCommand, McpUrl } from "./mcp/mcp-tools.ts";
+export { mcpServer } from "./mcp/mcp-server.ts";
+export type { McpServerOptions, McpCallRecord } from "./mcp/mcp-server.ts";
+export type { McpMedia } from "./mcp/mcp-result.ts";
+export type { AiSdkTool, AgentTools, AiSdkToolCallOptions } from "./tools/ai-sdk-tool.ts";
+
 /** Documentation for the model: classes and functions in a job's scope. */
 export { describeClass } from "./docs/class-docs.ts";
 export type { ClassDocs, MemberDocs, FunctionDocs } from "./docs/class-docs.ts";
@@ -101,3 +109,6 @@ export { InvalidPricingError } from "./errors/invalid-pricing-error.ts";
 export { JobFinishedError } from "./errors/job-finished-error.ts";
 export { ResourceLimitError } from "./errors/resource-limit-error.ts";
 export { InvalidWorkspaceLimitError } from "./errors/invalid-workspace-limit-error.ts";
+export { McpToolError } from "./errors/mcp-tool-error.ts";
+export { McpConnectionError } from "./errors/mcp-connection-error.ts";
+export type { McpConnectionProblem } from "./errors/mcp-connection-error.ts";
