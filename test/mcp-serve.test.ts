@@ -16,7 +16,7 @@ const bin = join(root, "bin", "statek.js");
 const agents = join(root, "test", "fixtures", "mcp-agents.ts");
 
 type Text = { type: string; text?: string };
-const textOf = (result: { content?: unknown }) => (result.content as Text[]).map((block) => block.text).join("\n");
+const textOf = (result: Record<string, unknown>) => (result.content as Text[]).map((block) => block.text).join("\n");
 
 /** The calls every transport must answer alike. */
 async function checkServedTools(client: Client): Promise<void> {
@@ -47,7 +47,7 @@ class StderrLog {
   #text = "";
   #waiting: Array<() => void> = [];
 
-  listen(stream: NodeJS.ReadableStream): void {
+  listen(stream: { on(event: "data", listener: (chunk: Buffer) => void): unknown }): void {
     stream.on("data", (chunk: Buffer) => {
       this.#text += chunk.toString();
       for (const wake of this.#waiting.splice(0)) wake();
