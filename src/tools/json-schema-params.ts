@@ -67,9 +67,8 @@ export function paramsFromJsonSchema(schema: unknown, label: string): JsonSchema
     const text = typeof given.description === "string" && given.description.trim() ? given.description
       : typeof given.title === "string" && given.title.trim() ? given.title : NO_DESCRIPTION;
     const notes = [name !== property ? `(the server's "${property}")` : "", unchecked.has(name) ? "(any value: its schema could not be checked here)" : ""];
-    let parameter = converted.describe([text, ...notes].filter(Boolean).join(" "));
-    if (!required.has(property) && given.default === undefined) parameter = parameter.optional();
-    shape[name] = parameter;
+    const optional = !required.has(property) && given.default === undefined ? converted.optional() : converted;
+    shape[name] = optional.describe([text, ...notes].filter(Boolean).join(" "));
   }
   const params = schema.additionalProperties === false ? z.strictObject(shape) : z.looseObject(shape);
   return { params, propertyOf, unchecked };
