@@ -31,10 +31,12 @@ export interface AiSdkToolCallOptions {
  */
 export interface AiSdkTool {
   type?: string;
-  description?: string | ((options: { context: Record<string, never> }) => string);
+  // The parameters are `any` so that every version's tools are assignable (their option types are their own);
+  // STATEK calls them with what AiSdkToolCallOptions describes.
+  description?: string | ((options: any) => string);
   title?: string;
   inputSchema?: unknown;
-  execute?: (input: any, options: AiSdkToolCallOptions) => unknown;
+  execute?: (input: any, options: any) => unknown;
   needsApproval?: unknown;
 }
 
@@ -109,7 +111,8 @@ export function fromAiSdkTool(name: string, candidate: AiSdkTool, label: string)
         }
         input = checked.value;
       }
-      const output = await execute(input, { toolCallId: ctx.idempotencyKey, messages: [], abortSignal: ctx.signal, context: {} });
+      const options: AiSdkToolCallOptions = { toolCallId: ctx.idempotencyKey, messages: [], abortSignal: ctx.signal, context: {} };
+      const output = await execute(input, options);
       return isAsyncIterable(output) ? lastOf(output) : output;
     },
   });

@@ -1,5 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import type { z } from "zod";
 import { NO_DESCRIPTION, paramsFromJsonSchema, toSchemaArguments } from "./json-schema-params.ts";
 
 describe("paramsFromJsonSchema", () => {
@@ -11,8 +12,8 @@ describe("paramsFromJsonSchema", () => {
       additionalProperties: false,
     }, "t");
     assert.deepEqual(Object.keys(params.shape), ["user_id", "ctx_", "tags"]);
-    assert.equal(params.shape.user_id!.description, `Who. (the server's "user-id")`);
-    assert.equal(params.shape.tags!.description, NO_DESCRIPTION);
+    assert.equal((params.shape.user_id as z.ZodType).description, `Who. (the server's "user-id")`);
+    assert.equal((params.shape.tags as z.ZodType).description, NO_DESCRIPTION);
     assert.equal(params.safeParse({ user_id: "u1", ctx_: 2 }).success, true);
     assert.equal(params.safeParse({ ctx_: 2 }).success, false, "required stays required");
     assert.equal(params.safeParse({ user_id: "u1", ctx_: 2.5 }).success, false, "integer is checked");
@@ -39,7 +40,7 @@ describe("paramsFromJsonSchema", () => {
       properties: { odd: { if: { type: "string" }, then: { minLength: 2 }, description: "Odd." } },
     }, "t");
     assert.match(unchecked.get("odd")!, /Conditional schemas/);
-    assert.equal(params.shape.odd!.description, "Odd. (any value: its schema could not be checked here)");
+    assert.equal((params.shape.odd as z.ZodType).description, "Odd. (any value: its schema could not be checked here)");
     assert.equal(params.safeParse({ odd: 5 }).success, true);
   });
 
