@@ -32,7 +32,7 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** Serves `agent`'s tools on stdin/stdout until stdin closes; resolves then. */
 export async function serveMcpStdio(agent: Agent, options: McpServerOptions = {}): Promise<void> {
   const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
-  const server = await mcpServer(agent, options);
+  const server = await mcpServer(agent, { defaultSession: "stdio", ...options });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((resolve) => {
     server.onclose = resolve;

@@ -27,7 +27,7 @@ import type { Tool, ToolContext } from "../tools/tool.ts";
 export interface McpCallRecord extends ToolCallRecord {
   /** The agent whose tool was called. */
   role: string;
-  /** The MCP session (Streamable HTTP), or `stdio`. */
+  /** The MCP session (Streamable HTTP), or the server's `defaultSession` (`stdio` for `statek mcp serve`). */
   session: string;
   /** When the call ended. */
   at: string;
@@ -41,6 +41,8 @@ export interface McpServerOptions {
   version?: string;
   /** Hears every call once it ended (`statek mcp serve` logs them). */
   onCall?(record: McpCallRecord): void;
+  /** The session name of calls over a transport without sessions (stdio, in-memory). @default "single" */
+  defaultSession?: string;
 }
 
 /** The tools of `agent` an MCP client may list and call: its own visible tools that its jobs may call. */
@@ -81,7 +83,7 @@ export async function mcpServer(agent: Agent, options: McpServerOptions = {}): P
     const found = byName.get(name);
     // A hidden or not-allowed tool is answered like an unknown one: its existence is not served either.
     if (!found) throw new McpError(ErrorCode.InvalidParams, `NameError: tool '${name}' not found`);
-    const session = extra.sessionId ?? "stdio";
+    const session = extra.sessionId ?? options.defaultSession ?? "single";
     const printed: string[] = [];
     let record: ToolCallRecord | undefined;
     let value: unknown;
