@@ -57,7 +57,7 @@ export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
  * await github.close();
  * ```
  */
-export async function mcpTools(source: McpSource | Client, options: McpToolsOptions = {}): Promise<McpTools> {
+export async function mcpTools(source: McpSource, options: McpToolsOptions = {}): Promise<McpTools> {
   const timeoutMs = checkMs(options.timeoutMs, "timeoutMs", DEFAULT_MCP_TIMEOUT_MS);
   const connectTimeoutMs = checkMs(options.connectTimeoutMs, "connectTimeoutMs", 30_000);
   const prefix = options.prefix ?? "";

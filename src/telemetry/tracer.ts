@@ -13,9 +13,14 @@ import { context, SpanStatusCode, trace, type Attributes, type Context, type Spa
 /** The instrumentation scope STATEK's spans are created under. */
 export const TRACER_NAME = "statek";
 
-/** The tracer of the global tracer provider (a no-op one until the application installs an SDK). */
+let tracer: Tracer | undefined;
+
+/**
+ * The tracer of the global tracer provider (a no-op one until the application installs an SDK). The API's
+ * proxy tracer is kept: it finds a provider the application registers later.
+ */
 export function statekTracer(): Tracer {
-  return trace.getTracer(TRACER_NAME);
+  return (tracer ??= trace.getTracer(TRACER_NAME));
 }
 
 /** How a span starts: its attributes, its parent (default: the active context) and its kind. */
