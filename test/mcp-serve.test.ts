@@ -56,7 +56,7 @@ class StderrLog {
 
   /** The complete lines so far, parsed. */
   lines(): Array<Record<string, unknown>> {
-    return this.#text.slice(0, this.#text.lastIndexOf("\n") + 1).split("\n").filter((line) => line.trim())
+    return this.#text.slice(0, this.#text.lastIndexOf("\n") + 1).split("\n").filter((line) => line.startsWith("{"))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
   }
 
@@ -92,8 +92,9 @@ describe("statek mcp serve over stdio", () => {
     await checkServedTools(client);
   });
 
-  it("logs every call on stderr as a JSON line", async () => {
+  it("logs every call on stderr as a JSON line, and sends what the agents module logs there too", async () => {
     const lines = await stderr.until((lines) => toolCalls(lines).length >= 4);
+    assert.match(stderr.text, /^agents module loaded$/m);
     assert.deepEqual(lines[0]!.event, "serving");
     assert.deepEqual(lines[0]!.tools, ["add", "weekday", "divide"]);
     const calls = toolCalls(lines);

@@ -148,7 +148,8 @@ function connectionError(error: unknown, call: { server: string; toolName: strin
   if (code === REQUEST_TIMEOUT) {
     return new McpConnectionError({ ...call, problem: "timeout", detail: `did not answer ${call.toolName} within ${call.timeoutMs} ms`, cause: error });
   }
-  if (code === CONNECTION_CLOSED) {
+  // A closed client the application gave answers "Not connected" (no code): the same news for the model.
+  if (code === CONNECTION_CLOSED || (error instanceof Error && error.message === "Not connected")) {
     return new McpConnectionError({ ...call, problem: "closed", detail: `closed the connection before answering ${call.toolName} (did the server exit?)`, cause: error });
   }
   return undefined;

@@ -46,6 +46,8 @@ async function runMcp({ values, positionals, io }: CommandInput): Promise<number
   if (!values.http && (values.port !== undefined || values.host !== undefined)) throw usage("--port and --host go with --http");
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage(`--port must be a port number (0–65535), got '${values.port}'`);
+  // Over stdio, stdout is the protocol: what the agents module or a tool logs with console.log goes to stderr.
+  if (!values.http) keepStdoutForProtocol();
   const agent = pickAgent(await loadAgents(values.agents, "statek mcp serve"), values.role as string | undefined, "mcp");
   const log = jsonLines(io.stderr);
   const onCall = (record: McpCallRecord) => log({ event: "tool-call", ...record });
@@ -68,6 +70,10 @@ async function runMcp({ values, positionals, io }: CommandInput): Promise<number
   });
   await server.close();
   return 0;
+}
+
+function keepStdoutForProtocol(): void {
+  for (const method of ["log", "info", "debug"] as const) console[method] = (...args: unknown[]) => console.error(...args);
 }
 
 function jsonLines(out: CliOutput): (entry: Record<string, unknown>) => void {
