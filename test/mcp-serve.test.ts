@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Agent, Statek, mcpTools, scriptedModel } from "../src/index.ts";
 
 const root = join(import.meta.dirname, "..");
 const bin = join(root, "bin", "statek.js");
@@ -139,6 +140,24 @@ describe("statek mcp serve --http", () => {
     const lines = await stderr.until((lines) => toolCalls(lines).length >= 5);
     const sessions = new Set(toolCalls(lines).map((line) => line.session));
     assert.equal(sessions.size, 2, "each client's calls are logged with its own session");
+  });
+
+  it("is what mcpTools({ url }) imports: a job elsewhere calls the agent's tools over HTTP", async () => {
+    const tools = await mcpTools({ url }, { prefix: "calc_" });
+    try {
+      assert.deepEqual(tools.map((tool) => [tool.name, tool.readOnly]), [["calc_add", true], ["calc_weekday", false], ["calc_divide", false]]);
+      const model = scriptedModel([
+        "```ts\nconst sum = await calc_add(2, 3)\nconst day = await calc_weekday('2026-12-03T09:00:00Z')\nprint(sum, day.day)\nawait calc_divide(1, 0)\n```",
+        "```ts\nexit()\n```",
+      ]);
+      const agent = new Agent({ role: "remote-user", tools, model });
+      const statek = await Statek.open({ store: ":memory:", agents: [agent] });
+      const view = await statek.runJob((await statek.submitJob(agent)).id);
+      await statek.close();
+      assert.deepEqual(view.console, ["5 Thursday", "McpToolError: dividing 1 by 0\nRangeError: division by zero"]);
+    } finally {
+      await tools.close();
+    }
   });
 
   it("refuses a request whose Host is not the server's (DNS rebinding)", async () => {
