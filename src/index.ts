@@ -52,6 +52,14 @@ export type { LlmReprOptions, LlmFormatter } from "./tools/llm-repr.ts";
 export { SYSTEM_TOOLS } from "./jobs/system-tools.ts";
 export type { ModelToolPayload as ToolPayload } from "./models/model-request.ts";
 
+/** Interoperability: MCP servers' tools as STATEK tools, an agent's tools as an MCP server, AI SDK tools. */
+export { mcpTools, DEFAULT_MCP_TIMEOUT_MS } from "./mcp/mcp-tools.ts";
+export type { McpTools, McpToolsOptions, McpSource, McpCommand, McpUrl } from "./mcp/mcp-tools.ts";
+export { mcpServer } from "./mcp/mcp-server.ts";
+export type { McpServerOptions, McpCallRecord } from "./mcp/mcp-server.ts";
+export type { McpMedia } from "./mcp/mcp-result.ts";
+export type { AiSdkTool, AgentTools, AiSdkToolCallOptions } from "./tools/ai-sdk-tool.ts";
+
 /** Documentation for the model: classes and functions in a job's scope. */
 export { describeClass } from "./docs/class-docs.ts";
 export type { ClassDocs, MemberDocs, FunctionDocs } from "./docs/class-docs.ts";
@@ -116,3 +124,6 @@ export { ApprovalRequiredError } from "./errors/approval-required-error.ts";
 export { NoSuchApprovalError } from "./errors/no-such-approval-error.ts";
 export { JobNotWaitingError } from "./errors/job-not-waiting-error.ts";
 export { ChildJobFailed } from "./errors/child-job-failed.ts";
+export { McpToolError } from "./errors/mcp-tool-error.ts";
+export { McpConnectionError } from "./errors/mcp-connection-error.ts";
+export type { McpConnectionProblem } from "./errors/mcp-connection-error.ts";

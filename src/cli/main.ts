@@ -13,6 +13,7 @@ import { cancelCommand } from "./commands/cancel.ts";
 import { helpCommand } from "./commands/help.ts";
 import { retryCommand } from "./commands/retry.ts";
 import { jobsCommand } from "./commands/jobs.ts";
+import { mcpCommand } from "./commands/mcp.ts";
 import { showCommand } from "./commands/show.ts";
 import { uiCommand } from "./commands/ui.ts";
 import { formatCommandHelp, formatOverview } from "./format-usage.ts";
@@ -21,7 +22,7 @@ import { parseCommandLine } from "./parse-command-line.ts";
 import { formatError } from "../tools/call-tool.ts";
 
 /** The commands, in the order `statek --help` lists them. */
-export const COMMANDS: readonly Command[] = [jobsCommand, showCommand, cancelCommand, retryCommand, uiCommand, helpCommand];
+export const COMMANDS: readonly Command[] = [jobsCommand, showCommand, cancelCommand, retryCommand, uiCommand, mcpCommand, helpCommand];
 
 /**
  * Runs one command line and resolves to its exit code. Never throws: every failure is reported on `stderr`.

@@ -7,6 +7,7 @@
 import { briefTool, docstrTool } from "../docs/system-tools.ts";
 import type { LanguageModel } from "../models/language-model.ts";
 import { isTool, type Tool } from "../tools/tool.ts";
+import { agentTools, type AgentTools } from "../tools/ai-sdk-tool.ts";
 import { kindOf } from "../tools/with-article.ts";
 import { chatStyleOf, type ChatStyle } from "./chat-styles/chat-style.ts";
 import { chatStyleRules } from "./chat-styles/chat-styles.ts";
@@ -46,8 +47,12 @@ export interface AgentOptions extends JobSettings {
    * @default a prompt for the agent's chat style that lists the variables and tools (with their parameter types)
    */
   systemPrompt?: string;
-  /** The agent's tools (hidden ones included); the visible ones are listed by the prompt's tool placeholders. */
-  tools?: readonly Tool[];
+  /**
+   * The agent's tools (hidden ones included); the visible ones are listed by the prompt's tool placeholders. A
+   * record by name may also hold tools written for the AI SDK (`tool({ description, inputSchema, execute })`
+   * from `ai`), taken as they are (see docs/interop.md).
+   */
+  tools?: AgentTools;
   /** Framework tools every job of this agent has besides its own. @default `brief` and `docstr` */
   systemTools?: readonly Tool[];
   /**
@@ -170,10 +175,9 @@ export class Agent {
       throw new TypeError(`Agent: role must be a non-empty name of letters, digits, _ . : - (got ${JSON.stringify(options.role)})`);
     }
     const label = `Agent '${options.role}'`;
-    const tools = options.tools ?? [];
+    const tools = agentTools(options.tools, label);
     const names = new Set<string>();
     for (const candidate of tools) {
-      if (!isTool(candidate)) throw new TypeError(`${label}: every entry of tools must be made with tool() (got ${kindOf(candidate)})`);
       if (names.has(candidate.name)) throw new TypeError(`${label}: two tools are named '${candidate.name}'`);
       names.add(candidate.name);
     }

@@ -7,6 +7,8 @@
  * call that fails for good ends the job `FAILED` with the reason.
  */
 import { renderPrompt } from "../docs/render-prompt.ts";
+import { recordModelReply, startModelSpan } from "../telemetry/spans.ts";
+import { endSpan } from "../telemetry/tracer.ts";
 import { ModelCallError } from "../errors/model-call-error.ts";
 import { callWithRetries, type FailedAttempt } from "../models/call-with-retries.ts";
 import { generateReply } from "../models/generate-reply.ts";
@@ -72,13 +74,24 @@ export async function askModel(
       (signal, attempt) => {
         const current: AttemptProgress = { text: "", usage: undefined, started: performance.now() };
         progress = current;
+        const traced = startModelSpan(env.trace, model, attempt);
         return generateReply(model, { system, messages, tools, abortSignal: signal }, {
           onTextDelta: (delta) => {
             current.text += delta;
             env.emit?.({ kind: "model-text", jobId: row.id, role: row.role, turn, attempt, delta });
           },
           onUsage: (usage) => void (current.usage = usage),
-        });
+        }).then(
+          (reply) => {
+            recordModelReply(traced.span, reply);
+            endSpan(traced.span);
+            return reply;
+          },
+          (error: unknown) => {
+            endSpan(traced.span, error);
+            throw error;
+          },
+        );
       },
       env.models.retry,
       env.signal,

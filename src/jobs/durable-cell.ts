@@ -10,7 +10,10 @@
  * One model response may run several parts — formal tool calls, `ts_cli` cells, its own cell — so journal
  * items carry the part they belong to (`p`), and each part replays only its own.
  */
+import type { Context } from "@opentelemetry/api";
 import { CorruptRecordError } from "../errors/corrupt-record-error.ts";
+import { startCellSpan } from "../telemetry/spans.ts";
+import { endSpan } from "../telemetry/tracer.ts";
 import { JobFutures } from "../durable/job-futures.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { settleParentWait } from "./child-jobs.ts";
@@ -26,7 +29,7 @@ import type { StepTransaction } from "./step-transaction.ts";
 
 /** What a durable cell needs from its step. */
 export interface DurableCellContext {
-  env: Pick<StepEnvironment, "signal" | "signals" | "store" | "bindings" | "exposed" | "agentFor">;
+  env: Pick<StepEnvironment, "signal" | "signals" | "store" | "bindings" | "exposed" | "agentFor" | "trace">;
   row: JobRow;
   tx: StepTransaction;
   changes: StepChanges;
@@ -112,14 +115,25 @@ export async function runDurableCell(
     childEnded: (child) => settleParentWait(context.env, child),
   });
   tx.journalFor(row.cell, journalLength(journal));
+  const traced = startCellSpan(context.env.trace, { number: row.cell, part });
+  let failure: unknown;
   try {
     const report = await workspace.runCell(code, {
       ...options,
       cell: row.cell,
       journal: { journal: items, committedItems: state.journalCommitted[part] ?? 0, sink: partSink(tx, part), futures },
+      trace: traced.context,
     });
+    traced.span.setAttribute("statek.cell.crossings", report.crossings.length);
+    if (report.suspended) traced.span.setAttribute("statek.cell.suspended", true);
+    if (items.length) traced.span.setAttribute("statek.cell.replayed_items", items.length);
+    failure = report.error;
     return { report, futures };
+  } catch (error) {
+    failure = error;
+    throw error;
   } finally {
+    endSpan(traced.span, failure);
     futures.close();
   }
 }

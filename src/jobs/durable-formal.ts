@@ -41,7 +41,7 @@ export async function runFormalCall(
     tx.appendPart([{ t: "intent", seq: 0, op: "formal", h: 0, w: `${call.name}(…)` }], part);
     await tx.flush();
   }
-  const report = await workspace.callFormal(call.name, call.args, call.id);
+  const report = await workspace.callFormal(call.name, call.args, call.id, context.env.trace ? { trace: context.env.trace } : {});
   tx.appendPart([{ t: "done", seq: 0, r: "", fx: { toolCalls: report.toolCalls, console: report.console } }], part);
   await tx.flush();
   changes.absorb(report);

@@ -17,7 +17,7 @@ import { HISTORY_SCHEMAS } from "./history-schemas.ts";
 
 /** The version each record kind is written with. */
 export const HISTORY_VERSIONS: { readonly [K in HistoryKind]: number } = {
-  submitted: 1,
+  submitted: 2,
   "user-message": 1,
   "model-response": 1,
   "model-attempt": 1,
@@ -34,8 +34,11 @@ export const HISTORY_VERSIONS: { readonly [K in HistoryKind]: number } = {
   "child-ended": 1,
 };
 
-/** Upgrades from version `n` to `n + 1` of a kind's data (`v` already removed). None yet: every kind is at 1. */
-const UPGRADES: { readonly [K in HistoryKind]?: Readonly<Record<number, (data: Record<string, unknown>) => Record<string, unknown>>> } = {};
+/** Upgrades from version `n` to `n + 1` of a kind's data (`v` already removed). */
+const UPGRADES: { readonly [K in HistoryKind]?: Readonly<Record<number, (data: Record<string, unknown>) => Record<string, unknown>>> } = {
+  // 2 added the optional `trace` (the submitter's trace context): a version-1 record simply has none.
+  submitted: { 1: (data) => data },
+};
 
 /** Each kind's records, keyed by kind. */
 type RecordOfKind = { [K in HistoryKind]: { seq: number; kind: K; at: number; data: HistoryRecordData[K] } };

@@ -38,6 +38,7 @@ const submitted: z.ZodType<SubmittedRecord> = z.looseObject({
   vars: z.array(z.looseObject({ name: z.string(), type: z.string() })),
   params: jsonObject,
   warmup: z.array(z.looseObject({ code: z.string(), hidden: z.boolean().optional() })).optional(),
+  trace: z.looseObject({ traceparent: z.string(), tracestate: z.string().optional() }).optional(),
 });
 
 const userMessage: z.ZodType<UserMessageRecord> = z.looseObject({ text: z.string(), inbox: count.optional() });

@@ -11,6 +11,11 @@ export interface SubmittedRecord {
   params: Record<string, JsonValue>;
   /** The job's warmup blocks (its own, then its agent's), fixed at submit time. */
   warmup?: Array<{ code: string; hidden?: boolean }>;
+  /**
+   * The trace context current when the job was submitted (W3C `traceparent`/`tracestate`), when the application
+   * traces: the job's steps open their spans under it, in whichever process runs them. Since version 2.
+   */
+  trace?: { traceparent: string; tracestate?: string };
 }
 
 /** A message from the user. */

@@ -3,6 +3,7 @@
  * The rows of a new job — its row in `READY`, its initial variables, its opening history (`submitted`, and the
  * user's message) — as `statek.submitJob` and `ctx.startJob` (a child job) both create them.
  */
+import type { TraceCarrier } from "../telemetry/trace-carrier.ts";
 import type { HistoryRow, JobRow, JsonValue, VariableRow } from "../store/store.ts";
 import type { Agent } from "./agent.ts";
 import { checkAllowedTools } from "./agent.ts";
@@ -33,7 +34,7 @@ export interface NewJobRows {
  * Builds a new job of `agent`. Throws a `TypeError` (starting with `call`) for variables or parameters that
  * cannot be stored and for bad settings.
  */
-export function newJobRows(agent: Agent, options: NewJobOptions, scope: SubmitScope, identity: { id: string; parentId: string | null; call: string; now?: number }): NewJobRows {
+export function newJobRows(agent: Agent, options: NewJobOptions, scope: SubmitScope, identity: { id: string; parentId: string | null; call: string; now?: number; trace?: TraceCarrier }): NewJobRows {
   const { call } = identity;
   const metadata = jobMetadata(agent, options, call);
   const { rows, types } = encodeInitialVariables(options.vars ?? {}, scope);
@@ -62,7 +63,9 @@ export function newJobRows(agent: Agent, options: NewJobOptions, scope: SubmitSc
     cell: 0,
   };
   const warmup = [...parseWarmup(options.warmup, `${call}: warmup`), ...agent.warmup];
-  const submitted: SubmittedRecord = { vars: types, params, ...(warmup.length ? { warmup: warmup.map((block) => ({ ...block })) } : {}) };
+  const submitted: SubmittedRecord = {
+    vars: types, params, ...(warmup.length ? { warmup: warmup.map((block) => ({ ...block })) } : {}), ...(identity.trace ? { trace: identity.trace } : {}),
+  };
   const history = [encodeHistoryRow(0, "submitted", now, submitted)];
   if (options.message !== undefined) history.push(encodeHistoryRow(1, "user-message", now, { text: String(options.message) }));
   job.historyLength = history.length;

@@ -5,7 +5,11 @@
  * executed. Everything a step changes is committed in one transaction at its end, so a crash loses at most
  * the step in progress and never a committed model reply.
  */
+import { context } from "@opentelemetry/api";
 import { CorruptRecordError } from "../errors/corrupt-record-error.ts";
+import { SPAN_NAMES, stepAttributes } from "../telemetry/spans.ts";
+import { contextFromCarrier, type TraceCarrier } from "../telemetry/trace-carrier.ts";
+import { failSpan, inSpan } from "../telemetry/tracer.ts";
 import { NoSuchJobError } from "../errors/no-such-job-error.ts";
 import type { JobRow, JobStatus } from "../store/store.ts";
 import { agentForJob, type Agent } from "./agent.ts";
@@ -118,6 +122,22 @@ async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx
     }
     session = { version: row.version, agent, history, workspace: undefined } satisfies JobSession;
   }
+  // The step joins the trace its job was submitted in (a worker in another process included).
+  const parent = contextFromCarrier(submittedTrace(session.history), context.active());
+  const loaded = session;
+  return inSpan(SPAN_NAMES.step, { parent, attributes: stepAttributes(row) }, async (span, trace) => {
+    const { changes, status } = await stepLoaded({ ...env, trace }, agent, row, loaded, tx, keepLease);
+    span.setAttribute("statek.job.status", status);
+    if (changes.failure) failSpan(span, `JobFailedError: ${changes.failure.reason}`);
+    return status;
+  });
+}
+
+/** The step once the job's history is at hand: execute, ask, run error handlers, commit; keep the session warm. */
+async function stepLoaded(
+  env: StepEnvironment, agent: Agent, row: JobRow, session: JobSession, tx: StepTransaction, keepLease: boolean,
+): Promise<{ changes: StepChanges; status: JobStatus }> {
+  const id = row.id;
   const changes = new StepChanges(row);
   let committed = false;
   let reported: JobStatus | undefined;
@@ -155,7 +175,13 @@ async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx
       session.workspace?.dispose();
     }
   }
-  return reported ?? changes.status;
+  return { changes, status: reported ?? changes.status };
+}
+
+/** The trace context stored with the job when it was submitted, if any. */
+function submittedTrace(history: readonly HistoryRecord[]): TraceCarrier | undefined {
+  const submitted = history.find((record) => record.kind === "submitted");
+  return submitted?.kind === "submitted" ? submitted.data.trace : undefined;
 }
 
 /** A row whose status cannot be read fails like any other job: through `StepChanges.fail`, handlers first. */

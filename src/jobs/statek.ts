@@ -4,6 +4,7 @@
  * read them back (DESIGN.md §4).
  */
 import { randomUUID } from "node:crypto";
+import { context } from "@opentelemetry/api";
 import { hostname } from "node:os";
 import { FutureSignals } from "../durable/future-signals.ts";
 import { NoSuchAgentError } from "../errors/no-such-agent-error.ts";
@@ -37,6 +38,7 @@ import { newJobRows } from "./new-job.ts";
 import { decideApproval, listPendingApprovals, type ApprovalDecisionOptions, type PendingApproval, type PendingApprovalFilter } from "./approvals.ts";
 import { rejection, settleFuture } from "./settle-future.ts";
 import { checkAgents, workspaceLimitsOf } from "./statek-checks.ts";
+import { traceCarrierOf } from "../telemetry/trace-carrier.ts";
 
 /** What {@link Statek.open} accepts. */
 export interface StatekOptions {
@@ -292,7 +294,9 @@ export class Statek {
   async submitJob(agent: Agent, options: SubmitJobOptions = {}): Promise<{ id: string }> {
     this.#check();
     this.#register(agent, "submitJob");
-    const { job, variables, history } = newJobRows(agent, options, this.#scope(agent), { id: randomUUID(), parentId: null, call: "submitJob" });
+    // The trace the job is submitted in (when the application traces): its steps join it, wherever they run.
+    const trace = traceCarrierOf(context.active());
+    const { job, variables, history } = newJobRows(agent, options, this.#scope(agent), { id: randomUUID(), parentId: null, call: "submitJob", ...(trace ? { trace } : {}) });
     await withStoreRetries(() => this.store.insertJob(job, variables, history));
     return { id: job.id };
   }

@@ -2,6 +2,7 @@
  * @module
  * What a step runs against: the store, the executor, the registered agents and the process-wide settings.
  */
+import type { Context } from "@opentelemetry/api";
 import type { ModelSettings } from "../models/model-settings.ts";
 import type { Store } from "../store/store.ts";
 import type { ErrorHandler } from "../tools/error-handler.ts";
@@ -50,6 +51,12 @@ export interface StepEnvironment {
   signals: FutureSignals;
   /** The steps this process is running, by job id: `cancelJob` stops the one it preempts at once. */
   activeSteps?: Map<string, StepTransaction>;
+  /**
+   * The trace context of the step's span: model calls, cells and formal tool calls open their spans under it.
+   * A child job started during the step stores `traceCarrierOf(env.trace)` (telemetry/trace-carrier.ts) in its
+   * `submitted` record, so its own steps join the parent's trace.
+   */
+  trace?: Context;
   /** Receives the events the step produces (model text as it streams); must not throw. */
   emit?(event: LiveJobEvent): void;
 }

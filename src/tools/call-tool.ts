@@ -5,6 +5,9 @@
  * so every call lands in the job history, from either route (agent code or a formal call from the model).
  */
 import { isPromise } from "node:util/types";
+import { context as activeContext, type Context } from "@opentelemetry/api";
+import { startToolSpan } from "../telemetry/spans.ts";
+import { endSpan } from "../telemetry/tracer.ts";
 import { DEFER_ERROR_HANDLER, defersRegistration, type ErrorHandler } from "./error-handler.ts";
 import { isDurableFuture } from "./durable-future.ts";
 import { approvalRequest, callNeedsApproval, isApprovalRequest, type ApprovalDecision } from "./approval.ts";
@@ -64,6 +67,8 @@ export interface CallToolOptions {
   approved?: ApprovalDecision;
   /** The arguments the approver saw (as a request shows them): a call with other arguments is refused. */
   approvedArgs?: string;
+  /** The trace context the call's span goes under (its cell's or step's). @default the active context */
+  trace?: Context;
 }
 
 /**
@@ -72,6 +77,7 @@ export interface CallToolOptions {
  */
 export function callTool(tool: Tool, args: readonly unknown[] | Record<string, unknown>, options: CallToolOptions): unknown {
   const started = performance.now();
+  const traced = startToolSpan(options.trace, { name: tool.name, origin: options.origin, ...(options.callId === undefined ? {} : { callId: options.callId }) });
   let shown: unknown = args;
   const finish = (outcome: { result?: unknown; error?: unknown }) => {
     const printed = options.printed?.() ?? [];
@@ -89,6 +95,7 @@ export function callTool(tool: Tool, args: readonly unknown[] | Record<string, u
       record.result = [...printed, formatToolResult(outcome.result, options.visible)].filter((text) => text !== "").join("\n");
     }
     options.record(record);
+    endSpan(traced.span, "error" in outcome ? outcome.error : undefined);
   };
   const succeed = (value: unknown) => {
     // A formal call cannot wait for a human (`requestApproval` from the model's tool call).
@@ -107,7 +114,8 @@ export function callTool(tool: Tool, args: readonly unknown[] | Record<string, u
         throw new TypeError(`${tool.name}: the arguments differ from the ones approved (${options.approvedArgs}); ask for approval again`);
       }
       const { requestId, approved, by, decidedAt, note } = options.approved;
-      result = runPreparedCall(call, { ...options.ctx, approval: { requestId, approved, by, decidedAt, ...(note === undefined ? {} : { note }) } });
+      const approval = { requestId, approved, by, decidedAt, ...(note === undefined ? {} : { note }) };
+      result = activeContext.with(traced.context, () => runPreparedCall(call, { ...options.ctx, approval }));
     } else if (tool.needsApproval !== false && callNeedsApproval(tool.name, tool.needsApproval, call.args, options.ctx)) {
       // The call does not run: the job waits for a human (agent code only: a formal call cannot wait).
       if (options.origin === "formal") throw new ApprovalRequiredError({ toolName: tool.name });
@@ -116,7 +124,8 @@ export function callTool(tool: Tool, args: readonly unknown[] | Record<string, u
       finish({ result: request });
       return request;
     } else {
-      result = runPreparedCall(call, options.ctx);
+      // The tool's own spans (an HTTP client's) nest under the call's, where the application has a context manager.
+      result = activeContext.with(traced.context, () => runPreparedCall(call, options.ctx));
     }
   } catch (error) {
     finish({ error });

@@ -6,6 +6,7 @@
  * commit. A VM that hits a limit is discarded at once (its memory goes back to the worker) and the next cell
  * runs in a new VM rebuilt from the stored variables.
  */
+import type { Context } from "@opentelemetry/api";
 import { NameError } from "../errors/name-error.ts";
 import type { VariableRow } from "../store/store.ts";
 import { callTool, formatError, type ToolCallRecord } from "../tools/call-tool.ts";
@@ -95,6 +96,8 @@ export interface WorkspaceCellOptions {
   journal?: CellStart;
   /** The job's cell counter for this cell (idempotency keys carry it). */
   cell?: number;
+  /** The trace context the cell's tool-call spans go under (its cell span). */
+  trace?: Context;
 }
 
 /** What one cell or formal call did. */
@@ -146,6 +149,8 @@ export class Workspace {
   readonly #effects: CellEffects;
   /** The job's cell counter of the cell running now. */
   #cell = 0;
+  /** The trace context of the cell or formal call running now (tool-call spans go under it). */
+  #trace: Context | undefined;
   #exit: unknown = undefined;
   #exited = false;
   /** What the current VM held when it was made (see {@link memory}). */
@@ -294,6 +299,7 @@ export class Workspace {
       record: (record) => this.#effects.pushToolCall(record, seq),
       registerErrorHandler: (handler, context) => this.#registerErrorHandler(handler, context, seq),
       ...(printed ? { printed: () => printed } : {}),
+      ...(this.#trace ? { trace: this.#trace } : {}),
     });
   }
 
@@ -355,6 +361,7 @@ export class Workspace {
   async runCell(code: string, options: WorkspaceCellOptions = {}): Promise<WorkspaceReport> {
     this.#enter();
     this.#access.cellAllowsHidden = options.allowHiddenTools === true;
+    this.#trace = options.trace;
     try {
       if (this.#vm && (!this.#vm.usable || this.#vm.contended)) this.#discardVm();
       const vm = this.#vm ?? (await this.#startVm());
@@ -433,8 +440,9 @@ export class Workspace {
   }
 
   /** Runs a formal tool call from the model through the same checks as calls from code. */
-  async callFormal(name: string, args: Record<string, unknown>, callId: string): Promise<WorkspaceReport> {
+  async callFormal(name: string, args: Record<string, unknown>, callId: string, options: { trace?: Context } = {}): Promise<WorkspaceReport> {
     this.#enter();
+    this.#trace = options.trace;
     try {
       this.#begin();
       const tool = this.#access.named(name);
