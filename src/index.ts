@@ -20,6 +20,7 @@ export type {
   RecordedToolCall, VariablesRecord, StatusRecord, WarmupRecord, DialogRecord, PostProcessedRecord, ErrorHandlerRecord,
   ModelAttemptRecord, RecordedUsage, RecordedProviderOptions, RecordedReplyPart,
 } from "./jobs/history.ts";
+export type { StatekWorker, WorkerOptions, WorkerStopOptions, WorkerActivity, WorkerStats } from "./jobs/statek-worker.ts";
 export { JOB_STATUSES } from "./store/store.ts";
 export type { JobStatus, JobFilter, JsonValue } from "./store/store.ts";
 

@@ -58,6 +58,7 @@ export class JobFutures implements FutureWaits {
   readonly #options: JobFuturesOptions;
   #messageWaits = 0;
   readonly #stops: Array<() => void> = [];
+  readonly #awaited = new Set<string>();
 
   constructor(options: JobFuturesOptions) {
     this.#options = options;
@@ -66,6 +67,15 @@ export class JobFutures implements FutureWaits {
   /** Messages of the inbox this cell took (the step adds them to the job's count when the cell is over). */
   get messagesTaken(): number {
     return this.#messageWaits;
+  }
+
+  /**
+   * Keys of the futures this cell began to wait for and had no outcome for yet. A suspending step names them in
+   * `wakeIfSettled`: one settled between the cell's suspension and the commit (its in-process timer fired, say)
+   * no longer shows as waiting, and without its key the job would sleep with nothing left to wake it.
+   */
+  get awaited(): string[] {
+    return [...this.#awaited];
   }
 
   replayed(_seq: number, kind: string): void {
@@ -110,6 +120,7 @@ export class JobFutures implements FutureWaits {
     const timer = setTimeout(() => void this.#settleDue(key).then(settle, () => {}), due - now);
     timer.unref?.();
     this.#stops.push(() => clearTimeout(timer));
+    this.#awaited.add(key);
     return { durable: true };
   }
 
@@ -137,6 +148,7 @@ export class JobFutures implements FutureWaits {
       return { outcome: outcomeOf(settled.future) ?? { value: recorded }, durable: true };
     }
     this.#stops.push(signals.once(key, settle));
+    this.#awaited.add(key);
     return { durable: true };
   }
 
@@ -165,6 +177,7 @@ export class JobFutures implements FutureWaits {
       this.#stops.push(() => clearTimeout(timer));
     }
     this.#stops.push(signals.once(key, settle));
+    this.#awaited.add(key);
     return { durable: true };
   }
 

@@ -7,7 +7,7 @@
  */
 import { CorruptRecordError } from "../errors/corrupt-record-error.ts";
 import { NoSuchJobError } from "../errors/no-such-job-error.ts";
-import type { JobRow, JobStatus } from "../store/store.ts";
+import type { JobRow, JobStatus, Lease } from "../store/store.ts";
 import { agentForJob, type Agent } from "./agent.ts";
 import { askModel } from "./ask-model.ts";
 import { chatStyleOf } from "./chat-styles/chat-style.ts";
@@ -46,7 +46,39 @@ export async function runStep(env: StepEnvironment, id: string): Promise<JobStat
   const tx = await claim(env, id);
   if (!tx) return status;
   try {
-    return await stepUnderLease(env, id, agent, tx);
+    return (await stepUnderLease(env, id, agent, tx)).status;
+  } finally {
+    await tx.abandon();
+  }
+}
+
+/** What a step left its job as. */
+export interface StepOutcome {
+  /** The job's status before the step. */
+  previous: JobStatus;
+  status: JobStatus;
+  /** For a `SUSPENDED` job, when it becomes runnable by itself (its earliest timer), else `null`. */
+  wakeAt: number | null;
+}
+
+/**
+ * Runs one step of the job of `lease`, which the caller claimed already (a worker's `claimRunnable`), and
+ * commits it under that lease. The lease is released whatever happens: by the commit, or when the step fails
+ * or is aborted (`env.signal`), in which case nothing of it is written and the job can be claimed at once.
+ */
+export async function runClaimedStep(env: StepEnvironment, lease: Lease): Promise<StepOutcome> {
+  const tx = StepTransaction.adopt(env.store, lease, { leaseMs: env.leaseMs, ...(env.signal ? { signal: env.signal } : {}) });
+  try {
+    const row = await retried(env, () => env.store.getJob(lease.jobId));
+    if (!row) throw new NoSuchJobError({ jobId: lease.jobId });
+    let status: JobStatus;
+    try {
+      status = row.status;
+    } catch (error) {
+      return { previous: "FAILED", status: await failCorrupt(env, row, error), wakeAt: null };
+    }
+    if (isFinal(status)) return { previous: status, status, wakeAt: null };
+    return await stepUnderLease(env, lease.jobId, env.agentFor(row.role), tx);
   } finally {
     await tx.abandon();
   }
@@ -68,10 +100,10 @@ async function claim(env: StepEnvironment, id: string): Promise<StepTransaction 
   }
 }
 
-async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx: StepTransaction): Promise<JobStatus> {
+async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx: StepTransaction): Promise<StepOutcome> {
   env = { ...env, signal: tx.signal };
   const row = await retried(env, () => env.store.getJob(id));
-  if (!row || isFinal(row.status)) return row?.status ?? "FAILED";
+  if (!row || isFinal(row.status)) return { previous: row?.status ?? "FAILED", status: row?.status ?? "FAILED", wakeAt: null };
   let session = env.sessions.take(id, row.version, agent);
   if (!session) {
     const rows = await retried(env, () => env.store.getHistory(id));
@@ -80,7 +112,7 @@ async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx
       history = decodeHistory(id, rows);
     } catch (error) {
       if (!(error instanceof CorruptRecordError)) throw error;
-      return failCorrupt(env, row, error);
+      return { previous: row.status, status: await failCorrupt(env, row, error), wakeAt: null };
     }
     session = { version: row.version, agent, history, workspace: undefined } satisfies JobSession;
   }
@@ -107,7 +139,7 @@ async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx
       session.workspace?.dispose();
     }
   }
-  return changes.status;
+  return { previous: row.status, status: changes.status, wakeAt: changes.status === "SUSPENDED" ? (changes.job.wakeAt !== undefined ? changes.job.wakeAt : row.wakeAt) : null };
 }
 
 /** A row whose status cannot be read fails like any other job: through `StepChanges.fail`, handlers first. */

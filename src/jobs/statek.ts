@@ -34,6 +34,7 @@ import { parseWarmup, type WarmupSource } from "./warmup.ts";
 import { notifyModelText, type JobEvent, type OnModelText } from "./job-events.ts";
 import { DEFAULT_LEASE_MS } from "./step-transaction.ts";
 import { rejection, settleFuture } from "./settle-future.ts";
+import { createWorker, type StatekWorker, type WorkerOptions } from "./statek-worker.ts";
 
 /** What {@link Statek.open} accepts. */
 export interface StatekOptions {
@@ -159,6 +160,7 @@ export class Statek {
   readonly #owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   readonly #leaseMs: number;
   readonly #signals = new FutureSignals();
+  readonly #workers = new Set<StatekWorker>();
   #closed = false;
 
   private constructor(store: Store, ownsStore: boolean, options: StatekOptions) {
@@ -320,6 +322,11 @@ export class Statek {
     if (options.message !== undefined) history.push(encodeHistoryRow(1, "user-message", now, { text: String(options.message) }));
     job.historyLength = history.length;
     await withStoreRetries(() => this.store.insertJob(job, rows as VariableRow[], history));
+    // Workers of other processes learn of the job from the outbox; a lost hint only delays it to their safety claim.
+    if (this.store.supportsMultipleProcesses) {
+      await this.store.appendEvents([{ jobId: job.id, kind: "job-submitted", data: { role: job.role } }]).catch(() => undefined);
+    }
+    this.#signals.wake(job.id);
     return { id: job.id };
   }
 
@@ -404,10 +411,37 @@ export class Statek {
     return (await this.store.listJobs(filter)).map(toJobSummary);
   }
 
-  /** Waits for running steps, then closes the store if this instance opened it. */
+  /**
+   * A worker that runs this store's jobs as a service (DESIGN §10): it claims runnable jobs under leases, runs
+   * at most `maxConcurrency` steps at once, wakes suspended jobs when their timer is due or their future is
+   * settled (in this process or another), and stops gracefully. See docs/worker.md.
+   *
+   * @example
+   * ```ts
+   * const worker = statek.worker({ agents: [agent], maxConcurrency: 50 });
+   * await worker.start();
+   * process.once("SIGTERM", () => void worker.stop({ graceMs: 10_000 }));
+   * ```
+   */
+  worker(options: WorkerOptions = {}): StatekWorker {
+    this.#check();
+    return createWorker({
+      store: this.store,
+      owner: this.#owner,
+      signals: this.#signals,
+      leaseMs: this.#leaseMs,
+      register: (agent, call) => this.#register(agent, call),
+      roles: () => [...this.#agents.keys()],
+      environment: (signal) => this.#environment(signal),
+      track: (worker, running) => void (running ? this.#workers.add(worker) : this.#workers.delete(worker)),
+    }, options);
+  }
+
+  /** Stops this instance's workers (with their default grace), waits for running steps, then closes the store if this instance opened it. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await Promise.allSettled([...this.#workers].map((worker) => worker.stop()));
     await Promise.allSettled(this.#running.values());
     this.#sessions.clear();
     if (this.#ownsStore) await this.store.close();

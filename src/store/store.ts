@@ -282,6 +282,15 @@ export interface Store {
   readEvents(query?: EventQuery, options?: StoreCallOptions): Promise<JobEventRow[]>;
   /** Appends events outside a commit (a client's action on a job), in order, sharing the group commit. */
   appendEvents(events: Array<NewJobEvent & { jobId: string }>, options?: StoreCallOptions): Promise<void>;
+  /** The id of the newest event, 0 when there is none: where a reader that only wants what comes next starts. */
+  lastEventId?(options?: StoreCallOptions): Promise<number>;
+  /**
+   * A number that changes when another connection (another process) has committed to the store since the last
+   * call; commits of this store's own connection leave it unchanged. A reader of the outbox calls it first and
+   * skips reading the events while it stays the same (SQLite: `PRAGMA data_version`, which reads no table).
+   * `null` when the engine cannot tell: read the events every time.
+   */
+  dataVersion?(options?: StoreCallOptions): Promise<number | null>;
   /** Finishes pending commits and releases the connection. Further calls fail. */
   close(): Promise<void>;
 }

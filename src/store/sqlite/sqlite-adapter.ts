@@ -123,6 +123,14 @@ export class SqliteAdapter implements StoreAdapter {
     return this.#read((queries) => queries.readNextWakeAt(query));
   }
 
+  readLastEventId(): Promise<unknown> {
+    return this.#read((queries) => queries.readLastEventId());
+  }
+
+  readDataVersion(): Promise<unknown> {
+    return this.#read((queries) => queries.readDataVersion());
+  }
+
   /** Runs a read at once when nothing else is in progress, else after it. */
   #read<T>(body: (queries: SqliteQueries) => Promise<T>): Promise<T> {
     if (this.#pending === 0 && this.#queries !== undefined) return body(this.#queries);

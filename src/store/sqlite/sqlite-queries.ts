@@ -144,6 +144,15 @@ export class SqliteQueries implements AdapterTransaction {
     return this.#statement(sql).get(query.now, ...parameters)?.["wakeAt"];
   }
 
+  async readLastEventId(): Promise<unknown> {
+    // The rowid's maximum: one step down the table's b-tree.
+    return this.#statement('SELECT max(id) AS "lastId" FROM events').get()?.["lastId"];
+  }
+
+  async readDataVersion(): Promise<unknown> {
+    return this.#statement("PRAGMA data_version").get()?.["data_version"];
+  }
+
   async lockJob(id: string): Promise<StoredRow | undefined> {
     // No FOR UPDATE: the transaction holds SQLite's write lock from its start.
     return this.#statement(LOCK_SELECT).get(id);
