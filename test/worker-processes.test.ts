@@ -15,6 +15,8 @@ import { Statek } from "../src/index.ts";
 
 const fixture = join(import.meta.dirname, "fixtures/worker-process.ts");
 const FULL = process.env.STATEK_FULL_WORKER_TESTS === "1";
+/** Steps at once in the single-worker test (STATEK_WORKER_CONCURRENCY overrides). */
+const CONCURRENCY = Number(process.env.STATEK_WORKER_CONCURRENCY ?? 20);
 
 interface Child {
   process: ChildProcess;
@@ -88,7 +90,7 @@ describe("workers in real processes", () => {
     try {
       await run([env.store, env.app, "submit", String(sleepers), "sleeper"]);
       const started = Date.now();
-      const output = await run([env.store, env.app, "work", "100", "30000", "exit-when-done"]);
+      const output = await run([env.store, env.app, "work", String(CONCURRENCY), "30000", "exit-when-done"]);
       const seconds = (Date.now() - started) / 1000;
       const statek = await Statek.open({ store: env.store });
       try {
@@ -100,7 +102,7 @@ describe("workers in real processes", () => {
         checkNotes(env.app, jobs.map((job) => job.id));
         const stats = statsOf(output);
         console.log(
-          `# ${sleepers} jobs × 2 sleeps under one worker (maxConcurrency 100): ${seconds.toFixed(1)} s, ${stats.steps} steps; ` +
+          `# ${sleepers} jobs × 2 sleeps under one worker (maxConcurrency ${CONCURRENCY}): ${seconds.toFixed(1)} s, ${stats.steps} steps; ` +
           `wake lateness p50 ${percentile(lateness, 50)} ms, p99 ${percentile(lateness, 99)} ms, max ${Math.max(...lateness)} ms`,
         );
       } finally {

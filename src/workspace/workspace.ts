@@ -343,6 +343,8 @@ export class Workspace {
         // A VM lost for another job's cell is rebuilt and the cell replayed from its record (a few times at most).
         // A cell that never started (its thread was busy: a loaded machine) moves on without using up a replay.
         for (let attempt = 1, moves = 0; outcome.lost && attempt <= MAX_REPLAYS; outcome.notStarted && moves < MAX_MOVES ? moves++ : attempt++) {
+          // Every thread may look stalled when the machine itself is starved: give them a moment, longer each time.
+          if (outcome.notStarted && moves > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 25 * 2 ** moves)));
           this.#discardVm();
           this.#host.replayCell();
           outcome = await this.#runScript(await this.#startVm(), compiled.script);
