@@ -7,6 +7,9 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   sandbox: () => import("./sandbox.ts"),
   "native-loops": () => import("./native-loops.ts"),
   "store-writes": () => import("./store-writes.ts"),
+  "worker-steps": () => import("./worker-steps.ts"),
+  "worker-suspended": () => import("./worker-suspended.ts"),
+  "worker-restart": () => import("./worker-restart.ts"),
 };
 
 const wanted = process.argv.slice(2);
