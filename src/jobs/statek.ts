@@ -412,16 +412,8 @@ export class Statek {
   }
 
   /**
-   * A worker that runs this store's jobs as a service (DESIGN §10): it claims runnable jobs under leases, runs
-   * at most `maxConcurrency` steps at once, wakes suspended jobs when their timer is due or their future is
-   * settled (in this process or another), and stops gracefully. See docs/worker.md.
-   *
-   * @example
-   * ```ts
-   * const worker = statek.worker({ agents: [agent], maxConcurrency: 50 });
-   * await worker.start();
-   * process.once("SIGTERM", () => void worker.stop({ graceMs: 10_000 }));
-   * ```
+   * A worker that runs the store's jobs as a service: claims under leases, at most `maxConcurrency` steps at
+   * once, wake-ups by events, graceful stop (docs/worker.md). `await statek.worker({ maxConcurrency: 50 }).start()`
    */
   worker(options: WorkerOptions = {}): StatekWorker {
     this.#check();
