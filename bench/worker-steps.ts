@@ -13,6 +13,8 @@ import { DatabaseSync } from "node:sqlite";
 import { Agent, Statek, scriptedModel } from "../src/index.ts";
 
 const RUNS = Number(process.env.STATEK_BENCH_RUNS ?? 3);
+/** Steps counted with 100 jobs (a tenth of it with 1 job): STATEK_BENCH_STEPS, default 2,000. */
+const STEPS = Number(process.env.STATEK_BENCH_STEPS ?? 2_000);
 const NOOP_CELL = "```ts\n1\n```";
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -73,12 +75,10 @@ export async function main(): Promise<void> {
   const ceiling = median(Array.from({ length: RUNS }, () => fsyncCeiling(500)));
   console.log(`  fsync'd one-row commits (the raw ceiling of one commit per step): ${ceiling.toFixed(0)}/s`);
   const one: number[] = [];
-  const hundred: number[] = [];
-  for (let run = 0; run < RUNS; run++) {
-    one.push(await workerStepsPerSecond(1, 200, 20));
-    hundred.push(await workerStepsPerSecond(100, 2_000, 200));
-  }
+  for (let run = 0; run < RUNS; run++) one.push(await workerStepsPerSecond(1, Math.ceil(STEPS / 10), 20));
   console.log(`  1 job under the worker:    ${median(one).toFixed(0)} durable no-op steps/s (runs: ${one.map((rate) => rate.toFixed(0)).join(", ")})`);
+  const hundred: number[] = [];
+  for (let run = 0; run < RUNS; run++) hundred.push(await workerStepsPerSecond(100, STEPS, 200));
   console.log(`  100 jobs under the worker: ${median(hundred).toFixed(0)} durable no-op steps/s (runs: ${hundred.map((rate) => rate.toFixed(0)).join(", ")})`);
 }
 
