@@ -13,6 +13,9 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   "postgres-claims": () => import("./postgres-claims.ts"),
   "cold-steps": () => import("./cold-steps.ts"),
   approvals: () => import("./approvals.ts"),
+  "worker-steps": () => import("./worker-steps.ts"),
+  "worker-suspended": () => import("./worker-suspended.ts"),
+  "worker-restart": () => import("./worker-restart.ts"),
 };
 
 const wanted = process.argv.slice(2);

@@ -25,6 +25,7 @@ export type {
   ModelAttemptRecord, RecordedUsage, RecordedProviderOptions, RecordedReplyPart, ApprovalRecord, ChildEndedRecord,
 } from "./jobs/history.ts";
 export type { ApprovalDecisionOptions, PendingApproval, PendingApprovalFilter } from "./jobs/approvals.ts";
+export type { StatekWorker, WorkerOptions, WorkerStopOptions, WorkerActivity, WorkerStats } from "./jobs/statek-worker.ts";
 export { JOB_STATUSES } from "./store/store.ts";
 export type { JobStatus, JobFilter, JsonValue } from "./store/store.ts";
 

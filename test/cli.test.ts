@@ -275,9 +275,13 @@ describe("usage and stores", () => {
       assert.match(stdout, /^Usage: statek <command> \[options\]/);
       assert.match(stdout, /jobs +List jobs, newest first\./);
       assert.match(stdout, /show +Show one job/);
+      assert.match(stdout, /worker +Run the store's jobs as a service\./);
     }
     const synopses = {
-      jobs: "statek jobs [--status S] [--role R] [--limit N] [--json] [--store PATH]",
+      jobs: "statek jobs [--status S] [--agent R] [--role R] [--limit N] [--json] [--store PATH]",
+      worker: "statek worker [--agents MODULE] [--store PATH] [--concurrency N] [--lease-ms MS] [--grace-ms MS]",
+      submit: "statek submit <role> [--agents MODULE] [--var NAME=JSON …] [--param NAME=JSON …] [--message TEXT] [--store PATH] [--json]",
+      push: "statek push <id> <message> [--store PATH]",
       show: "statek show <id> [--full] [--json] [--store PATH]",
       help: "statek help [command]",
     };
@@ -303,7 +307,7 @@ describe("usage and stores", () => {
       statek("help", "nope"),
     ]);
     assert.equal(unknown.code, 2);
-    assert.equal(unknown.stderr, "statek: unknown command 'jbos' (commands: jobs, show, cancel, retry, ui, mcp, help)\nRun 'statek --help' for usage.\n");
+    assert.equal(unknown.stderr, "statek: unknown command 'jbos' (commands: worker, submit, push, jobs, show, cancel, retry, ui, mcp, help)\nRun 'statek --help' for usage.\n");
     assert.equal(option.code, 2);
     assert.equal(option.stderr, "statek: unknown option '--colour' for 'statek jobs'\nRun 'statek jobs --help' for usage.\n");
     assert.equal(missing.code, 2);

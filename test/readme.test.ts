@@ -1,6 +1,6 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -26,6 +26,32 @@ describe("the README", () => {
       const output = execFileSync(process.execPath, ["--conditions=statek-source", join(dir, "example.ts")], { encoding: "utf8" });
       assert.equal(output.trim(), "DONE 5");
     } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("has a worker and a client that run in two processes on one store", { timeout: 180_000 }, async () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## A worker and a client"), readme.indexOf("## Documentation"));
+    const files = [...section.matchAll(/```ts\n\/\/ ([\w.]+)[^\n]*\n([\s\S]*?)```\n/g)].map((match) => [match[1]!, match[2]!] as const);
+    assert.deepEqual(files.map(([name]) => name), ["agents.ts", "worker.ts", "client.ts"]);
+    mkdirSync(join(root, ".tmp"), { recursive: true });
+    const dir = mkdtempSync(join(root, ".tmp", "readme-worker-"));
+    const worker = (() => {
+      for (const [name, code] of files) writeFileSync(join(dir, name), code);
+      return spawn(process.execPath, ["--conditions=statek-source", join(dir, "worker.ts")], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    })();
+    let workerOutput = "";
+    worker.stdout.on("data", (chunk) => (workerOutput += chunk));
+    worker.stderr.on("data", (chunk) => (workerOutput += chunk));
+    const exited = new Promise<number | null>((resolve) => worker.on("exit", (code) => resolve(code)));
+    try {
+      const output = execFileSync(process.execPath, ["--conditions=statek-source", join(dir, "client.ts")], { cwd: dir, encoding: "utf8" });
+      assert.equal(output.trim(), "Hello, Ada!");
+      worker.kill("SIGTERM");
+      assert.equal(await exited, 0, workerOutput);
+    } finally {
+      worker.kill("SIGKILL");
       rmSync(dir, { recursive: true, force: true });
     }
   });

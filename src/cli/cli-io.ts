@@ -7,6 +7,8 @@
 /** A stream the CLI writes text to. */
 export interface CliOutput {
   write(text: string): unknown;
+  /** True for a terminal: long-running commands then redraw a status line instead of printing log lines. */
+  isTTY?: boolean;
 }
 
 /** The CLI's output streams. */

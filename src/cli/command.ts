@@ -14,6 +14,8 @@ export interface CommandOption {
   /** The value's placeholder in usage text (`S` in `--status S`). */
   valueName?: string;
   description: string;
+  /** The option may be given several times; its value is then the list of what was given, in order. */
+  multiple?: boolean;
 }
 
 /** One positional argument of a command. */
@@ -25,7 +27,7 @@ export interface CommandArgument {
 /** What a command's `run` receives. */
 export interface CommandInput {
   /** Option values by name; options not given are absent. */
-  values: Record<string, string | boolean | undefined>;
+  values: Record<string, string | boolean | string[] | undefined>;
   /** The positional arguments, one per declared argument. */
   positionals: string[];
   io: CliIo;
@@ -63,3 +65,10 @@ export const STORE_OPTION: CommandOption = {
 
 /** `--json`, for commands that can print machine-readable output. */
 export const JSON_OPTION: CommandOption = { type: "boolean", description: "Print JSON instead of text." };
+
+/** `--agents`, which every command that runs or submits jobs takes. */
+export const AGENTS_OPTION: CommandOption = {
+  type: "string",
+  valueName: "MODULE",
+  description: "A module exporting the agents (by name, as an `agents` array, or as its default export).",
+};

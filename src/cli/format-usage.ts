@@ -10,7 +10,8 @@ export function formatSynopsis(command: Command): string {
   if (command.optionalArgument) parts.push(`[${command.optionalArgument.name}]`);
   for (const [name, option] of Object.entries(command.options)) {
     if (name === "help") continue;
-    parts.push(option.type === "string" ? `[--${name} ${option.valueName ?? "VALUE"}]` : `[--${name}]`);
+    const value = option.multiple ? ` ${option.valueName ?? "VALUE"} …` : ` ${option.valueName ?? "VALUE"}`;
+    parts.push(option.type === "string" ? `[--${name}${value}]` : `[--${name}]`);
   }
   return parts.join(" ");
 }
@@ -38,7 +39,7 @@ export function formatOverview(commands: readonly Command[]): string {
   return [
     "Usage: statek <command> [options]",
     "",
-    "Inspect STATEK's durable agent jobs in a store.",
+    "Run and inspect STATEK's durable agent jobs in a store.",
     "",
     "Commands:",
     ...commands.map((command) => `  ${command.name.padEnd(18)}${command.summary}`),
@@ -48,6 +49,7 @@ export function formatOverview(commands: readonly Command[]): string {
     "      --version     Print the version of STATEK.",
     "",
     "Examples:",
+    "  statek worker --agents ./agents.ts --concurrency 20",
     "  statek jobs --status FAILED",
     "  statek show 9aaf6273",
     "  statek help show",

@@ -4,6 +4,7 @@
  * whether it exports them by name, as an `agents` array, or as its default export (an agent or an array).
  * Agents are code, so commands that serve or run them load the same module the application uses.
  */
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Agent } from "../jobs/agent.ts";
@@ -15,6 +16,7 @@ import { CliError } from "./cli-error.ts";
  * imported or exports no agent; `command` names the command in messages.
  */
 export async function loadAgents(path: string, command: string): Promise<Agent[]> {
+  if (!existsSync(resolve(path))) throw new CliError({ message: `${command}: no agents module at ${path}` });
   const url = pathToFileURL(resolve(path)).href;
   let exported: Record<string, unknown>;
   try {
@@ -42,6 +44,11 @@ export async function loadAgents(path: string, command: string): Promise<Agent[]
   }
   if (!found.length) {
     throw new CliError({ message: `${command}: ${path} exports no Agent (export them by name, as an 'agents' array, or as the default export)` });
+  }
+  const roles = new Set<string>();
+  for (const agent of found) {
+    if (roles.has(agent.role)) throw new CliError({ message: `${command}: ${path} exports two different agents with the role '${agent.role}'` });
+    roles.add(agent.role);
   }
   return found;
 }

@@ -1,6 +1,7 @@
 /**
  * @module
- * The `statek` command line: inspect the jobs in a store (DESIGN.md §11). `bin/statek.js` calls
+ * The `statek` command line: run the jobs in a store as a service, submit jobs and push messages, inspect
+ * jobs (DESIGN.md §11). `bin/statek.js` calls
  * {@link main} with the process's arguments; tests and embedders call it with their own streams.
  *
  * Exit codes: `0` success, `1` the command could not do its work (no store, no such job), `2` it was
@@ -14,15 +15,18 @@ import { helpCommand } from "./commands/help.ts";
 import { retryCommand } from "./commands/retry.ts";
 import { jobsCommand } from "./commands/jobs.ts";
 import { mcpCommand } from "./commands/mcp.ts";
+import { pushCommand } from "./commands/push.ts";
 import { showCommand } from "./commands/show.ts";
+import { submitCommand } from "./commands/submit.ts";
 import { uiCommand } from "./commands/ui.ts";
+import { workerCommand } from "./commands/worker.ts";
 import { formatCommandHelp, formatOverview } from "./format-usage.ts";
 import { packageVersion } from "./package-version.ts";
 import { parseCommandLine } from "./parse-command-line.ts";
 import { formatError } from "../tools/call-tool.ts";
 
 /** The commands, in the order `statek --help` lists them. */
-export const COMMANDS: readonly Command[] = [jobsCommand, showCommand, cancelCommand, retryCommand, uiCommand, mcpCommand, helpCommand];
+export const COMMANDS: readonly Command[] = [workerCommand, submitCommand, pushCommand, jobsCommand, showCommand, cancelCommand, retryCommand, uiCommand, mcpCommand, helpCommand];
 
 /**
  * Runs one command line and resolves to its exit code. Never throws: every failure is reported on `stderr`.

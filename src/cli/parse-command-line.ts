@@ -11,7 +11,7 @@ import type { Command } from "./command.ts";
 export interface ParsedCommandLine {
   /** True when `--help` or `-h` was given: the caller prints the command's help and ignores the rest. */
   help: boolean;
-  values: Record<string, string | boolean | undefined>;
+  values: Record<string, string | boolean | string[] | undefined>;
   positionals: string[];
 }
 
@@ -45,7 +45,12 @@ export function parseCommandLine(command: Command, args: readonly string[]): Par
     if (value === undefined || (!token.inlineValue && value.startsWith("-") && value !== "-")) {
       throw usageError(`option '--${token.name}' needs a value (${token.rawName} ${option.valueName ?? "VALUE"})`);
     }
-    values[token.name] = value;
+    if (option.multiple) {
+      const given = values[token.name];
+      values[token.name] = [...(Array.isArray(given) ? given : []), value];
+    } else {
+      values[token.name] = value;
+    }
   }
   const expected = command.arguments.length + (command.optionalArgument ? 1 : 0);
   if (positionals.length < command.arguments.length) {

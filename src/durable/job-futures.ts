@@ -70,6 +70,7 @@ export class JobFutures implements FutureWaits {
   #messageWaits = 0;
   readonly #stops: Array<() => void> = [];
   readonly #watched = new Set<string>();
+  readonly #awaited = new Set<string>();
 
   constructor(options: JobFuturesOptions) {
     this.#options = options;
@@ -86,6 +87,15 @@ export class JobFutures implements FutureWaits {
    */
   get watched(): readonly string[] {
     return [...this.#watched];
+  }
+
+  /**
+   * Keys of the futures this cell began to wait for and had no outcome for yet. A suspending step names them in
+   * `wakeIfSettled`: one settled between the cell's suspension and the commit (its in-process timer fired, say)
+   * no longer shows as waiting, and without its key the job would sleep with nothing left to wake it.
+   */
+  get awaited(): string[] {
+    return [...this.#awaited];
   }
 
   replayed(_seq: number, kind: string): void {
@@ -149,6 +159,7 @@ export class JobFutures implements FutureWaits {
     const timer = setTimeout(() => void this.#settleDue(key).then(settle, () => {}), due - now);
     timer.unref?.();
     this.#stops.push(() => clearTimeout(timer));
+    this.#awaited.add(key);
     return { durable: true };
   }
 
@@ -176,6 +187,7 @@ export class JobFutures implements FutureWaits {
       return { outcome: outcomeOf(settled.future) ?? { value: recorded }, durable: true };
     }
     this.#stops.push(signals.once(key, settle));
+    this.#awaited.add(key);
     return { durable: true };
   }
 
@@ -204,6 +216,7 @@ export class JobFutures implements FutureWaits {
       this.#stops.push(() => clearTimeout(timer));
     }
     this.#stops.push(signals.once(key, settle));
+    this.#awaited.add(key);
     return { durable: true };
   }
 

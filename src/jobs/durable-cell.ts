@@ -162,7 +162,7 @@ export async function settleCell(
     committed[part] = report.journal?.length ?? 0;
     changes.job.state = { ...row.state, ...(changes.job.state ?? {}), journalCommitted: committed, suspendedIn: part };
     // A future settled between the cell's last look and this commit wakes the job at once.
-    changes.wakeIfSettled = waiting.map((future) => future.key);
+    changes.wakeIfSettled = [...new Set([...waiting.map((future) => future.key), ...futures.awaited])];
     if (changes.status !== "SUSPENDED") changes.setStatus("SUSPENDED", waitReason(waiting.map((future) => future.kind)));
     return;
   }

@@ -39,7 +39,11 @@ export async function pushUserMessage(store: Store, sessions: JobSessions, signa
     // Messages are numbered in the job's inbox: the n-th `waitForMessage()` of the job gets message n.
     const inbox = typeof row.state.messagesPushed === "number" ? row.state.messagesPushed : 0;
     append("user-message", { text: message, inbox });
-    const commit: JobCommit = { id, expectedVersion: row.version, appendHistory: history, job: { state: { ...row.state, messagesPushed: inbox + 1 } } };
+    // The event tells workers of other processes that the job may be runnable (a DONE dialog job restarts).
+    const commit: JobCommit = {
+      id, expectedVersion: row.version, appendHistory: history, job: { state: { ...row.state, messagesPushed: inbox + 1 } },
+      events: [{ kind: "message-pushed", data: { inbox } }],
+    };
     if (row.status === "DONE") {
       const state = readJobState(row);
       append("status", { status: "STARTED", reason: "a user message arrived" });
@@ -62,6 +66,7 @@ export async function pushUserMessage(store: Store, sessions: JobSessions, signa
     const key = messageKey(id, inbox);
     await withStoreRetries(() => store.settleFuture(key, { state: "resolved", value: message }));
     signals.emit(key, { value: message });
+    signals.wake(id);
     // Keep a warm session current, so the next step need not re-read the history.
     const session = sessions.peek(id);
     if (session && session.version === row.version) {

@@ -11,7 +11,7 @@ import { SPAN_NAMES, stepAttributes } from "../telemetry/spans.ts";
 import { contextFromCarrier, type TraceCarrier } from "../telemetry/trace-carrier.ts";
 import { failSpan, inSpan } from "../telemetry/tracer.ts";
 import { NoSuchJobError } from "../errors/no-such-job-error.ts";
-import type { JobRow, JobStatus } from "../store/store.ts";
+import type { JobRow, JobStatus, Lease } from "../store/store.ts";
 import { agentForJob, type Agent } from "./agent.ts";
 import { askModel } from "./ask-model.ts";
 import { chatStyleOf } from "./chat-styles/chat-style.ts";
@@ -60,7 +60,7 @@ export async function runStep(env: StepEnvironment, id: string, carry?: LeaseCar
     const after = await stepUnderLease(env, id, agent, tx, carry !== undefined);
     kept = carry !== undefined && tx.usable;
     if (kept) carry!.tx = tx;
-    return after;
+    return after.status;
   } catch (error) {
     // A step whose lease was taken from it (an operator cancelled the job) wrote nothing; it reports where the
     // job stands now rather than failing.
@@ -71,6 +71,41 @@ export async function runStep(env: StepEnvironment, id: string, carry?: LeaseCar
   } finally {
     if (env.activeSteps?.get(id) === tx) env.activeSteps.delete(id);
     if (!kept) await tx.abandon();
+  }
+}
+
+/** What a step left its job as. */
+export interface StepOutcome {
+  /** The job's status before the step. */
+  previous: JobStatus;
+  status: JobStatus;
+  /** For a `SUSPENDED` job, when it becomes runnable by itself (its earliest timer), else `null`. */
+  wakeAt: number | null;
+}
+
+/**
+ * Runs one step of the job of `lease`, which the caller claimed already (a worker's `claimRunnable`), and
+ * commits it under that lease. The lease is released whatever happens: by the commit, or when the step fails
+ * or is aborted (`env.signal`), in which case nothing of it is written and the job can be claimed at once.
+ */
+export async function runClaimedStep(env: StepEnvironment, lease: Lease): Promise<StepOutcome> {
+  const tx = StepTransaction.adopt(env.store, lease, { leaseMs: env.leaseMs, ...(env.signal ? { signal: env.signal } : {}) });
+  const id = lease.jobId;
+  env.activeSteps?.set(id, tx);
+  try {
+    const row = await retried(env, () => env.store.getJob(id));
+    if (!row) throw new NoSuchJobError({ jobId: id });
+    let status: JobStatus;
+    try {
+      status = row.status;
+    } catch (error) {
+      return { previous: "FAILED", status: await failCorrupt(env, row, error), wakeAt: null };
+    }
+    if (isFinal(status)) return { previous: status, status, wakeAt: null };
+    return await stepUnderLease(env, id, env.agentFor(row.role), tx, false);
+  } finally {
+    if (env.activeSteps?.get(id) === tx) env.activeSteps.delete(id);
+    await tx.abandon();
   }
 }
 
@@ -106,10 +141,10 @@ async function claim(env: StepEnvironment, id: string): Promise<StepTransaction 
   }
 }
 
-async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx: StepTransaction, keepLease: boolean): Promise<JobStatus> {
+async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx: StepTransaction, keepLease: boolean): Promise<StepOutcome> {
   env = { ...env, signal: tx.signal };
   const row = await retried(env, () => env.store.getJob(id));
-  if (!row || isFinal(row.status)) return row?.status ?? "FAILED";
+  if (!row || isFinal(row.status)) return { previous: row?.status ?? "FAILED", status: row?.status ?? "FAILED", wakeAt: null };
   let session = env.sessions.take(id, row.version, agent);
   if (!session) {
     const rows = await retried(env, () => env.store.getHistory(id));
@@ -118,7 +153,7 @@ async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx
       history = decodeHistory(id, rows);
     } catch (error) {
       if (!(error instanceof CorruptRecordError)) throw error;
-      return failCorrupt(env, row, error);
+      return { previous: row.status, status: await failCorrupt(env, row, error), wakeAt: null };
     }
     session = { version: row.version, agent, history, workspace: undefined } satisfies JobSession;
   }
@@ -129,7 +164,8 @@ async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx
     const { changes, status } = await stepLoaded({ ...env, trace }, agent, row, loaded, tx, keepLease);
     span.setAttribute("statek.job.status", status);
     if (changes.failure) failSpan(span, `JobFailedError: ${changes.failure.reason}`);
-    return status;
+    const wakeAt = status === "SUSPENDED" ? (changes.job.wakeAt !== undefined ? changes.job.wakeAt : row.wakeAt) : null;
+    return { previous: row.status, status, wakeAt };
   });
 }
 

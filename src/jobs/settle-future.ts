@@ -17,6 +17,8 @@ export async function settleFuture(store: Store, signals: FutureSignals, call: s
   const result = await withStoreRetries(() => store.settleFuture(key, settlement));
   const outcome = outcomeOf(result.future);
   if (result.settled && outcome) signals.emit(key, outcome);
+  // The store woke a suspended job that waited for it: a worker of this process claims it at once.
+  if (result.settled && result.future.jobId !== null) signals.wake(result.future.jobId);
   return result.settled;
 }
 

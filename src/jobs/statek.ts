@@ -39,6 +39,7 @@ import { decideApproval, listPendingApprovals, type ApprovalDecisionOptions, typ
 import { rejection, settleFuture } from "./settle-future.ts";
 import { checkAgents, workspaceLimitsOf } from "./statek-checks.ts";
 import { traceCarrierOf } from "../telemetry/trace-carrier.ts";
+import { createWorker, type StatekWorker, type WorkerOptions } from "./statek-worker.ts";
 
 /** What {@link Statek.open} accepts. */
 export interface StatekOptions {
@@ -166,6 +167,7 @@ export class Statek {
   readonly #signals = new FutureSignals();
   readonly #live = new LiveEventHub();
   readonly #steps = new Map<string, StepTransaction>();
+  readonly #workers = new Set<StatekWorker>();
   #closed = false;
 
   private constructor(store: Store, ownsStore: boolean, options: StatekOptions) {
@@ -298,6 +300,11 @@ export class Statek {
     const trace = traceCarrierOf(context.active());
     const { job, variables, history } = newJobRows(agent, options, this.#scope(agent), { id: randomUUID(), parentId: null, call: "submitJob", ...(trace ? { trace } : {}) });
     await withStoreRetries(() => this.store.insertJob(job, variables, history));
+    // Workers of other processes learn of the job from the outbox; a lost hint only delays it to their safety claim.
+    if (this.store.supportsMultipleProcesses) {
+      await this.store.appendEvents([{ jobId: job.id, kind: "job-submitted", data: { role: job.role } }]).catch(() => undefined);
+    }
+    this.#signals.wake(job.id);
     return { id: job.id };
   }
 
@@ -450,11 +457,30 @@ export class Statek {
     return (await this.store.listJobs(filter)).map(toJobSummary);
   }
 
-  /** Waits for running steps, then closes the store if this instance opened it. */
+  /**
+   * A worker that runs the store's jobs as a service: claims under leases, at most `maxConcurrency` steps at
+   * once, wake-ups by events, graceful stop (docs/worker.md). `await statek.worker({ maxConcurrency: 50 }).start()`
+   */
+  worker(options: WorkerOptions = {}): StatekWorker {
+    this.#check();
+    return createWorker({
+      store: this.store,
+      owner: this.#owner,
+      signals: this.#signals,
+      leaseMs: this.#leaseMs,
+      register: (agent, call) => this.#register(agent, call),
+      roles: () => [...this.#agents.keys()],
+      environment: (signal) => this.#environment(signal),
+      track: (worker, running) => void (running ? this.#workers.add(worker) : this.#workers.delete(worker)),
+    }, options);
+  }
+
+  /** Stops this instance's workers (with their default grace), waits for running steps, then closes the store if this instance opened it. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     await this.#live.closeAll();
+    await Promise.allSettled([...this.#workers].map((worker) => worker.stop()));
     await Promise.allSettled(this.#running.values());
     this.#sessions.clear();
     if (this.#ownsStore) await this.store.close();

@@ -73,6 +73,14 @@ export class StepTransaction implements JournalSink {
     return this.#lost !== undefined;
   }
 
+  /**
+   * A transaction over a lease its caller claimed already (a worker's `claimRunnable`): renewed from now on at a
+   * quarter of `leaseMs`, released by `commit` or `abandon` like one that {@link StepTransaction.begin} claimed.
+   */
+  static adopt(store: Store, lease: Lease, options: { leaseMs?: number; signal?: AbortSignal } = {}): StepTransaction {
+    return new StepTransaction(store, lease, options.leaseMs ?? DEFAULT_LEASE_MS, options.signal);
+  }
+
   /** The fence every write of the step carries. */
   get fence(): Fence {
     return { owner: this.lease.owner, epoch: this.lease.epoch };
@@ -136,6 +144,9 @@ export class StepTransaction implements JournalSink {
     if (this.#lost) throw this.#lost;
     await this.flush().catch(() => undefined);
     if (this.#lost) throw this.#lost;
+    // An aborted step (its caller gave up, a worker is stopping) commits nothing, whatever its cell made of the
+    // abort: the job stays as it was and the next step replays the journal.
+    this.signal.throwIfAborted();
     const keep = options.keepLease === true;
     try {
       await this.store.commit({ ...change, fence: this.fence, releaseLease: !keep });

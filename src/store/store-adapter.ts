@@ -153,6 +153,11 @@ export interface AdapterReads {
    * now`), or `null`/`undefined`. Must be served by an index on the suspended jobs' `wakeAt`.
    */
   readNextWakeAt(query: ClaimQuery): Promise<unknown>;
+  /**
+   * A counter that changes when another connection committed (SQLite: `PRAGMA data_version`), or `undefined`
+   * when the engine has none.
+   */
+  readDataVersion?(): Promise<unknown>;
 }
 
 /**

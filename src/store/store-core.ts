@@ -326,6 +326,14 @@ export class StoreCore implements Store {
     });
   }
 
+  dataVersion(options?: StoreCallOptions): Promise<number | null> {
+    return this.#call(options, async () => {
+      if (this.#adapter.readDataVersion === undefined) return null;
+      const value = await this.#adapter.readDataVersion();
+      return value === null || value === undefined ? null : readInteger(value);
+    });
+  }
+
   /** Waits for every call already made (queued writes included), then closes the connection. Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {

@@ -358,6 +358,13 @@ export interface Store {
    * store closed). Returns the function that stops the calls.
    */
   subscribeWakeups(listener: () => void): () => void;
+  /**
+   * A number that changes when another connection (another process) has committed to the store since the last
+   * call; commits of this store's own connection leave it unchanged. A reader of the outbox calls it first and
+   * skips reading the events while it stays the same (SQLite: `PRAGMA data_version`, which reads no table).
+   * `null` when the engine cannot tell: read the events every time.
+   */
+  dataVersion?(options?: StoreCallOptions): Promise<number | null>;
   /** Finishes pending commits and releases the connection. Further calls fail. */
   close(): Promise<void>;
 }

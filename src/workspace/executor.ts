@@ -116,6 +116,11 @@ export interface CellOutcome {
    * host may build a new VM and replay the cell from its record.
    */
   lost?: boolean;
+  /**
+   * With `lost`: the cell never started (its sandbox thread was busy with another VM's long cell and gave the
+   * work back), so running it on a new VM repeats nothing — a busy machine, not a failing cell.
+   */
+  notStarted?: boolean;
 }
 
 /** One sandboxed realm running the guest runtime. */

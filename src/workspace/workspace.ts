@@ -41,6 +41,8 @@ export { DEFAULT_WORKSPACE_LIMITS, type WorkspaceLimits } from "./limits.ts";
 
 /** How many times a cell is replayed in a new VM when its VM is lost for another job's cell. */
 const MAX_REPLAYS = 5;
+/** How many times a cell that never started (its sandbox thread was busy) is moved to a new VM. */
+const MAX_MOVES = 20;
 
 /** What a workspace is built from. */
 export interface WorkspaceOptions {
@@ -377,7 +379,10 @@ export class Workspace {
         this.#cell = options.cell ?? this.#options.cell ?? 0;
         outcome = await this.#runScript(vm, compiled.script);
         // A VM lost for another job's cell is rebuilt and the cell replayed from its record (a few times at most).
-        for (let attempt = 1; outcome.lost && attempt <= MAX_REPLAYS; attempt++) {
+        // A cell that never started (its thread was busy: a loaded machine) moves on without using up a replay.
+        for (let attempt = 1, moves = 0; outcome.lost && attempt <= MAX_REPLAYS; outcome.notStarted && moves < MAX_MOVES ? moves++ : attempt++) {
+          // Every thread may look stalled when the machine itself is starved: give them a moment, longer each time.
+          if (outcome.notStarted && moves > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 25 * 2 ** moves)));
           this.#discardVm();
           this.#host.replayCell();
           outcome = await this.#runScript(await this.#startVm(), compiled.script);

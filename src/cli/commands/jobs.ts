@@ -16,7 +16,7 @@ import { truncateLine } from "../truncate-text.ts";
 const DEFAULT_LIMIT = 100;
 const ERROR_MAX_CHARS = 60;
 
-/** `statek jobs [--status S] [--role R] [--limit N] [--json] [--store PATH]`. */
+/** `statek jobs [--status S] [--agent R] [--limit N] [--json] [--store PATH]`. */
 export const jobsCommand: Command = {
   name: "jobs",
   summary: "List jobs, newest first.",
@@ -30,13 +30,14 @@ export const jobsCommand: Command = {
       valueName: "S",
       description: `Only jobs with status S: ${JOB_STATUSES.join(", ")} (several: DONE,FAILED).`,
     },
-    role: { type: "string", valueName: "R", description: "Only jobs of the agent with role R." },
+    agent: { type: "string", valueName: "R", description: "Only jobs of the agent with role R." },
+    role: { type: "string", valueName: "R", description: "The same as --agent." },
     limit: { type: "string", valueName: "N", description: `Show at most N jobs (default ${DEFAULT_LIMIT}).` },
     json: { ...JSON_OPTION, description: "Print the job summaries as a JSON array." },
     store: STORE_OPTION,
     help: HELP_OPTION,
   },
-  examples: ["statek jobs", "statek jobs --status FAILED --limit 20", "statek jobs --role calendar_assistant --json"],
+  examples: ["statek jobs", "statek jobs --status FAILED --limit 20", "statek jobs --agent calendar_assistant --json"],
   run: runJobs,
 };
 
@@ -78,7 +79,11 @@ function parseFilter(values: CommandInput["values"]): JobFilter & { limit: numbe
     }
     filter.status = statuses.length === 1 ? (statuses[0] as JobStatus) : (statuses as JobStatus[]);
   }
-  if (typeof values.role === "string") filter.role = values.role;
+  if (typeof values.agent === "string" && typeof values.role === "string" && values.agent !== values.role) {
+    throw usageError("--agent and --role name the same filter; give one of them");
+  }
+  const role = values.agent ?? values.role;
+  if (typeof role === "string") filter.role = role;
   if (typeof values.limit === "string") {
     if (!/^\d+$/.test(values.limit) || Number(values.limit) < 1) {
       throw usageError(`--limit must be a whole number of at least 1 (got '${values.limit}')`);
@@ -91,7 +96,7 @@ function parseFilter(values: CommandInput["values"]): JobFilter & { limit: numbe
 function describeFilter(values: CommandInput["values"]): string {
   const parts = [
     typeof values.status === "string" ? `status ${values.status.toUpperCase()}` : "",
-    typeof values.role === "string" ? `role ${values.role}` : "",
+    typeof (values.agent ?? values.role) === "string" ? `role ${String(values.agent ?? values.role)}` : "",
   ].filter(Boolean);
   return parts.length ? ` with ${parts.join(" and ")}` : "";
 }

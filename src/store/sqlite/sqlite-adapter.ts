@@ -161,6 +161,10 @@ export class SqliteAdapter implements StoreAdapter {
     return this.#read((queries) => queries.readNextWakeAt(query));
   }
 
+  readDataVersion(): Promise<unknown> {
+    return this.#read((queries) => queries.readDataVersion());
+  }
+
   /** Runs a read at once when nothing else is in progress, else after it. */
   #read<T>(body: (queries: SqliteQueries) => Promise<T>): Promise<T> {
     if (this.#pending === 0 && this.#queries !== undefined) return body(this.#queries);

@@ -179,6 +179,10 @@ export class SqliteQueries implements AdapterTransaction {
     return this.#statement(sql).get(query.now, ...parameters)?.["wakeAt"];
   }
 
+  async readDataVersion(): Promise<unknown> {
+    return this.#statement("PRAGMA data_version").get()?.["data_version"];
+  }
+
   async lockJob(id: string): Promise<StoredRow | undefined> {
     // No FOR UPDATE: the transaction holds SQLite's write lock from its start.
     return this.#statement(LOCK_SELECT).get(id);

@@ -97,7 +97,7 @@ export class ThreadVm implements Vm {
     } catch (error) {
       if (error instanceof SandboxThreadBusyError) {
         // The cell never started: its thread runs another VM's long cell. A new VM elsewhere runs it.
-        return { error: { name: "InternalError", message: error.message }, limit: "engine", lost: true, poisoned: true, broken: true };
+        return { error: { name: "InternalError", message: error.message }, limit: "engine", lost: true, notStarted: true, poisoned: true, broken: true };
       }
       if (error instanceof SandboxThreadLostError) {
         // The cell reads the same TimeoutError whoever stopped it; the workspace says the thread was stopped.

@@ -1,0 +1,100 @@
+/**
+ * bench/worker-suspended: many jobs suspended in one worker — half in `waitForMessage()`, half in a long
+ * `sleep` — on SQLite (a real file, synchronous=FULL). Prints the time to suspend them all, the RSS each
+ * suspended job costs (RSS after / before, after a GC, over the jobs), and the wake-up latency, p50/p99: from
+ * `pushMessage` to the cell running again (a tool the cell calls after the wait records the time), and from a
+ * timer's due time to the cell running again (probe jobs sleeping 1–3 s, submitted once all are suspended).
+ *
+ * Run: `npm run bench -- worker-suspended` (STATEK_BENCH_JOBS, default 100,000; STATEK_BENCH_CONCURRENCY, default 100).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { z } from "zod";
+import { Agent, Statek, scriptedModel, tool } from "../src/index.ts";
+
+const JOBS = Number(process.env.STATEK_BENCH_JOBS ?? 100_000);
+const CONCURRENCY = Number(process.env.STATEK_BENCH_CONCURRENCY ?? 100);
+const PROBES = 200;
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+
+function rss(): number {
+  for (let n = 0; n < 3; n++) gc();
+  return process.memoryUsage().rss;
+}
+
+export async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "statek-bench-suspended-"));
+  // When each job's cell ran again, by job id: the tool runs on the host, so it reads the host's clock.
+  const ranAgain = new Map<string, number>();
+  const lateness: number[] = [];
+  let onMark: (id: string) => void = () => {};
+  const mark = tool({
+    name: "mark", description: "Records that the cell runs again.", params: z.object({ due: z.number().describe("When the wait was due (0: unknown).") }),
+    run: ({ due }, ctx) => {
+      const now = Date.now();
+      ranAgain.set(ctx.job.id, performance.now());
+      if (due) lateness.push(now - due);
+      onMark(ctx.job.id);
+    },
+  });
+  const model = scriptedModel([]);
+  const listener = new Agent({ role: "listener", tools: [mark], model, warmup: "await waitForMessage()\nmark(0)\nexit()" });
+  const sleeper = new Agent({ role: "sleeper", tools: [mark], model, warmup: "const due = Date.now() + 86_400_000\nawait sleep(86_400_000)\nmark(due)\nexit()" });
+  const probe = new Agent({ role: "probe", tools: [mark], model, warmup: "const due = Date.now() + wait\nawait sleep(wait)\nmark(due)\nexit()" });
+  const statek = await Statek.open({ store: join(dir, "bench.db"), agents: [listener, sleeper, probe] });
+  try {
+    console.log(`bench/worker-suspended (${JOBS.toLocaleString("en-US")} jobs, maxConcurrency ${CONCURRENCY}, SQLite file, synchronous=FULL, QuickJS)`);
+    const worker = statek.worker({ maxConcurrency: CONCURRENCY });
+    await worker.start();
+    // Warm the process up (threads, VMs, statements) before the baseline.
+    const warm = await Promise.all(Array.from({ length: 20 }, () => statek.submitJob(listener)));
+    while (worker.stats.suspended < 20) await new Promise((resolve) => setTimeout(resolve, 50));
+    const before = rss();
+    const started = performance.now();
+    const listeners: string[] = [];
+    for (let n = 0; n < JOBS; n += 1_000) {
+      const batch = Math.min(1_000, JOBS - n);
+      const ids = await Promise.all(Array.from({ length: batch }, (_, i) => statek.submitJob((n + i) % 2 ? sleeper : listener)));
+      ids.forEach((job, i) => (n + i) % 2 === 0 && listeners.push(job.id));
+    }
+    while (worker.stats.suspended < JOBS + 20) await new Promise((resolve) => setTimeout(resolve, 100));
+    const suspendSeconds = (performance.now() - started) / 1000;
+    const after = rss();
+    console.log(`  time to suspend them all: ${suspendSeconds.toFixed(1)} s (${(JOBS / suspendSeconds).toFixed(0)} jobs/s)`);
+    console.log(`  RSS per suspended job: ${((after - before) / JOBS / 1024).toFixed(2)} KiB (RSS ${(before / 2 ** 20).toFixed(0)} → ${(after / 2 ** 20).toFixed(0)} MiB)`);
+
+    // pushMessage → the cell runs again, one at a time.
+    const pushLatency: number[] = [];
+    for (const id of listeners.slice(0, PROBES)) {
+      const ran = new Promise<void>((resolve) => (onMark = (job) => job === id && resolve()));
+      const pushed = performance.now();
+      await statek.pushMessage(id, "go");
+      await ran;
+      pushLatency.push(ranAgain.get(id)! - pushed);
+    }
+    console.log(`  wake-up from pushMessage to the cell running again: p50 ${percentile(pushLatency, 50).toFixed(1)} ms, p99 ${percentile(pushLatency, 99).toFixed(1)} ms`);
+
+    // Timers due 1–3 s from now, while the other jobs stay suspended.
+    onMark = () => {};
+    await Promise.all(Array.from({ length: PROBES }, (_, n) => statek.submitJob(probe, { vars: { wait: 1_000 + Math.floor((n * 2_000) / PROBES) } })));
+    while (lateness.length < PROBES) await new Promise((resolve) => setTimeout(resolve, 50));
+    console.log(`  wake-up from a timer's due time to the cell running again: p50 ${percentile(lateness, 50)} ms, p99 ${percentile(lateness, 99)} ms`);
+    void warm;
+    await worker.stop({ graceMs: 1_000 });
+  } finally {
+    await statek.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main) await main();

@@ -1,0 +1,145 @@
+/**
+ * @module
+ * `statek.worker(options)`: the job runner's side of a worker (DESIGN.md §4, §10). It checks the options,
+ * registers the worker's agents, and hands the scheduler (`worker/job-worker.ts`) a function that steps one
+ * claimed job under its lease (`runClaimedStep`).
+ */
+import type { FutureSignals } from "../durable/future-signals.ts";
+import type { Lease, Store } from "../store/store.ts";
+import { kindOf } from "../tools/with-article.ts";
+import { JobWorker, type WorkerActivity } from "../worker/job-worker.ts";
+import type { WorkerStats } from "../worker/worker-stats.ts";
+import { Agent } from "./agent.ts";
+import { runClaimedStep } from "./run-step.ts";
+import type { StepEnvironment } from "./step-environment.ts";
+
+export type { WorkerActivity, WorkerStats };
+
+/** Default of {@link WorkerOptions.maxConcurrency}. */
+export const DEFAULT_MAX_CONCURRENCY = 10;
+/** Default of {@link WorkerStopOptions.graceMs}. */
+export const DEFAULT_GRACE_MS = 10_000;
+/** Default of {@link WorkerOptions.pollIntervalMs}. */
+export const DEFAULT_POLL_INTERVAL_MS = 25;
+
+/** What {@link Statek.worker} accepts. */
+export interface WorkerOptions {
+  /**
+   * Steps running at once at most. A step mostly waits (for the model, for tools, for the store's fsync), so this
+   * can be far above the number of cores; see docs/worker.md for sizing it. @default 10
+   */
+  maxConcurrency?: number;
+  /**
+   * How long the worker's lease on a job it steps lasts unless renewed (renewed at a quarter of it). If the
+   * worker dies, its jobs wait this long before another worker takes them over. @default Statek.open's leaseMs (30 s)
+   */
+  leaseMs?: number;
+  /** Agents whose jobs this worker runs (registered with this Statek too). @default every agent registered when start() is called */
+  agents?: readonly Agent[];
+  /**
+   * How often the worker checks the store for commits of other processes (a client's submit, push or
+   * settlement), in milliseconds: on SQLite one `PRAGMA data_version`, and the outbox only when it changed.
+   * In-process actions wake the worker at once. @default 25
+   */
+  pollIntervalMs?: number;
+  /** Hears each step's end and each error (logs, status lines); must not throw. */
+  onActivity?: (activity: WorkerActivity) => void;
+}
+
+/** What {@link StatekWorker.stop} accepts. */
+export interface WorkerStopOptions {
+  /**
+   * How long steps in flight may run on before they are aborted; an aborted step commits nothing and releases
+   * its lease, so its job is replayed by the next worker. @default 10_000
+   */
+  graceMs?: number;
+}
+
+/** A worker of a Statek: runs jobs as a service until stopped. */
+export interface StatekWorker {
+  /** Starts claiming runnable jobs; resolves once the worker is claiming. */
+  start(): Promise<void>;
+  /** Stops claiming, lets running steps finish within `graceMs`, aborts the rest; resolves once stopped. */
+  stop(options?: WorkerStopOptions): Promise<void>;
+  /** What the worker has done so far. */
+  readonly stats: WorkerStats;
+}
+
+/** What a worker needs from its Statek. */
+export interface WorkerContext {
+  store: Store;
+  owner: string;
+  signals: FutureSignals;
+  leaseMs: number;
+  register(agent: Agent, call: string): void;
+  /** Roles of every agent registered now. */
+  roles(): string[];
+  environment(signal: AbortSignal): StepEnvironment;
+  /** Called when the worker starts and once it has stopped (Statek.close stops its workers). */
+  track(worker: StatekWorker, running: boolean): void;
+}
+
+/** Checks the options and makes the worker (it does nothing until started). */
+export function createWorker(context: WorkerContext, options: WorkerOptions = {}): StatekWorker {
+  if (typeof options !== "object" || options === null) throw new TypeError(`worker: expected options such as { maxConcurrency: 10 }, got ${kindOf(options)}`);
+  const maxConcurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
+  checkInteger("maxConcurrency", maxConcurrency, 1);
+  const leaseMs = options.leaseMs ?? context.leaseMs;
+  checkInteger("leaseMs", leaseMs, 100);
+  const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
+  checkInteger("pollIntervalMs", pollIntervalMs, 1);
+  if (options.onActivity !== undefined && typeof options.onActivity !== "function") throw new TypeError("worker: onActivity must be a function");
+  if (options.agents !== undefined && !Array.isArray(options.agents)) throw new TypeError(`worker: agents must be an array of Agents, got ${kindOf(options.agents)}`);
+  const agents = options.agents ?? [];
+  agents.forEach((agent: unknown, index) => {
+    if (!(agent instanceof Agent)) throw new TypeError(`worker: agents[${index}] is not an Agent (got ${kindOf(agent)})`);
+  });
+  for (const agent of agents) context.register(agent, "worker");
+
+  let scheduler: JobWorker | undefined;
+  const worker: StatekWorker = {
+    async start() {
+      const roles = options.agents ? [...new Set(agents.map((agent) => agent.role))] : context.roles();
+      if (roles.length === 0) throw new TypeError("worker.start: no agents to run (pass statek.worker({ agents }) or register agents with Statek.open({ agents }))");
+      if (scheduler) throw new Error("worker.start: this worker was started already; create another with statek.worker()");
+      scheduler = new JobWorker(
+        {
+          store: context.store,
+          owner: context.owner,
+          signals: context.signals,
+          runStep: (lease: Lease, signal: AbortSignal) => runClaimedStep(context.environment(signal), lease),
+        },
+        {
+          roles, maxConcurrency, leaseMs, pollIntervalMs,
+          // Jobs whose holder died are taken over within a quarter of a lease after it expired (at most a second).
+          safetyIntervalMs: Math.max(50, Math.min(1_000, Math.floor(leaseMs / 4))),
+          ...(options.onActivity ? { onActivity: options.onActivity } : {}),
+        },
+      );
+      context.track(worker, true);
+      try {
+        await scheduler.start();
+      } catch (error) {
+        context.track(worker, false);
+        throw error;
+      }
+    },
+    async stop(stopOptions: WorkerStopOptions = {}) {
+      const graceMs = stopOptions.graceMs ?? DEFAULT_GRACE_MS;
+      if (!(Number.isFinite(graceMs) && graceMs >= 0)) throw new TypeError(`worker.stop: graceMs must be a number of milliseconds ≥ 0, got ${String(graceMs)}`);
+      if (!scheduler) return;
+      await scheduler.stop(graceMs);
+      context.track(worker, false);
+    },
+    get stats() {
+      return scheduler?.stats ?? { running: 0, suspended: 0, done: 0, failed: 0, cancelled: 0, steps: 0, stepErrors: 0, stepsPerSecond: 0 };
+    },
+  };
+  return worker;
+}
+
+function checkInteger(name: string, value: unknown, minimum: number): void {
+  if (!(Number.isInteger(value) && (value as number) >= minimum)) {
+    throw new TypeError(`worker: ${name} must be an integer of at least ${minimum}, got ${typeof value === "number" ? String(value) : kindOf(value)}`);
+  }
+}

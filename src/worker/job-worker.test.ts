@@ -1,0 +1,142 @@
+/**
+ * The worker in one process (issue 10): it claims runnable jobs, wakes suspended ones when their timer is due
+ * or a message is pushed, keeps at most `maxConcurrency` steps in flight, and stops gracefully.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { Agent, Statek, scriptedModel, tool } from "../index.ts";
+import { z } from "zod";
+
+/** An agent that never asks the model: its jobs run warmup code, which exits. */
+function warmupAgent(role = "sleeper", tools: Parameters<typeof tool>[0][] = []) {
+  return new Agent({ role, tools: tools.map((definition) => tool(definition)), model: scriptedModel([]) });
+}
+
+async function open_(options: { agents: Agent[]; leaseMs?: number }) {
+  const dir = mkdtempSync(join(tmpdir(), "statek-worker-"));
+  const statek = await Statek.open({ store: join(dir, "statek.db"), ...options });
+  return { statek, dir, close: async () => { await statek.close(); rmSync(dir, { recursive: true, force: true }); } };
+}
+
+/** Resolves once `check` is true, polling the store (the test's own observation, not the worker's). */
+async function eventually(check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("timed out");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const allDone = (statek: Statek, count: number) => async () => (await statek.listJobs({ status: "DONE", limit: count + 1 })).length === count;
+
+describe("statek.worker", () => {
+  it("runs submitted jobs to the end, waking each when its timers are due", async () => {
+    const agent = warmupAgent();
+    const env = await open_({ agents: [agent] });
+    const worker = env.statek.worker({ maxConcurrency: 4 });
+    try {
+      await worker.start();
+      const ids = [];
+      for (let n = 0; n < 12; n++) {
+        const { id } = await env.statek.submitJob(agent, { warmup: `const t0 = Date.now()\nawait sleep(${150 + n * 10})\nawait sleep(120)\nexit(Date.now() - t0)` });
+        ids.push(id);
+      }
+      await eventually(allDone(env.statek, 12));
+      for (const id of ids) {
+        const view = (await env.statek.getJob(id))!;
+        assert.ok((view.exitStatus as number) >= 270, `slept both times (${String(view.exitStatus)} ms)`);
+      }
+      const stats = worker.stats;
+      assert.equal(stats.done, 12);
+      assert.equal(stats.running, 0);
+      assert.ok(stats.steps >= 36, `three steps per job at least (${stats.steps})`);
+    } finally {
+      await worker.stop();
+      await env.close();
+    }
+  });
+
+  it("wakes a job waiting for a message as soon as it is pushed", async () => {
+    const agent = warmupAgent("listener");
+    const env = await open_({ agents: [agent] });
+    const worker = env.statek.worker();
+    try {
+      await worker.start();
+      const { id } = await env.statek.submitJob(agent, { warmup: "const m = await waitForMessage()\nexit(m)" });
+      await eventually(async () => (await env.statek.store.getJob(id))!.status === "SUSPENDED");
+      await env.statek.pushMessage(id, "hello");
+      await eventually(async () => (await env.statek.store.getJob(id))!.status === "DONE", 5_000);
+      assert.equal((await env.statek.getJob(id))!.exitStatus, "hello");
+    } finally {
+      await worker.stop();
+      await env.close();
+    }
+  });
+
+  it("never runs more than maxConcurrency steps at once", async () => {
+    let inFlight = 0;
+    let most = 0;
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const agent = warmupAgent("busy", [{
+      name: "work", description: "Works until the test lets it go.", params: z.object({}),
+      run: async () => {
+        most = Math.max(most, ++inFlight);
+        await gate;
+        inFlight--;
+      },
+    }]);
+    const env = await open_({ agents: [agent] });
+    const worker = env.statek.worker({ maxConcurrency: 3 });
+    try {
+      for (let n = 0; n < 10; n++) await env.statek.submitJob(agent, { warmup: "await work()\nexit(1)" });
+      await worker.start();
+      await eventually(async () => inFlight === 3);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(worker.stats.running, 3);
+      open();
+      await eventually(allDone(env.statek, 10));
+      assert.equal(most, 3);
+    } finally {
+      await worker.stop();
+      await env.close();
+    }
+  });
+
+  it("stops gracefully: running steps finish within the grace period; the rest are aborted and leave no live lease", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let started = 0;
+    const agent = warmupAgent("stuck", [{
+      name: "slow", description: "Waits for the test.", params: z.object({ n: z.number().describe("Which.") }),
+      run: async ({ n }) => {
+        started++;
+        if (n === 0) await new Promise((resolve) => setTimeout(resolve, 50));
+        else await gate;
+        return n;
+      },
+    }]);
+    const env = await open_({ agents: [agent], leaseMs: 60_000 });
+    const worker = env.statek.worker({ maxConcurrency: 3 });
+    try {
+      const ids = [];
+      for (let n = 0; n < 3; n++) ids.push((await env.statek.submitJob(agent, { warmup: `const r = await slow(${n})\nexit(r)` })).id);
+      await worker.start();
+      await eventually(async () => started === 3);
+      const stopping = Date.now();
+      await worker.stop({ graceMs: 300 });
+      assert.ok(Date.now() - stopping < 5_000, "stop does not wait for the stuck steps beyond the grace period");
+      const rows = await Promise.all(ids.map((id) => env.statek.store.getJob(id)));
+      const leases = await Promise.all(ids.map((id) => env.statek.store.getLease(id)));
+      assert.deepEqual(rows.map((row) => row!.status), ["DONE", "READY", "READY"], "the quick job finished; the stuck ones committed nothing");
+      assert.deepEqual(leases.filter((lease) => lease !== null && lease.until > Date.now()), [], "no live lease is left");
+      assert.deepEqual(rows.map((row) => row!.version), [1, 0, 0], "nothing half-written");
+    } finally {
+      release();
+      await env.close();
+    }
+  });
+});
