@@ -31,6 +31,10 @@ function describe_(event: JobEvent): string {
       return `text ${event.turn}`;
     case "future-settled":
       return `settled ${event.key}`;
+    case "job-submitted":
+      return `submitted ${event.role}`;
+    case "message-pushed":
+      return `pushed ${event.inbox}`;
     case "other":
       return `other ${event.name}`;
   }
@@ -138,7 +142,9 @@ describe("statek.events", () => {
           { jobId: id, kind: "status-change", data: { status: "SLEEPING" } },
           { jobId: id, kind: "app-note", data: { note: 1 } },
         ]);
-        const events = await take(statek.events({ jobId: id }), (event) => event.kind === "other" && event.name === "app-note");
+        const taken = await take(statek.events({ jobId: id }), (event) => event.kind === "other" && event.name === "app-note");
+        assert.equal(taken[0]?.kind, "job-submitted", "a file store records the submission (for other processes' workers)");
+        const events = taken.filter((event) => event.kind === "other");
         assert.equal(events.length, 2);
         const [bad, note] = events;
         assert.ok(bad?.kind === "other" && note?.kind === "other");

@@ -65,6 +65,18 @@ export interface FutureSettledEvent extends RecordedEventBase {
   state: "resolved" | "rejected" | "cancelled";
 }
 
+/** The job was submitted (recorded for stores shared between processes: workers there learn of it so). */
+export interface JobSubmittedEvent extends RecordedEventBase {
+  kind: "job-submitted";
+  role: string;
+}
+
+/** A message was pushed to the job (`pushMessage`); `inbox` is its number in the job's inbox. */
+export interface MessagePushedEvent extends RecordedEventBase {
+  kind: "message-pushed";
+  inbox: number;
+}
+
 /**
  * A recorded event of a kind this version does not know (an application's `store.appendEvents`, a newer
  * version's), or one whose data cannot be read (`error` says why; `data` is then `null`). Kept, never dropped.
@@ -78,7 +90,8 @@ export interface OtherJobEvent extends RecordedEventBase {
 }
 
 /** An event read from the store's outbox. */
-export type RecordedJobEvent = StatusChangeEvent | StepEndEvent | ConsoleEvent | FutureSettledEvent | OtherJobEvent;
+export type RecordedJobEvent =
+  | StatusChangeEvent | StepEndEvent | ConsoleEvent | FutureSettledEvent | JobSubmittedEvent | MessagePushedEvent | OtherJobEvent;
 
 /** An event heard in this process as it happens, never stored. */
 export type LiveJobEvent = ModelTextEvent;

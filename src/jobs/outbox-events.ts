@@ -18,6 +18,8 @@ const EVENT_DATA = {
   "step-end": z.object({ status: z.enum(JOB_STATUSES), version: z.number().int().nonnegative() }),
   console: z.object({ stream: z.enum(CONSOLE_STREAMS), text: z.string() }),
   "future-settled": z.object({ key: z.string(), state: z.enum(["resolved", "rejected", "cancelled"]) }),
+  "job-submitted": z.object({ role: z.string() }),
+  "message-pushed": z.object({ inbox: z.number().int().nonnegative() }),
 } as const;
 
 /**
@@ -83,6 +85,14 @@ export function decodeEvent(row: JobEventRow): RecordedJobEvent {
       return parsed.success ? { ...base, kind, ...parsed.data } : malformed(parsed.error);
     }
     case "future-settled": {
+      const parsed = EVENT_DATA[kind].safeParse(data);
+      return parsed.success ? { ...base, kind, ...parsed.data } : malformed(parsed.error);
+    }
+    case "job-submitted": {
+      const parsed = EVENT_DATA[kind].safeParse(data);
+      return parsed.success ? { ...base, kind, ...parsed.data } : malformed(parsed.error);
+    }
+    case "message-pushed": {
       const parsed = EVENT_DATA[kind].safeParse(data);
       return parsed.success ? { ...base, kind, ...parsed.data } : malformed(parsed.error);
     }
