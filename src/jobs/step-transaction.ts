@@ -174,7 +174,8 @@ export class StepTransaction implements JournalSink {
     this.#ended = true;
     this.close();
     this.#after.length = 0;
-    await this.store.releaseLease(this.lease.jobId, this.fence).catch(() => undefined);
+    // A busy store is waited out: a release that fails leaves the job unclaimable until the lease expires.
+    await withStoreRetries(() => this.store.releaseLease(this.lease.jobId, this.fence)).catch(() => undefined);
   }
 
   /** Whether the next step of the job may run under this transaction's lease (kept by the last commit). */
