@@ -65,8 +65,13 @@ export async function runStep(env: StepEnvironment, id: string, carry?: LeaseCar
     // A step whose lease was taken from it (an operator cancelled the job) wrote nothing; it reports where the
     // job stands now rather than failing.
     if (!tx.lost) throw error;
-    const now = await retried(env, () => env.store.getJob(id));
-    if (now && isFinal(now.status)) return now.status;
+    // The canceller may still be running the job's error handlers: its commit comes shortly.
+    for (let wait = 5; wait <= 640; wait *= 2) {
+      const now = await retried(env, () => env.store.getJob(id));
+      if (now && isFinal(now.status)) return now.status;
+      if (!(await env.store.getLease(id))) break;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
     throw error;
   } finally {
     if (env.activeSteps?.get(id) === tx) env.activeSteps.delete(id);
