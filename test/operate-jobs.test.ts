@@ -122,7 +122,7 @@ describe("statek.events across processes", () => {
         if (event.kind === "console") return `console ${event.text}`;
         if (event.kind === "step-end") return `step-end ${event.version}`;
         return event.kind;
-      }), ["status STARTED", "step-end 1", "console from afar", "step-end 2", "status DONE", "step-end 3"]);
+      }), ["job-submitted", "status STARTED", "step-end 1", "console from afar", "step-end 2", "status DONE", "step-end 3"]);
     } finally {
       await statek.close();
       dir.remove();
