@@ -27,7 +27,10 @@ export function sandboxCases({ test, session }: SuiteContext): void {
       "clearTimeout(gone)",
       "let ticks = 0",
       "const every = setInterval(() => { ticks++; if (ticks === 3) clearInterval(every) }, 2)",
-      "await new Promise((resolve) => setTimeout(resolve, 60))",
+      // Waits for the events, not a fixed time (a loaded machine may tick late), then a while longer: the
+      // cleared interval must not tick again.
+      "await new Promise((resolve) => { const poll = setInterval(() => { if (ticks >= 3 && order.length >= 3) { clearInterval(poll); resolve() } }, 5) })",
+      "await new Promise((resolve) => setTimeout(resolve, 30))",
       "print(order.join(','), ticks)",
     ].join("\n"));
     assert.equal(output.split("\n").at(-1), "first,second,third 3");
