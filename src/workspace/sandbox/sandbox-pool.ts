@@ -5,7 +5,7 @@
  * thread for its life. A thread the watchdog stopped is replaced by a new one the next time a VM is placed.
  */
 import { availableParallelism } from "node:os";
-import { STALLED_MS, STUCK_MS, SandboxThread } from "./sandbox-thread.ts";
+import { STALLED_MS, SandboxThread } from "./sandbox-thread.ts";
 import { compileQuickJs } from "../quickjs/quickjs-wasm.ts";
 import type { ThreadData, ThreadSettings } from "./thread-protocol.ts";
 
@@ -70,7 +70,7 @@ function newThread(): SandboxThread {
 
 /**
  * A thread for a new VM of `limits`, and the VM's id: the least busy thread that is not running a long cell;
- * a new thread while the pool is below its size, or while every thread is stuck in a long cell ({@link STUCK_MS}) (up to `maxThreads`).
+ * a new thread while the pool is below its size, or while every thread runs a long cell (up to `maxThreads`).
  */
 export function placeVm(limits?: ThreadData["prepare"]): { thread: SandboxThread; vm: number } {
   if (limits) prepare = limits;
@@ -78,7 +78,7 @@ export function placeVm(limits?: ThreadData["prepare"]): { thread: SandboxThread
   for (let i = threads.length - 1; i >= 0; i--) if (threads[i]!.lost) threads.splice(i, 1);
   const free = threads.filter((thread) => !thread.stalled(STALLED_MS));
   let chosen: SandboxThread | undefined;
-  if (threads.length < size || (threads.every((thread) => thread.stalled(STUCK_MS)) && threads.length < maxThreads)) {
+  if (threads.length < size || (free.length === 0 && threads.length < maxThreads)) {
     chosen = newThread();
     threads.push(chosen);
   } else {

@@ -78,9 +78,8 @@ export const STALLED_MS = 100;
 /**
  * A thread that has shown no progress for this long is *stuck* in a long cell (or a native loop, until the
  * watchdog stops it): a warm VM's `start` waiting behind it is taken back and its cell runs on a VM rebuilt
- * elsewhere, and the pool may add a thread. Far longer than {@link STALLED_MS}, because both cost a VM build
- * (~20 ms of CPU) — on a machine short of CPU a thread not scheduled for a while would otherwise turn every
- * warm step cold and add threads to a machine that has no cores to run them.
+ * elsewhere. Far longer than {@link STALLED_MS}, because that costs a VM build (~20 ms of CPU) — on a machine
+ * short of CPU a thread not scheduled for a while would otherwise turn every warm step cold.
  */
 export const STUCK_MS = 1000;
 

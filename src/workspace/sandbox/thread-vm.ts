@@ -28,7 +28,8 @@ export async function createThreadVm(engine: EngineName, options: CreateVmOption
         if (attempt > 2) await new Promise((resolve) => setTimeout(resolve, Math.min(10 * attempt, 200)));
         continue;
       }
-      if (!(error instanceof SandboxThreadLostError) || attempt >= 5) throw error;
+      // Beside cells in native loops, a thread may be stopped again and again: keep placing the VM a while.
+      if (!(error instanceof SandboxThreadLostError) || attempt >= 12) throw error;
     }
   }
 }
