@@ -17,7 +17,7 @@ export interface StoreRetryPolicy {
 }
 
 /** The default policy: about 1.3 s of waiting in all before giving up. */
-export const DEFAULT_STORE_RETRIES: Readonly<StoreRetryPolicy> = Object.freeze({ attempts: 6, initialDelayMs: 20, maxDelayMs: 1_000 });
+export const DEFAULT_STORE_RETRIES: Readonly<StoreRetryPolicy> = Object.freeze({ attempts: 8, initialDelayMs: 20, maxDelayMs: 1_000 });
 
 /** Runs `operation`, repeating it after a transient store failure (`StoreError.isTransient`). */
 export async function withStoreRetries<T>(
