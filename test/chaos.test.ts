@@ -48,9 +48,10 @@ describe("durability under kill -9", () => {
       for (let round = 0; ; round++) {
         // Kills land while the worker runs jobs: it takes about a second to start, and a second more to take over
         // the leases the killed one held (leaseMs 1 s).
-        const finished = await runChild([store, appDb, "run"], kills < KILLS ? 2_500 + Math.random() * 2_500 : undefined);
+        const finished = await runChild([store, appDb, "run"], kills < KILLS ? 1_500 + Math.random() * 2_000 : undefined);
         if (!finished) kills++;
         else if (kills >= KILLS) break;
+        else assert.fail(`the jobs all finished after only ${kills} SIGKILLs: the kills must land while work remains`);
         assert.ok(round < 60, "the jobs finish");
       }
 
