@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { userInfo } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
@@ -130,5 +131,70 @@ describe("statek cancel and retry", () => {
       assert.ok(stdout.startsWith(`Usage: ${synopsis}\n`), stdout);
     }
     assert.match((await statek("--help")).stdout, /cancel +Cancel a job that has not finished, and its child jobs\.\n {2}retry +Resume a FAILED job/);
+  });
+});
+
+describe("statek approvals, approve and deny", () => {
+  const pay = tool({
+    name: "pay", description: "Pay an invoice.", params: z.object({ amount: z.number().describe("How much.") }),
+    needsApproval: true,
+    run: ({ amount }, ctx) => `paid ${amount} (approved by ${ctx.approval?.by ?? "nobody"}: ${ctx.approval?.note ?? ""})`,
+  });
+  const code = "print(await pay(450))\ntry { await requestApproval('Pay 9,000 too?') } catch (error) { print(error.name + ': ' + error.message) }\nexit()";
+  const payer = new Agent({ role: "payer", tools: [pay], model: scriptedModel([ts(code)]) });
+
+  it("lists a job's pending request, approves it without naming it, denies the next one; the job ends with both decisions", async () => {
+    const app = await Statek.open({ store, agents: [payer] });
+    let id: string;
+    try {
+      id = (await app.submitJob(payer)).id;
+      assert.equal((await app.runJob(id)).status, "SUSPENDED");
+    } finally {
+      await app.close();
+    }
+    const listed = await statek("approvals", "--json", "--agent", "payer", "--store", store);
+    assert.equal(listed.code, 0, listed.stderr);
+    const [request, ...others] = JSON.parse(listed.stdout) as Array<{ jobId: string; requestId: string; tool: string; args: unknown }>;
+    assert.deepEqual(others, []);
+    assert.deepEqual({ jobId: request!.jobId, tool: request!.tool, args: request!.args }, { jobId: id, tool: "pay", args: { amount: 450 } });
+    const table = await statek("approvals", "--store", store);
+    assert.match(table.stdout, new RegExp(`^JOB +REQUEST +ASKED +WHAT\n${id} +${request!.requestId.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} +\\S+Z +pay\\(\\{"amount":450\\}\\)$`, "m"));
+
+    const approved = await statek("approve", id.slice(0, 8), "--note", "invoice 17", "--by", "alice", "--store", store);
+    assert.equal(approved.code, 0, approved.stderr);
+    assert.equal(approved.stdout, `approved request ${request!.requestId} of job ${id} (by alice)\n`);
+    const twice = await statek("approve", id, request!.requestId, "--store", store);
+    assert.equal(twice.code, 1);
+    assert.match(twice.stderr, /^statek: cannot approve request \S+ of job \S+: ApprovalDecidedError: .*already approved by alice/);
+
+    const resumed = await Statek.open({ store, agents: [payer] });
+    try {
+      assert.equal((await resumed.runJob(id)).status, "SUSPENDED", "now requestApproval waits");
+      const [next] = await resumed.pendingApprovals({ jobId: id });
+      assert.equal(next!.summary, "Pay 9,000 too?");
+      const denied = await statek("deny", id, "--note", "not this month", "--json", "--store", store);
+      assert.equal(denied.code, 0, denied.stderr);
+      assert.deepEqual(JSON.parse(denied.stdout), { jobId: id, requestId: next!.requestId, decision: "denied", by: userInfo().username || "cli" });
+      const done = await resumed.runJob(id);
+      assert.equal(done.status, "DONE");
+      assert.deepEqual(done.console, ["paid 450 (approved by alice: invoice 17)", "ApprovalDenied: not this month"]);
+    } finally {
+      await resumed.close();
+    }
+    const none = await statek("approve", id, "--store", store);
+    assert.equal(none.code, 1);
+    assert.equal(none.stderr, `statek: job ${id} waits for no approval request\n`);
+    assert.equal((await statek("approvals", "--store", store)).stdout, "no pending approval requests\n");
+  });
+
+  it("reports bad command lines naming what was wrong", async () => {
+    const badBy = await statek("approve", doneId, "--by", " ", "--store", store);
+    assert.equal(badBy.code, 2);
+    assert.match(badBy.stderr, /--by needs a non-empty name/);
+    const badLimit = await statek("approvals", "--limit", "0", "--store", store);
+    assert.equal(badLimit.code, 2);
+    assert.match(badLimit.stderr, /--limit must be a whole number of at least 1 \(got '0'\)/);
+    const { stdout } = await statek("deny", "--help");
+    assert.ok(stdout.startsWith("Usage: statek deny <id> [request] [--note TEXT] [--by NAME] [--json] [--store PATH]\n"), stdout);
   });
 });
