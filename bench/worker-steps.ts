@@ -1,7 +1,8 @@
 /**
  * bench/worker-steps: durable no-op steps per second under `statek.worker()` on SQLite (a real file,
  * synchronous=FULL, QuickJS executor), with 1 job and with 100 jobs at once (maxConcurrency = jobs), and the raw
- * ceiling of fsync'd commits on this machine (one-row write transactions in a loop, synchronous=FULL).
+ * ceiling of fsync'd commits on this machine (one-row write transactions in a loop, synchronous=FULL), and — side
+ * by side, when it is installed (see bench/langgraph-steps.ts) — LangGraph.js with its SQLite checkpointer.
  * Each figure is the median of RUNS runs (STATEK_BENCH_RUNS, default 3).
  *
  * Run: `npm run bench -- worker-steps`.
@@ -11,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { Agent, Statek, scriptedModel } from "../src/index.ts";
+import { loadLangGraph } from "./langgraph-steps.ts";
 
 const RUNS = Number(process.env.STATEK_BENCH_RUNS ?? 3);
 /** Steps counted with 100 jobs (a tenth of it with 1 job): STATEK_BENCH_STEPS, default 2,000. */
@@ -80,6 +82,16 @@ export async function main(): Promise<void> {
   const hundred: number[] = [];
   for (let run = 0; run < RUNS; run++) hundred.push(await workerStepsPerSecond(100, STEPS, 200));
   console.log(`  100 jobs under the worker: ${median(hundred).toFixed(0)} durable no-op steps/s (runs: ${hundred.map((rate) => rate.toFixed(0)).join(", ")})`);
+  const langGraph = loadLangGraph();
+  if ("missing" in langGraph) {
+    console.log(`  LangGraph.js + SQLite checkpointer: not run, ${langGraph.missing}`);
+    return;
+  }
+  for (const [jobs, steps] of [[1, Math.ceil(STEPS / 10)], [100, STEPS]] as const) {
+    const rates: number[] = [];
+    for (let run = 0; run < RUNS; run++) rates.push(await langGraph.steps(jobs, steps));
+    console.log(`  LangGraph.js + SQLite checkpointer, ${String(jobs).padStart(3)} thread(s): ${median(rates).toFixed(0)} one-node invokes/s (runs: ${rates.map((rate) => rate.toFixed(0)).join(", ")})`);
+  }
 }
 
 if (import.meta.main) await main();
