@@ -89,13 +89,27 @@ export function placeVm(limits?: ThreadData["prepare"]): { thread: SandboxThread
   return { thread: chosen!, vm: nextVm++ };
 }
 
-/** Ends a thread that hosts no VM any more while the pool is above its size. */
+/**
+ * How long an extra thread stays once it hosts no VM. Under load the pool needs extras again and again; ending
+ * each at once and starting another a moment later (a new thread loads the engine and makes its ready VMs) cost
+ * more CPU than the extras saved.
+ */
+const RETIRE_AFTER_MS = 10_000;
+const retiring = new WeakMap<SandboxThread, NodeJS.Timeout>();
+
+/** Ends a thread that hosted no VM for {@link RETIRE_AFTER_MS} while the pool is above its size. */
 function retireExtra(thread: SandboxThread): void {
-  if (threads.length <= size || thread.vmCount > 0 || thread.busy > 0) return;
-  const index = threads.indexOf(thread);
-  if (index < 0) return;
-  threads.splice(index, 1);
-  thread.close();
+  if (threads.length <= size || retiring.has(thread)) return;
+  const timer = setTimeout(() => {
+    retiring.delete(thread);
+    if (threads.length <= size || thread.vmCount > 0 || thread.busy > 0) return;
+    const index = threads.indexOf(thread);
+    if (index < 0) return;
+    threads.splice(index, 1);
+    thread.close();
+  }, RETIRE_AFTER_MS);
+  timer.unref();
+  retiring.set(thread, timer);
 }
 
 /** Threads running now (for measurements and tests). */

@@ -184,6 +184,7 @@ export class SandboxThread {
   close(): void {
     if (this.#lost) return;
     this.#lost = new SandboxThreadLostError("the sandbox thread was closed", false);
+    this.#endListener();
     void this.#worker.terminate();
   }
 
@@ -357,7 +358,14 @@ export class SandboxThread {
       flight.reject(culprit === undefined || flight.command.seq === culprit ? reason : collateral);
     }
     this.#hosts.clear();
+    this.#endListener();
     this.onLost?.(this);
+  }
+
+  // The listener sleeps in `Atomics.waitAsync` on the channel, which a stopped thread never touches again: wake
+  // it so that it sees the thread is gone and ends, instead of holding the thread and its 1 MiB channel forever.
+  #endListener(): void {
+    Atomics.notify(this.#channel.control, 0);
   }
 
   /** Answers guest calls as they arrive, without ever blocking the scheduling thread. */
