@@ -13,6 +13,7 @@
 import { MessageChannel, Worker } from "node:worker_threads";
 import { errorReply, thrownReply } from "../guest/guest-protocol.ts";
 import { batchMessages } from "./one-way-messages.ts";
+import { CommandClaims } from "./command-claims.ts";
 import { AdaptiveSpin, BATCH, CALL, NESTED, NESTED_DONE, REPLY, SharedChannel } from "./shared-channel.ts";
 import type { PostedCommand, ThreadAnswers, ThreadCommand, ThreadData, ThreadResult } from "./thread-protocol.ts";
 
@@ -66,7 +67,7 @@ const BURST_MS = 2;
 
 /** Commands posted to a thread ahead of the one it runs (see `#posted`). */
 const POSTED_AHEAD = 4;
-/** Slots of the shared marks (skip, interrupt) by sequence number; far more than commands in flight at once. */
+/** Slots of the shared interrupt marks by sequence number; far more than commands in flight at once. */
 export const MARK_SLOTS = 256;
 
 /**
@@ -122,12 +123,16 @@ export class SandboxThread {
   /** Called when the thread's last VM is gone. */
   onIdle: ((thread: SandboxThread) => void) | undefined;
 
-  constructor(start: Omit<ThreadData, "buffer" | "marks">) {
+  readonly #claims: CommandClaims;
+
+  constructor(start: Omit<ThreadData, "buffer" | "marks" | "claims">) {
     const buffer = SharedChannel.allocate();
     const { port1, port2 } = new MessageChannel();
     const marks = new SharedArrayBuffer(MARK_SLOTS * 4);
     this.#marks = new Int32Array(marks);
-    const data: ThreadData & { port: typeof port2 } = { ...start, buffer, marks, port: port2 };
+    const claims = CommandClaims.allocate();
+    this.#claims = new CommandClaims(claims);
+    const data: ThreadData & { port: typeof port2 } = { ...start, buffer, marks, claims, port: port2 };
     this.#worker = new Worker(workerFile, { workerData: data, transferList: [port2], stdout: false, stderr: false });
     this.#channel = new SharedChannel(buffer, port1);
     // No guest code runs until the thread says so (a new thread spends a while loading before it can).
@@ -235,8 +240,9 @@ export class SandboxThread {
         if (!flight || (flight.command.kind !== "create" && !(stuck && flight.command.kind === "start"))) continue;
         const queued = this.#queue.indexOf(seq);
         if (queued >= 0) this.#queue.splice(queued, 1);
-        // Posted ahead: the thread skips it (its answer, when it comes, is for nobody).
-        else Atomics.store(this.#marks, seq % MARK_SLOTS, -seq);
+        // Posted ahead: taken back only if the thread has not started it yet (then it skips it when it gets there,
+        // and its answer is for nobody); one it started runs on here, in its VM alone.
+        else if (!this.#claims.takeBack(seq)) continue;
         this.#done(flight);
         flight.reject(new SandboxThreadBusyError());
       }

@@ -10,6 +10,7 @@
 import { parentPort, workerData, type MessagePort } from "node:worker_threads";
 import type { EngineVm } from "./engine-vm.ts";
 import { EntryError } from "./engine-vm.ts";
+import { CommandClaims } from "./command-claims.ts";
 import { OneWayMessages } from "./one-way-messages.ts";
 import { AdaptiveSpin, BATCH, CALL, IDLE, NESTED, NESTED_DONE, REPLY, STATE, SharedChannel } from "./shared-channel.ts";
 import type { PostedCommand, ThreadData, ThreadResult, ThreadSettings } from "./thread-protocol.ts";
@@ -27,6 +28,7 @@ const spin = new AdaptiveSpin();
 let current = 0;
 
 const marks = new Int32Array(data.marks);
+const claims = new CommandClaims(data.claims);
 const mark = (seq: number) => Atomics.load(marks, seq % marks.length);
 const interrupted = () => current !== 0 && mark(current) === current;
 const publish = (deadline: number) => channel.publishDeadline(deadline);
@@ -128,7 +130,7 @@ parentPort!.on("message", (command: PostedCommand) => {
   queue = queue.then(async () => {
     current = command.seq;
     let result: ThreadResult;
-    if (mark(command.seq) === -command.seq) {
+    if (!claims.start(command.seq)) {
       // Taken back while it waited here (its thread stalled): it never runs.
       current = 0;
       parentPort!.postMessage({ seq: command.seq, ok: false, error: { name: "SandboxThreadBusyError", message: "taken back" }, guest: false } satisfies ThreadResult);

@@ -59,8 +59,10 @@ export type ThreadResult = (
 /** What a new sandbox thread is given. */
 export interface ThreadData {
   buffer: SharedArrayBuffer;
-  /** Marks by command sequence number (`MARK_SLOTS` slots): `-seq` skip it, `seq` interrupt it. */
+  /** Marks by command sequence number (`MARK_SLOTS` slots): `seq` interrupts it. */
   marks: SharedArrayBuffer;
+  /** Who won each posted command: the thread starting it or the scheduling thread taking it back (`command-claims.ts`). */
+  claims: SharedArrayBuffer;
   settings: ThreadSettings;
   /** The compiled QuickJS module (`WebAssembly.Module`), when the scheduling thread has it. */
   quickjs?: object;
