@@ -5,7 +5,7 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { userInfo } from "node:os";
 import { join } from "node:path";
@@ -115,6 +115,22 @@ describe("statek cancel and retry", () => {
     assert.match(empty.stderr, /--reason needs a non-empty text/);
   });
 
+  it("runs the cancelled job's error handlers when given --agents", async () => {
+    const { claimer } = await import("./fixtures/cancel-agents.ts");
+    const released = join(directory, "released.txt");
+    const app = await Statek.open({ store, agents: [claimer] });
+    let id: string;
+    try {
+      id = (await app.submitJob(claimer, { vars: { ticket: "T-1", file: released } })).id;
+      assert.equal((await app.runJob(id)).status, "SUSPENDED");
+    } finally {
+      await app.close();
+    }
+    const { code, stderr } = await statek("cancel", id, "--agents", join(import.meta.dirname, "fixtures/cancel-agents.ts"), "--store", store);
+    assert.equal(code, 0, stderr);
+    assert.equal(readFileSync(released, "utf8"), "T-1 released: JobCancelledError\n");
+  });
+
   it("retries a FAILED job; a DONE one is refused", async () => {
     const { code, stdout, stderr } = await statek("retry", failedId, "--json", "--store", store);
     assert.equal(code, 0, stderr);
@@ -125,7 +141,7 @@ describe("statek cancel and retry", () => {
   });
 
   it("has help for both", async () => {
-    for (const [name, synopsis] of [["cancel", "statek cancel <id> [--reason TEXT] [--json] [--store PATH]"], ["retry", "statek retry <id> [--json] [--store PATH]"]]) {
+    for (const [name, synopsis] of [["cancel", "statek cancel <id> [--reason TEXT] [--agents MODULE] [--json] [--store PATH]"], ["retry", "statek retry <id> [--json] [--store PATH]"]]) {
       const { code, stdout } = await statek(name!, "--help");
       assert.equal(code, 0);
       assert.ok(stdout.startsWith(`Usage: ${synopsis}\n`), stdout);
