@@ -19,17 +19,11 @@
  * code ever runs outside a cell.
  */
 import { JournalReplay, describeMessage, hashMessage, type CrossingEffects, type CrossingKind, type JournalItem, type JournaledMessage, type MessageDescriber } from "./cell-journal.ts";
+import type { CellHostOptions, CellStart, FutureOutcome, FutureWaits, GuestMessageHandler, JournalSink, TimerSource } from "./cell-host-contracts.ts";
 import type { Delivery, IdleAnswer, VmHost } from "./executor.ts";
 import { CODE_START_OP, errorReply, pendingReply, thrownReply } from "./guest/guest-protocol.ts";
 import { parseUntrusted } from "./membrane/untrusted-json.ts";
-import type { ApprovalDecision } from "../tools/approval.ts";
 import { childReply, futureKindOf, guestWait } from "./wait-messages.ts";
-
-/** Answers a guest message; a promise stands for a result the guest receives later (a pending id). */
-export type GuestMessageHandler = (op: string, args: readonly string[]) => string | Promise<string>;
-
-/** The timer source: `setTimeout`-like, returning a cancel function. Replaceable for tests and replay. */
-export type TimerSource = (ms: number, fire: () => void) => () => void;
 
 const hostTimers: TimerSource = (ms, fire) => {
   const timer = setTimeout(fire, ms);
@@ -38,65 +32,6 @@ const hostTimers: TimerSource = (ms, fire) => {
 
 /** Longest delay a guest timer can ask for (as in Node, longer delays become 1 ms). */
 const MAX_DELAY_MS = 2 ** 31 - 1;
-
-/** Where a cell's journal goes. Items are appended in order; `flush` makes all appended so far durable. */
-export interface JournalSink {
-  append(items: readonly JournalItem[]): void;
-  /** Resolves once every item appended so far is durable; rejects when it cannot be (the lease was lost). */
-  flush(): Promise<void>;
-}
-
-/** What the host knows about a crossing (the broker's policy). */
-export interface CrossingPolicy {
-  /** How the message is journaled. */
-  kind(op: string, args: readonly string[]): CrossingKind;
-  /** True for a tool declared `idempotent`: a call in doubt may be made again with the same key. */
-  idempotent(op: string, args: readonly string[]): boolean;
-}
-
-/** The step's record of each crossing's effects (console lines, tool-call records, error handlers). */
-export interface EffectLedger {
-  /** The message being answered now (effects made meanwhile, or later by closures made now, are its own). */
-  current: number | undefined;
-  /** The effects message `seq` made since the last call, and forgets them. */
-  take(seq: number): CrossingEffects | undefined;
-  /** Gives the step the effects of a crossing that is replayed rather than made again. */
-  apply(effects: readonly CrossingEffects[]): void;
-}
-
-/**
- * How a future settled: with a value, or with an error the guest's `await` throws — or with a reply of the
- * protocol as it is (an approval that makes the guest call again, a child job's handle).
- */
-export type FutureOutcome = { value: unknown } | { error: { name: string; message: string } } | { reply: string };
-
-/** A child job a tool started, as its handle shows it to the guest. */
-export interface ChildHandleInfo {
-  id: string;
-  role: string;
-  /** `WAITING`, `STARTED`, `COMPLETED` or `ERROR`. */
-  state: string;
-}
-
-/** The durable futures the guest waits for (`sleep`, `waitForMessage`, …): the job's business. */
-export interface FutureWaits {
-  /**
-   * Opens the future that message `seq` waits for (`future(kind, data)`): resolves to its outcome when it is
-   * settled already; otherwise the cell waits, and `settle` is called if it settles while the cell still runs
-   * (else the cell suspends and a later step replays it). `durable: false` marks a wait kept in memory (a
-   * short sleep): the cell does not suspend for it.
-   */
-  open(seq: number, kind: string, data: unknown, settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }>;
-  /** A wait the journal already delivered was replayed (waits are numbered in order: the message waits, say). */
-  replayed?(seq: number, kind: string, data: unknown): void;
-  /** Creates the child job a tool started (`ctx.startJob`; `data` as the tool's reply carried it), unless it exists. */
-  startChild?(data: unknown): Promise<ChildHandleInfo>;
-  /**
-   * Checks that approval request `key` lets tool `tool` run now — this job's, approved, for this tool, not
-   * used by another call than `callKey` — and marks it used; resolves to the decision (throws otherwise).
-   */
-  approvedCall?(key: string, tool: string, callKey: string): Promise<ApprovalDecision & { args: string }>;
-}
 
 interface Pending {
   /** Keeps the cell alive after its code finished (a `setTimeout`). */
@@ -108,34 +43,6 @@ interface Pending {
   cancel?: () => void;
   /** The message that started it. */
   seq: number;
-}
-
-/** What the cell host needs besides the broker. */
-export interface CellHostOptions {
-  timers?: TimerSource | undefined;
-  /** Timers a cell may have pending at once (a flood of them is refused, like one of host calls). */
-  maxTimers: number;
-  /** Told when the cell's own code starts (restoring is over). */
-  onCodeStart?: () => void;
-  /** How a guest message is named in a `ReplayDivergence` (`calendar.move(…)`). */
-  describe?: MessageDescriber;
-  policy?: CrossingPolicy;
-  effects?: EffectLedger;
-  futures?: FutureWaits;
-  /** The reply that hands the guest a future's outcome (values cross with the workspace's codec). */
-  replyOf?: (outcome: FutureOutcome) => string;
-  /** A tool's durable future resolved: its error handler (named in the future) registers now, with the value. */
-  onFutureResolved?: (errorHandler: string, value: unknown, seq: number) => void;
-}
-
-/** Where a cell starts: fresh, or replaying a journal (with how many of its items the step already holds). */
-export interface CellStart {
-  journal?: readonly JournalItem[];
-  /** Items whose effects are already in the job's history (a cell that suspended): not given again. */
-  committedItems?: number;
-  sink?: JournalSink;
-  /** The cell's durable futures (else the workspace's, if any). */
-  futures?: FutureWaits;
 }
 
 /** The {@link VmHost} of one workspace. */
@@ -607,6 +514,7 @@ export class CellHost implements VmHost {
 }
 
 export type { CrossingKind, JournalItem };
+export type * from "./cell-host-contracts.ts";
 
 /** True for the host-internal reply that stands for a durable future (`tools/durable-future.ts`). */
 function isFutureReply(reply: string): boolean {
