@@ -252,6 +252,8 @@ describe("statek show on crafted rows", () => {
     const { code, stderr } = await statek("show", "abcdef12", "--store", craftedStore);
     assert.equal(code, 1);
     assert.match(stderr, new RegExp(`job id prefix abcdef12 is ambiguous: 2 jobs match \\((${first}|${second}), (${first}|${second})\\)`));
+    const upper = await statek("show", "ABCDEF12", "--store", craftedStore);
+    assert.match(upper.stderr, /job id prefix ABCDEF12 is ambiguous: 2 jobs match/, "an upper-case prefix finds the generated (lower-case) ids");
   });
 
   it("shows what it can of a corrupt job, and the corruption", async () => {
