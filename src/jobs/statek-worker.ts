@@ -19,6 +19,8 @@ export type { WorkerActivity, WorkerStats };
 export const DEFAULT_MAX_CONCURRENCY = 10;
 /** Default of {@link WorkerStopOptions.graceMs}. */
 export const DEFAULT_GRACE_MS = 10_000;
+/** Default of {@link WorkerOptions.eventRetentionMs}: a week. */
+export const DEFAULT_EVENT_RETENTION_MS = 7 * 24 * 3_600_000;
 /** Default of {@link WorkerOptions.pollIntervalMs}. */
 export const DEFAULT_POLL_INTERVAL_MS = 25;
 
@@ -42,6 +44,12 @@ export interface WorkerOptions {
    * In-process actions wake the worker at once. @default 25
    */
   pollIntervalMs?: number;
+  /**
+   * Events of the outbox (`statek.events()`, the UI's live feed, other processes' wake-ups) older than this are
+   * deleted while the worker runs, every few minutes; 0 keeps them forever. Job histories are not touched.
+   * @default 7 days
+   */
+  eventRetentionMs?: number;
   /** Hears each step's end and each error (logs, status lines); must not throw. */
   onActivity?: (activity: WorkerActivity) => void;
 }
@@ -88,6 +96,8 @@ export function createWorker(context: WorkerContext, options: WorkerOptions = {}
   checkInteger("leaseMs", leaseMs, 100);
   const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
   checkInteger("pollIntervalMs", pollIntervalMs, 1);
+  const eventRetentionMs = options.eventRetentionMs ?? DEFAULT_EVENT_RETENTION_MS;
+  checkInteger("eventRetentionMs", eventRetentionMs, 0);
   if (options.onActivity !== undefined && typeof options.onActivity !== "function") throw new TypeError("worker: onActivity must be a function");
   if (options.agents !== undefined && !Array.isArray(options.agents)) throw new TypeError(`worker: agents must be an array of Agents, got ${kindOf(options.agents)}`);
   const agents = options.agents ?? [];
@@ -110,7 +120,7 @@ export function createWorker(context: WorkerContext, options: WorkerOptions = {}
           runStep: (lease: Lease, signal: AbortSignal) => runClaimedStep(context.environment(signal), lease),
         },
         {
-          roles, maxConcurrency, leaseMs, pollIntervalMs,
+          roles, maxConcurrency, leaseMs, pollIntervalMs, eventRetentionMs,
           // Jobs whose holder died are taken over within a quarter of a lease after it expired (at most a second).
           safetyIntervalMs: Math.max(50, Math.min(1_000, Math.floor(leaseMs / 4))),
           ...(options.onActivity ? { onActivity: options.onActivity } : {}),

@@ -207,6 +207,11 @@ export interface AdapterTransaction extends AdapterReads {
   /** Appends events in order (each gets the next id). */
   insertEvents(events: readonly EventValues[]): Promise<void>;
   /**
+   * Deletes, among the `limit` events with the smallest ids, those stamped before `before`; returns how many.
+   * Only the oldest rows are read (ids grow with time, so the events to prune are those).
+   */
+  deleteEventsBefore(before: number, limit: number): Promise<number>;
+  /**
    * Jobs a claim may take, locked for this transaction and skipping rows other transactions hold (PostgreSQL:
    * `FOR UPDATE SKIP LOCKED`), each with `id`, `status`, `wakeAt`, `createdAt` and the lease fields: up to
    * `limit` jobs in an active status (`ACTIVE_STATUSES` of `store-rules.ts`) by `createdAt`, and up to `limit`

@@ -293,6 +293,17 @@ export class StoreCore implements Store {
     });
   }
 
+  pruneEvents(query: { before: number; limit?: number }, options?: StoreCallOptions): Promise<number> {
+    return this.#call(options, async () => {
+      if (typeof query !== "object" || query === null) throw new TypeError("pruneEvents: expected { before, limit? }");
+      const { before, limit = 10_000 } = query;
+      checkCount("pruneEvents", "before", before);
+      checkCount("pruneEvents", "limit", limit);
+      if (limit === 0) return 0;
+      return this.#write((transaction) => transaction.deleteEventsBefore(before, limit), options);
+    });
+  }
+
   appendEvents(events: Array<NewJobEvent & { jobId: string }>, options?: StoreCallOptions): Promise<void> {
     return this.#call(options, async () => {
       checkEvents("appendEvents", events, true);

@@ -335,6 +335,12 @@ export interface Store {
   readEvents(query?: EventQuery, options?: StoreCallOptions): Promise<JobEventRow[]>;
   /** The id of the newest event, or 0 when the outbox is empty (where a reader that wants only new events starts). */
   lastEventId(options?: StoreCallOptions): Promise<number>;
+  /**
+   * Deletes events stamped before `before` (epoch ms), oldest first, at most `limit` (default 10,000) in one
+   * transaction; resolves to how many went. Readers only follow recent events (wake-ups, `statek.events()`, the
+   * UI's live feed), so a worker prunes the outbox periodically. Reads only the oldest rows, never a scan.
+   */
+  pruneEvents(query: { before: number; limit?: number }, options?: StoreCallOptions): Promise<number>;
   /** Appends events outside a commit (a client's action on a job), in order, sharing the group commit. */
   appendEvents(events: Array<NewJobEvent & { jobId: string }>, options?: StoreCallOptions): Promise<void>;
   /**

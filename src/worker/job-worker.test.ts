@@ -140,3 +140,42 @@ describe("statek.worker", () => {
     }
   });
 });
+
+describe("the outbox under a worker", () => {
+  it("loses its events older than eventRetentionMs while the worker runs", async () => {
+    const agent = warmupAgent("quick");
+    const env = await open_({ agents: [agent] });
+    try {
+      for (let n = 0; n < 3; n++) await env.statek.submitJob(agent, { warmup: "exit(1)" });
+      const old = new Set((await env.statek.store.readEvents()).map((event) => event.id));
+      assert.ok(old.size >= 3, "submitting wrote events");
+      const worker = env.statek.worker({ maxConcurrency: 2, eventRetentionMs: 300 });
+      await worker.start();
+      await eventually(allDone(env.statek, 3));
+      // The submits' events age past 300 ms and a prune (every 30 ms here) deletes them; the history stays.
+      await eventually(async () => !(await env.statek.store.readEvents({ limit: 100_000 })).some((event) => old.has(event.id)), 10_000);
+      await worker.stop({ graceMs: 1_000 });
+      const view = await env.statek.getJob((await env.statek.listJobs({ limit: 1 }))[0]!.id);
+      assert.ok(view!.history.length > 0, "job histories are not touched");
+    } finally {
+      await env.close();
+    }
+  });
+
+  it("is never pruned with eventRetentionMs 0; a bad retention is refused", async () => {
+    const agent = warmupAgent("quick");
+    const env = await open_({ agents: [agent] });
+    try {
+      assert.throws(() => env.statek.worker({ eventRetentionMs: -1 }), /worker: eventRetentionMs must be an integer of at least 0, got -1/);
+      await env.statek.submitJob(agent, { warmup: "exit(1)" });
+      const worker = env.statek.worker({ eventRetentionMs: 0 });
+      await worker.start();
+      await eventually(allDone(env.statek, 1));
+      await worker.stop({ graceMs: 1_000 });
+      const events = await env.statek.store.readEvents();
+      assert.equal(events[0]!.kind, "job-submitted", "the oldest event is still there");
+    } finally {
+      await env.close();
+    }
+  });
+});

@@ -13,6 +13,7 @@
 import type { FutureSignals } from "../durable/future-signals.ts";
 import { LeaseLostError } from "../errors/lease-lost-error.ts";
 import type { JobStatus, Lease, Store } from "../store/store.ts";
+import { OutboxPruner } from "./outbox-pruner.ts";
 import { OutboxWatch } from "./outbox-watch.ts";
 import { WakeTimer } from "./wake-timer.ts";
 import { WorkerCounters, type WorkerStats } from "./worker-stats.ts";
@@ -57,6 +58,8 @@ export interface WorkerSchedule {
   pollIntervalMs: number;
   /** How often it claims without being told to (jobs whose holder died; timers of jobs it never saw). */
   safetyIntervalMs: number;
+  /** Events of the outbox older than this are deleted while the worker runs (0: never). */
+  eventRetentionMs: number;
   onActivity?: (activity: WorkerActivity) => void;
 }
 
@@ -81,6 +84,7 @@ export class JobWorker {
   readonly #counters = new WorkerCounters();
   readonly #timer: WakeTimer;
   readonly #watch: OutboxWatch | undefined;
+  readonly #pruner: OutboxPruner;
   #state: "new" | "starting" | "running" | "stopping" | "stopped" = "new";
   #pumping: Promise<void> | undefined;
   #again = false;
@@ -99,6 +103,10 @@ export class JobWorker {
     this.#timer = new WakeTimer(() => {
       this.#timerKnown = false;
       this.#kick();
+    });
+    this.#pruner = new OutboxPruner(host.store, {
+      retentionMs: schedule.eventRetentionMs,
+      onError: (error) => this.#report({ kind: "worker-error", error }),
     });
     if (host.store.supportsMultipleProcesses) {
       this.#watch = new OutboxWatch(host.store, {
@@ -134,6 +142,7 @@ export class JobWorker {
       this.#kick();
     }, this.#schedule.safetyIntervalMs);
     this.#state = "running";
+    this.#pruner.start();
     await this.#kick();
   }
 
@@ -156,6 +165,7 @@ export class JobWorker {
     clearInterval(this.#safety);
     clearTimeout(this.#backoffTimer);
     this.#timer.clear();
+    await this.#pruner.stop();
     await this.#watch?.stop();
     await this.#pumping;
     const steps = () => Promise.all([...this.#slots.values()].map((slot) => slot.done));

@@ -321,6 +321,13 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
     this.#events.push(...events);
   }
 
+  async deleteEventsBefore(before: number, limit: number): Promise<number> {
+    const events = this.sql.table("events");
+    const deleted = await this.rows(`WITH oldest AS (SELECT id FROM ${events} ORDER BY id LIMIT $1)
+      DELETE FROM ${events} WHERE id IN (SELECT id FROM oldest) AND at < $2 RETURNING id`, [limit, before]);
+    return deleted.length;
+  }
+
   async selectClaimable(query: ClaimQuery & { limit: number }): Promise<StoredRow[]> {
     const roles = query.roles === undefined ? "" : " AND role = ANY($3::text[])";
     const values = query.roles === undefined ? [query.now, query.limit] : [query.now, query.limit, [...query.roles]];

@@ -258,6 +258,11 @@ export class SqliteQueries implements AdapterTransaction {
     for (const event of events) append.run(event.jobId, event.kind, event.at, event.data);
   }
 
+  async deleteEventsBefore(before: number, limit: number): Promise<number> {
+    const result = this.#statement("DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY id LIMIT ?) AND at < ?").run(limit, before);
+    return Number(result.changes);
+  }
+
   async selectClaimable(query: ClaimQuery & { limit: number }): Promise<StoredRow[]> {
     const [roles, parameters] = rolesCondition(query.roles);
     const columns = `id, role, status, wake_at AS "wakeAt", created_at AS "createdAt", lease_owner AS "leaseOwner", lease_epoch AS "leaseEpoch",

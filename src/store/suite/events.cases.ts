@@ -114,4 +114,23 @@ export function eventCases({ test }: SuiteContext): void {
     await store.appendEvents([]);
     assert.deepEqual(await store.readEvents(), []);
   });
+
+  test("pruneEvents deletes the events stamped before a time, oldest first, up to a limit", async (store) => {
+    const job = await insertSample(store);
+    await store.appendEvents([{ jobId: job.id, kind: "old-1", data: 1 }, { jobId: job.id, kind: "old-2", data: 2 }, { jobId: job.id, kind: "old-3", data: 3 }]);
+    const old = await store.readEvents();
+    // The store's clock must move past the old events' stamp before the new one is written.
+    while (Date.now() <= old[2]!.at + 1) await new Promise((resolve) => setImmediate(resolve));
+    await store.appendEvents([{ jobId: job.id, kind: "new", data: 4 }]);
+    const cutoff = (await store.readEvents({ afterId: old[2]!.id }))[0]!.at;
+    assert.ok(cutoff > old[2]!.at, "the new event is stamped later");
+    assert.equal(await store.pruneEvents({ before: cutoff, limit: 2 }), 2, "at most the limit");
+    assert.deepEqual((await store.readEvents()).map((event) => event.kind), ["old-3", "new"]);
+    assert.equal(await store.pruneEvents({ before: cutoff }), 1);
+    assert.equal(await store.pruneEvents({ before: cutoff }), 0, "nothing older is left");
+    assert.deepEqual((await store.readEvents()).map((event) => event.kind), ["new"]);
+    assert.equal(await store.lastEventId(), (await store.readEvents())[0]!.id, "ids are not reused");
+    await assert.rejects(store.pruneEvents({ before: -1 }), /before must be a non-negative integer/);
+    await assert.rejects(store.pruneEvents({ before: 1, limit: 1.5 }), /limit must be a non-negative integer/);
+  });
 }
