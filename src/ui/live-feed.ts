@@ -1,9 +1,10 @@
 /**
  * @module
  * The UI's one reader of the store's outbox. However many pages are open, one loop reads new events (by id,
- * after the last one it saw) and hands them to the subscribers; it reads at once when woken (an action this
- * process did), else every `pollMs` — other processes' commits reach it that way. Reads stop while nobody
- * listens.
+ * after the last one it saw) and hands them to the subscribers. It reads when the store says a write may have
+ * appended events (`subscribeWakeups`: this process's commits at once, other processes' through the engine's
+ * own hint — `PRAGMA data_version` on SQLite, `LISTEN/NOTIFY` on PostgreSQL), when an action of the UI woke it,
+ * and every `pollMs` as a safety net. Nothing is read, and the store is not watched, while nobody listens.
  */
 import type { JobEventRow, Store } from "../store/store.ts";
 
@@ -20,10 +21,11 @@ export class LiveFeed {
   #reading: Promise<void> | undefined;
   #again = false;
   #closed = false;
+  #stopWakeups: (() => void) | undefined;
 
   constructor(store: Store, options: { pollMs?: number } = {}) {
     this.#store = store;
-    this.#pollMs = options.pollMs ?? 500;
+    this.#pollMs = options.pollMs ?? 5_000;
   }
 
   /** The id of the newest event read so far (where a new page starts listening). */
@@ -35,9 +37,11 @@ export class LiveFeed {
   /** Adds a listener; the returned function removes it. */
   subscribe(listener: EventListener): () => void {
     this.#listeners.add(listener);
+    if (!this.#closed) this.#stopWakeups ??= this.#store.subscribeWakeups(() => this.#schedule(0));
     this.#schedule(0);
     return () => {
       this.#listeners.delete(listener);
+      if (this.#listeners.size === 0) this.#unwatch();
     };
   }
 
@@ -56,6 +60,12 @@ export class LiveFeed {
     this.#closed = true;
     clearTimeout(this.#timer);
     this.#listeners.clear();
+    this.#unwatch();
+  }
+
+  #unwatch(): void {
+    this.#stopWakeups?.();
+    this.#stopWakeups = undefined;
   }
 
   #schedule(delayMs: number): void {

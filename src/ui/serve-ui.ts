@@ -28,7 +28,7 @@ export interface UiOptions {
   port?: number;
   /** Tokens; required for a host that is not loopback. */
   tokens?: readonly UiToken[];
-  /** How often the outbox is read for other processes' events. @default 500 */
+  /** How often the outbox is read as a safety net (the store's wake-up hints make reads prompt). @default 5000 */
   pollMs?: number;
 }
 
