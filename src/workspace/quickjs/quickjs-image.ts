@@ -13,6 +13,7 @@
  * when it starts (its *baseline*). A new instance's untouched pages are left alone, so they cost the
  * worker no memory until the guest uses them.
  */
+import { Buffer } from "node:buffer";
 import type { WasmMemory } from "./wasm-api.ts";
 
 const PAGE = 4096;
@@ -58,21 +59,15 @@ export class QuickJsImage {
    * work ran in it. Every instance starts with the same bytes (the module's data and its constructors).
    */
   static baseline(memory: WasmMemory): Baseline {
-    const heap = new Uint8Array(memory.buffer);
-    const pages = new Uint8Array(Math.ceil(heap.length / PAGE));
-    for (let page = 0; page < pages.length; page++) pages[page] = isZero(heap, page * PAGE, Math.min((page + 1) * PAGE, heap.length)) ? 0 : 1;
-    return pages;
+    return nonZeroPages(new Uint8Array(memory.buffer));
   }
 
   /** Copies `memory` now; `baseline` is the same instance's {@link baseline} from before it was used. */
   static capture(memory: WasmMemory, baseline: Baseline, pointers: EnginePointers): QuickJsImage {
     const heap = new Uint8Array(memory.buffer);
-    let length = heap.length;
-    while (length > 0 && heap[length - 1] === 0) length--;
-    length = Math.ceil(length / PAGE) * PAGE;
-    // The baseline's pages above the image's end are zeroed too (the image holds zero there).
-    const baselineEnd = (baseline.lastIndexOf(1) + 1) * PAGE;
-    length = Math.min(Math.max(length, baselineEnd), heap.length);
+    const pages = nonZeroPages(heap);
+    // The image ends after its last non-zero page, or the baseline's (which it must zero in a new instance).
+    const length = Math.min(Math.max(pages.lastIndexOf(1), baseline.lastIndexOf(1)) + 1, pages.length) * PAGE;
     // Each page is copied, zeroed always, or zeroed only in a used memory; neighbours of one kind form a run.
     const runs: Run[] = [];
     let runStart = 0;
@@ -82,7 +77,7 @@ export class QuickJsImage {
       else if (runKind !== undefined) runs.push({ start: runStart, end, kind: "zero", always: runKind === ZERO_ALWAYS });
     };
     for (let start = 0; start < length; start += PAGE) {
-      const kind = !isZero(heap, start, start + PAGE) ? COPY : baseline[start / PAGE] === 1 ? ZERO_ALWAYS : ZERO_IF_USED;
+      const kind = pages[start / PAGE] === 1 ? COPY : baseline[start / PAGE] === 1 ? ZERO_ALWAYS : ZERO_IF_USED;
       if (kind === runKind) continue;
       close(start);
       runStart = start;
@@ -114,10 +109,17 @@ export class QuickJsImage {
   }
 }
 
-function isZero(heap: Uint8Array, start: number, end: number): boolean {
-  // Word by word: the scan runs once per image, over the whole memory.
-  const words = new Uint32Array(heap.buffer, heap.byteOffset + start, (end - start) >> 2);
-  for (let i = 0; i < words.length; i++) if (words[i] !== 0) return false;
-  for (let i = start + words.length * 4; i < end; i++) if (heap[i] !== 0) return false;
-  return true;
+const BLOCK = 16 * PAGE;
+const ZERO_BLOCK = Buffer.alloc(BLOCK);
+
+/** 1 for each page of `heap` that holds a non-zero byte. Native comparisons, a block of pages at a time. */
+function nonZeroPages(heap: Uint8Array): Uint8Array {
+  const pages = new Uint8Array(Math.ceil(heap.length / PAGE));
+  const zero = (start: number, end: number) => Buffer.from(heap.buffer, heap.byteOffset + start, end - start).equals(ZERO_BLOCK.subarray(0, end - start));
+  for (let block = 0; block < heap.length; block += BLOCK) {
+    const blockEnd = Math.min(block + BLOCK, heap.length);
+    if (zero(block, blockEnd)) continue;
+    for (let start = block; start < blockEnd; start += PAGE) pages[start / PAGE] = zero(start, Math.min(start + PAGE, blockEnd)) ? 0 : 1;
+  }
+  return pages;
 }
