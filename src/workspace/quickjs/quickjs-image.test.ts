@@ -74,6 +74,15 @@ describe("quickjs VM image", () => {
     run(vm, "1");
     assert.throws(() => vm.captureImage(baseline), /only from a new VM that has run nothing/);
     vm.dispose();
+    const reused = await newSlot();
+    vmIn(reused, undefined).vm.dispose();
+    const second = vmIn(reused, undefined).vm;
+    assert.throws(() => second.captureImage(baseline), /only from a new VM that has run nothing/, "nor a new VM in a slot that served one");
+    second.dispose();
+    const measured = vmIn(await newSlot(), undefined).vm;
+    measured.memory();
+    assert.throws(() => measured.captureImage(baseline), /only from a new VM that has run nothing/, "nor one whose memory was measured");
+    measured.dispose();
     const fromImage = vmIn(await newSlot(), built).vm;
     assert.throws(() => fromImage.captureImage(baseline), /only from a new VM that has run nothing/, "an image VM gives none either");
     fromImage.dispose();

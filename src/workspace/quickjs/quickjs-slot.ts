@@ -18,7 +18,7 @@
  */
 import {
   Lifetime, QuickJSRuntime, QuickJSWASMModule,
-  type IntrinsicsFlags, type JSContextPointer, type JSRuntimePointer, type QuickJSContext, type QuickJSEmscriptenModule, type QuickJSFFI,
+  type IntrinsicsFlags, type JSContextPointer, type JSRuntimePointer, type JSValuePointer, type QuickJSContext, type QuickJSEmscriptenModule, type QuickJSFFI,
 } from "quickjs-emscripten-core";
 import { errorReply, operationName } from "../guest/guest-protocol.ts";
 import type { QuickJsImage } from "./quickjs-image.ts";
@@ -64,7 +64,7 @@ export class QuickJsSlot {
     this.#ffi = ffi;
     this.#module = new SlotModule(raw, ffi);
     const callbacks = raw.callbacks;
-    callbacks.callFunction = (_asyncify, ctx, _this, argc, argv) => this.#call(ctx, argc, argv) as never;
+    callbacks.callFunction = (_asyncify, ctx, _this, argc, argv) => this.#call(ctx, argc, argv) as JSValuePointer;
     // The one host function holds no host value (the slot answers its calls), so there is nothing to free
     // when the engine frees it — and an engine from an image was never registered on this side at all.
     callbacks.freeHostRef = () => {};
@@ -128,6 +128,11 @@ export class QuickJsSlot {
   /** Routes calls of the slot's host function to `receiver` (the VM that owns the slot now). */
   attach(receiver: SlotReceiver | undefined): void {
     this.#receiver = receiver;
+  }
+
+  /** True once an engine was made in the slot (its memory may hold anything since). */
+  get used(): boolean {
+    return this.#used;
   }
 
   /** Bytes of memory the slot holds from the worker now. */

@@ -78,6 +78,7 @@ export class QuickJsVm implements EngineVm {
   }
 
   #start(image: QuickJsImage | undefined): void {
+    const firstInSlot = !this.#slot.used;
     const engine = image ? this.#slot.loadImage(image) : this.#slot.newEngine(SEND);
     const { runtime, context } = engine;
     this.#runtime = runtime;
@@ -104,12 +105,14 @@ export class QuickJsVm implements EngineVm {
     } finally {
       this.#clock.leave();
     }
-    this.#pristine = true;
+    // Only the first engine of a new instance may give an image: a used slot's free memory holds old bytes.
+    this.#pristine = firstInSlot;
   }
 
   /**
-   * A memory image of this VM, for {@link create} to copy into other slots. Only a VM that was made new and
-   * never ran anything since — no entry, no cell — can give one: an image carries everything in the VM.
+   * A memory image of this VM, for {@link create} to copy into other slots. Only a VM that was made new, as
+   * the first in a new module instance, and never ran anything since — no entry, no cell, no memory measure —
+   * can give one: an image carries everything in the slot's memory.
    * `baseline` is the slot's {@link QuickJsImage.baseline} from before the VM was made.
    */
   captureImage(baseline: Baseline): QuickJsImage {
@@ -369,6 +372,7 @@ export class QuickJsVm implements EngineVm {
   }
 
   #memoryUsed(): number | undefined {
+    this.#pristine = false;
     if (this.#disposed || this.#slot.broken || !this.#runtime) return undefined;
     try {
       const handle = this.#runtime.computeMemoryUsage();
