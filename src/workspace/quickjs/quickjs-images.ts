@@ -18,18 +18,10 @@ import { QUICKJS_MIN_MEMORY_BYTES, loadQuickJsWasm } from "./quickjs-wasm.ts";
 /** Images kept at most; one set of limits is the common case, a handful is already unusual. */
 const MAX_IMAGES = 4;
 
-let enabled = true;
 const images = new Map<string, Promise<QuickJsImage | undefined>>();
-
-/** Turns VM images on or off (off, every VM compiles the guest runtime itself). @default on */
-export function configureVmImages(on: boolean): void {
-  enabled = on;
-  if (!on) images.clear();
-}
 
 /** The image for VMs with these limits, built now if this thread has none; undefined when there is none. */
 export function vmImage(limits: VmLimits, invokeTimeMs: number): Promise<QuickJsImage | undefined> {
-  if (!enabled) return Promise.resolve(undefined);
   const key = `${limits.memoryBytes}:${limits.stackBytes}:${invokeTimeMs}`;
   let image = images.get(key);
   if (!image) {
