@@ -12,6 +12,7 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   ui: () => import("./ui.ts"),
   "postgres-claims": () => import("./postgres-claims.ts"),
   "cold-steps": () => import("./cold-steps.ts"),
+  "vm-create": () => import("./vm-create.ts"),
   approvals: () => import("./approvals.ts"),
   "worker-steps": () => import("./worker-steps.ts"),
   "worker-suspended": () => import("./worker-suspended.ts"),

@@ -1,13 +1,15 @@
 /**
  * @module
- * VMs made ahead of time. Most of a VM's creation cost is QuickJS compiling the guest runtime (~30 KB of
- * source, a few milliseconds); none of it depends on the job. So the executor keeps a few VMs with the
- * runtime installed but no job in them, hands one out when a workspace opens, and makes the replacement
- * after the current work, off the path of the step that needed it. A ready VM has never run agent code.
+ * VMs made ahead of time. A VM is copied from this thread's image of a bootstrapped VM (`quickjs-images.ts`,
+ * ~1 ms) — or, without one, made new, which costs QuickJS compiling the guest runtime (~17 ms); none of it
+ * depends on the job. So the executor keeps a few VMs with the runtime installed but no job in them, hands
+ * one out when a workspace opens, and makes the replacement after the current work, off the path of the
+ * step that needed it. A ready VM has never run agent code.
  *
  * The set is process-wide and keyed by limits, like the slot pool.
  */
 import type { VmLimits } from "../executor.ts";
+import { vmImage } from "./quickjs-images.ts";
 import { acquireSlot, releaseSlot } from "./quickjs-slot-pool.ts";
 import { QuickJsVm } from "./quickjs-vm.ts";
 
@@ -35,10 +37,11 @@ export async function takeVm(limits: VmLimits, invokeTimeMs: number): Promise<Qu
 }
 
 async function makeVm(limits: VmLimits, invokeTimeMs: number): Promise<QuickJsVm> {
+  const image = await vmImage(limits, invokeTimeMs);
   const slot = await acquireSlot(limits.memoryBytes);
   // A VM that fails to start disposes itself, which gives the slot back once (never twice: two VMs in one
   // slot would hear each other's guest messages).
-  return QuickJsVm.create(slot, { ...limits }, invokeTimeMs, releaseSlot);
+  return QuickJsVm.create(slot, { ...limits }, invokeTimeMs, releaseSlot, image);
 }
 
 function scheduleRefill(key: string, limits: VmLimits, invokeTimeMs: number): void {

@@ -1,9 +1,10 @@
 /**
  * @module
  * Idle slots kept for the next VM. Making a module instance costs a few milliseconds (instantiation, the
- * Emscripten glue, a new memory); a runtime and context inside an idle instance cost a fraction of one. A
- * slot goes back to the pool only when its VM freed everything cleanly and its memory stayed small, so a VM
- * that grew large or broke the engine gives its memory back to the worker with the instance.
+ * Emscripten glue, a new memory); a VM copied from an image into an idle instance costs ~1 ms, and overwrites
+ * all of its memory (see `quickjs-image.ts`). A slot goes back to the pool only when its VM freed everything
+ * cleanly and its memory stayed small, so a VM that grew large or broke the engine gives its memory back to
+ * the worker with the instance.
  *
  * The pool is process-wide and keyed by memory bound, so every executor with the same limits shares it.
  */

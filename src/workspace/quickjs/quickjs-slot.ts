@@ -10,14 +10,31 @@
  * function through a generator-based scope that wraps each argument in a lifetime object; that costs ~9 µs
  * per call. A slot has exactly one host function (the guest's `send`), so it takes over the module's
  * C → JS callback and reads the string arguments and writes the string reply through the FFI directly.
+ *
+ * A slot's engine is made in one of two ways: new ({@link QuickJsSlot.newEngine}), or copied in from a
+ * memory image of a bootstrapped VM ({@link QuickJsSlot.loadImage}, see `quickjs-image.ts`). Either way the
+ * runtime and context are then wrapped in quickjs-emscripten's objects from their addresses, so the JS side
+ * keeps nothing an image would lack.
  */
-import { QuickJSWASMModule, type QuickJSEmscriptenModule, type QuickJSFFI } from "quickjs-emscripten-core";
+import {
+  Lifetime, QuickJSRuntime, QuickJSWASMModule,
+  type IntrinsicsFlags, type JSContextPointer, type JSRuntimePointer, type JSValuePointer, type QuickJSContext, type QuickJSEmscriptenModule, type QuickJSFFI,
+} from "quickjs-emscripten-core";
 import { errorReply, operationName } from "../guest/guest-protocol.ts";
+import type { QuickJsImage } from "./quickjs-image.ts";
 import type { QuickJsWasm } from "./quickjs-wasm.ts";
 import { wasmApi, type WasmImports, type WasmInstance, type WasmMemory } from "./wasm-api.ts";
 
 const PAGE = 65536;
 const SCRATCH_BYTES = 4096;
+
+/** A runtime and context in a slot, as quickjs-emscripten's objects, with their addresses. */
+export interface SlotEngine {
+  readonly runtime: QuickJSRuntime;
+  readonly context: QuickJSContext;
+  readonly runtimePointer: number;
+  readonly contextPointer: number;
+}
 
 /** Receives one host call: the operation's name and its string arguments; returns the reply text. */
 export type SlotReceiver = (op: string, args: string[]) => string;
@@ -30,11 +47,13 @@ export class QuickJsSlot {
   readonly memory: WasmMemory;
   /** The most memory this slot can ever hold. */
   readonly limitBytes: number;
-  readonly module: QuickJSWASMModule;
+  readonly #module: SlotModule;
   readonly #raw: QuickJSEmscriptenModule;
   readonly #ffi: QuickJSFFI;
   #receiver: SlotReceiver | undefined;
   #scratch = 0;
+  /** Set once an engine was made in the slot: its memory may hold anything from then on. */
+  #used = false;
   /** Set when the engine may be in an unknown state (it aborted, or an exception unwound through it). */
   broken = false;
 
@@ -43,9 +62,12 @@ export class QuickJsSlot {
     this.limitBytes = limitBytes;
     this.#raw = raw;
     this.#ffi = ffi;
-    this.module = new QuickJSWASMModule(raw, ffi);
-    const callbacks = raw.callbacks as unknown as Record<string, unknown>;
-    callbacks.callFunction = (_asyncify: unknown, ctx: number, _this: number, argc: number, argv: number) => this.#call(ctx, argc, argv);
+    this.#module = new SlotModule(raw, ffi);
+    const callbacks = raw.callbacks;
+    callbacks.callFunction = (_asyncify, ctx, _this, argc, argv) => this.#call(ctx, argc, argv) as JSValuePointer;
+    // The one host function holds no host value (the slot answers its calls), so there is nothing to free
+    // when the engine frees it — and an engine from an image was never registered on this side at all.
+    callbacks.freeHostRef = () => {};
   }
 
   /** Instantiates the module with a memory of at most `limitBytes`. */
@@ -65,9 +87,52 @@ export class QuickJsSlot {
     return new QuickJsSlot(memory, Math.floor(limitBytes / PAGE) * PAGE, raw, new wasm.Ffi(raw));
   }
 
+  /**
+   * A new runtime with one context (default intrinsics) and the slot's host function as the global
+   * `sendName`. The function's body never runs: the slot answers its calls directly. No handle outlives
+   * the call, so an image of this engine holds none that its copies would lack.
+   */
+  newEngine(sendName: string): SlotEngine {
+    this.#prepare();
+    const ffi = this.#ffi;
+    const runtimePointer = ffi.QTS_NewRuntime() as number;
+    const contextPointer = ffi.QTS_NewContext(runtimePointer as JSRuntimePointer, 0 as IntrinsicsFlags) as number;
+    const { runtime, context } = this.#module.adopt(runtimePointer, contextPointer);
+    const send = context.newFunction(sendName, () => undefined);
+    const global = context.getMemory(runtimePointer as JSRuntimePointer).heapValueHandle(ffi.QTS_GetGlobalObject(contextPointer as JSContextPointer));
+    context.setProp(global, sendName, send);
+    global.dispose();
+    send.dispose();
+    return { runtime, context, runtimePointer, contextPointer };
+  }
+
+  /**
+   * Makes the slot's memory `image` and returns the image's engine. Whatever an earlier VM left in the
+   * slot's memory is overwritten (see {@link QuickJsImage.applyTo}).
+   */
+  loadImage(image: QuickJsImage): SlotEngine {
+    const used = this.#used;
+    this.#prepare();
+    image.applyTo(this.memory, used);
+    const { runtime: runtimePointer, context: contextPointer } = image.pointers;
+    return { ...this.#module.adopt(runtimePointer, contextPointer), runtimePointer, contextPointer };
+  }
+
+  #prepare(): void {
+    if (this.broken) throw new Error("the slot's engine failed; it cannot hold another");
+    this.#used = true;
+    // The scratch buffer belonged to the earlier engine's heap (an image has its own allocator state).
+    this.#scratch = 0;
+  }
+
   /** Routes calls of the slot's host function to `receiver` (the VM that owns the slot now). */
   attach(receiver: SlotReceiver | undefined): void {
     this.#receiver = receiver;
+  }
+
+  /** True once an engine was made in the slot (its memory may hold anything since). */
+  get used(): boolean {
+    return this.#used;
   }
 
   /** Bytes of memory the slot holds from the worker now. */
@@ -153,5 +218,21 @@ export class QuickJsSlot {
     const value = this.#ffi.QTS_NewString(ctx as never, buffer as never) as unknown as number;
     if (buffer !== this.#scratch) raw._free(buffer);
     return value;
+  }
+}
+
+/** The module with access to its callback registry, which quickjs-emscripten keeps for its own runtimes. */
+class SlotModule extends QuickJSWASMModule {
+  /** quickjs-emscripten's objects for the runtime and context at these addresses, as `newRuntime` makes them. */
+  adopt(runtimePointer: number, contextPointer: number): { runtime: QuickJSRuntime; context: QuickJSContext } {
+    const rt = new Lifetime(runtimePointer as JSRuntimePointer, undefined, (pointer) => {
+      this.ffi.QTS_FreeRuntime(pointer);
+      this.callbacks.deleteRuntime(pointer);
+    });
+    const runtime = new QuickJSRuntime({ module: this.module, ffi: this.ffi, rt, callbacks: this.callbacks });
+    const context = runtime.newContext({ contextPointer: contextPointer as JSContextPointer });
+    // The runtime's memory measures use this context rather than making one of their own.
+    runtime.context = context;
+    return { runtime, context };
   }
 }

@@ -9,7 +9,7 @@
  * broken: the cell is reported as failed and the VM is never reused. What the interrupt handler never sees
  * (a native loop inside a built-in) is the watchdog's job: it stops the whole thread.
  */
-import type { QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
+import type { JSRuntimePointer, JSValuePointer, QuickJSContext, QuickJSHandle, QuickJSRuntime } from "quickjs-emscripten-core";
 import type { CellOutcome, Delivery, EntryCall, GuestError, VmLimits } from "../executor.ts";
 import { guestBootstrapSource } from "../guest/guest-bootstrap.ts";
 import { CODE_START_OP, errorReply } from "../guest/guest-protocol.ts";
@@ -17,6 +17,7 @@ import { formatBytes } from "../limits.ts";
 import { CellClock } from "../sandbox/cell-clock.ts";
 import { CellProgress } from "../sandbox/cell-progress.ts";
 import { EntryError, type CellEnd, type EngineVm, type GuestLink, type Slice, type VmMemory } from "../sandbox/engine-vm.ts";
+import { QuickJsImage, type Baseline } from "./quickjs-image.ts";
 import type { QuickJsSlot } from "./quickjs-slot.ts";
 
 const SEND = "__statekSend";
@@ -46,6 +47,9 @@ export class QuickJsVm implements EngineVm {
   /** Host calls the guest is blocked in (entries called meanwhile are nested). */
   #hostDepth = 0;
   #disposed = false;
+  /** True while the VM was made new (not from an image) and has run nothing since: it may give an image. */
+  #pristine = false;
+  #pointers: { runtime: number; context: number } | undefined;
   readonly #onDispose: (slot: QuickJsSlot) => void;
 
   private constructor(slot: QuickJsSlot, limits: VmLimits, invokeTimeMs: number, onDispose: (slot: QuickJsSlot) => void) {
@@ -58,13 +62,14 @@ export class QuickJsVm implements EngineVm {
   }
 
   /**
-   * Builds the runtime and context in `slot` and installs the guest runtime. Installing it needs no host, so
-   * a VM can be made ahead of time and {@link connect}ed to its workspace when one needs it.
+   * Builds the runtime and context in `slot` and installs the guest runtime — or, given an `image` of a VM
+   * that did exactly that (`quickjs-image.ts`), copies it into the slot. Installing it needs no host, so a
+   * VM can be made ahead of time and {@link connect}ed to its workspace when one needs it.
    */
-  static create(slot: QuickJsSlot, limits: VmLimits, invokeTimeMs: number, onDispose: (slot: QuickJsSlot) => void): QuickJsVm {
+  static create(slot: QuickJsSlot, limits: VmLimits, invokeTimeMs: number, onDispose: (slot: QuickJsSlot) => void, image?: QuickJsImage): QuickJsVm {
     const vm = new QuickJsVm(slot, limits, invokeTimeMs, onDispose);
     try {
-      vm.#start();
+      vm.#start(image);
     } catch (error) {
       vm.dispose();
       throw error;
@@ -72,19 +77,22 @@ export class QuickJsVm implements EngineVm {
     return vm;
   }
 
-  #start(): void {
-    const runtime = this.#slot.module.newRuntime();
+  #start(image: QuickJsImage | undefined): void {
+    const firstInSlot = !this.#slot.used;
+    const engine = image ? this.#slot.loadImage(image) : this.#slot.newEngine(SEND);
+    const { runtime, context } = engine;
     this.#runtime = runtime;
+    this.#context = context;
+    this.#pointers = { runtime: engine.runtimePointer, context: engine.contextPointer };
+    // What the engine keeps per VM is set again for an image's engine: an image carries its template's.
     runtime.setMemoryLimit(this.#heapLimit);
     runtime.setMaxStackSize(this.#limits.stackBytes);
     runtime.setInterruptHandler(() => this.#clock.expired());
-    const context = runtime.newContext();
-    this.#context = context;
     this.#slot.attach((op, args) => this.#receive(op, args));
-    // The function's body never runs: the slot answers its calls directly (see quickjs-slot.ts).
-    const send = context.newFunction(SEND, () => undefined);
-    context.setProp(context.global, SEND, send);
-    send.dispose();
+    if (image) {
+      this.#entries = context.getMemory(engine.runtimePointer as JSRuntimePointer).heapValueHandle(image.pointers.entries as JSValuePointer);
+      return;
+    }
     this.#clock.enter(this.#invokeTimeMs);
     try {
       const result = context.evalCode(guestBootstrapSource(SEND), "statek-runtime.js");
@@ -97,6 +105,21 @@ export class QuickJsVm implements EngineVm {
     } finally {
       this.#clock.leave();
     }
+    // Only the first engine of a new instance may give an image: a used slot's free memory holds old bytes.
+    this.#pristine = firstInSlot;
+  }
+
+  /**
+   * A memory image of this VM, for {@link create} to copy into other slots. Only a VM that was made new, as
+   * the first in a new module instance, and never ran anything since — no entry, no cell, no memory measure —
+   * can give one: an image carries everything in the slot's memory.
+   * `baseline` is the slot's {@link QuickJsImage.baseline} from before the VM was made.
+   */
+  captureImage(baseline: Baseline): QuickJsImage {
+    if (!this.#pristine || this.#disposed || this.#slot.broken || !this.#pointers || !this.#entries) {
+      throw new Error("an image is taken only from a new VM that has run nothing");
+    }
+    return QuickJsImage.capture(this.#slot.memory, baseline, { ...this.#pointers, entries: this.#entries.value as number });
   }
 
   /**
@@ -135,6 +158,7 @@ export class QuickJsVm implements EngineVm {
   }
 
   #live(): QuickJSContext {
+    this.#pristine = false;
     if (this.#disposed || !this.#context) throw new Error("the VM is disposed");
     if (this.#slot.broken) throw new Error("the VM's engine failed and cannot be used");
     return this.#context;
@@ -348,6 +372,7 @@ export class QuickJsVm implements EngineVm {
   }
 
   #memoryUsed(): number | undefined {
+    this.#pristine = false;
     if (this.#disposed || this.#slot.broken || !this.#runtime) return undefined;
     try {
       const handle = this.#runtime.computeMemoryUsage();
