@@ -3,7 +3,8 @@
  * worker tests (test/fixtures/worker-process.ts, given a `postgres://…?schema=…` store):
  * - three workers, jobs that suspend twice — a durable sleep, then `waitForMessage()` with the message pushed
  *   from this test process once the job waits for it: every job DONE with its message, each step committed
- *   exactly once (every job's version is 3, and the workers' step counters add up to the sum of versions),
+ *   exactly once (every job's version is 4 — three steps and the push — and the workers' step counters add up
+ *   to three per job),
  *   each note (a non-idempotent effect) written exactly once;
  * - `kill -9` of a worker holding leases, each job's step inside an idempotent call between two notes: a worker
  *   already running takes the jobs over once the leases expire and finishes them — the first note replayed from
@@ -12,7 +13,7 @@
  * The notes live in a `notes` table in the test's PostgreSQL schema (test/fixtures/app-notes.ts): that is where
  * an application running workers on PostgreSQL keeps its tables, and the insert is asynchronous, so no worker's
  * event loop blocks on another process's lock as it would on a shared SQLite file.
- * The issue's size (1,000 jobs) runs with STATEK_FULL_WORKER_TESTS=1; by default 300, to keep the suite's time
+ * The issue's size (1,000 jobs) runs with STATEK_FULL_WORKER_TESTS=1; by default 200, to keep the suite's time
  * reasonable on a shared 2-core machine. Skipped (with the reason printed) when no server is configured,
  * never in CI.
  */
@@ -72,7 +73,7 @@ function statsOf(child: Child): { steps: number; failed: number; stepErrors: num
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe("worker processes on one PostgreSQL database", { skip: postgresSkipReason() ?? false }, () => {
-  const jobs = FULL ? 1_000 : 300;
+  const jobs = FULL ? 1_000 : 200;
 
   it(`three workers, ${jobs} jobs that sleep and wait for a pushed message: all DONE, each step committed once, each note written once`, { timeout: 600_000 }, async () => {
     const url = `${POSTGRES_URL}?schema=${freshSchema()}`;
@@ -102,8 +103,9 @@ describe("worker processes on one PostgreSQL database", { skip: postgresSkipReas
       assert.deepEqual(rows.filter((job) => job.status !== "DONE").map((job) => `${job.id} ${job.status} ${job.error ?? ""}`), []);
       for (const job of rows) {
         assert.deepEqual((await statek.getJob(job.id))!.exitStatus, { message: `hello ${job.id}` }, `job ${job.id} got its own message`);
-        // Three commits: suspended on the sleep, suspended on the message, DONE. A step committed twice would show as more.
-        assert.equal(job.version, 3, `job ${job.id}: one commit per step`);
+        // Three step commits (suspended on the sleep, suspended on the message, DONE) and the push's own commit.
+        // A step committed twice would show as more.
+        assert.equal(job.version, 4, `job ${job.id}: one commit per step`);
       }
       const stats = workers.map(statsOf);
       assert.equal(stats.reduce((sum, { steps }) => sum + steps, 0), jobs * 3, `the workers' steps (${stats.map(({ steps }) => steps).join(" + ")}) are exactly the commits the jobs show`);
