@@ -67,16 +67,17 @@ function machineTicks(): { busy: number; total: number } {
 function child(args: string[], env: Record<string, string> = {}) {
   const process_ = spawn(process.execPath, [fixture, ...args], { stdio: ["pipe", "pipe", "pipe"], env: { ...process.env, ...env } });
   let output = "";
+  let errors = "";
   process_.stdout.on("data", (chunk) => (output += chunk));
-  process_.stderr.on("data", (chunk) => (output += chunk));
+  process_.stderr.on("data", (chunk) => (errors += chunk));
   const exited = new Promise<number | null>((resolve) => process_.on("exit", (code) => resolve(code)));
   const printed = async (text: string) => {
     while (!output.includes(text)) {
-      if (process_.exitCode !== null) throw new Error(`worker-process exited (${process_.exitCode}) before printing ${text}: ${output.slice(-2000)}`);
+      if (process_.exitCode !== null) throw new Error(`worker-process exited (${process_.exitCode}) before printing ${text}: ${(output + errors).slice(-2000)}`);
       await pause(20);
     }
   };
-  return { process: process_, exited, printed, output: () => output };
+  return { process: process_, exited, printed, output: () => output + errors, stdout: () => output };
 }
 
 interface RunFigures {
@@ -112,13 +113,13 @@ async function oneRun(url: string, client: pg.Client, postmaster: number, worker
     const codes = await Promise.all(children.map((worker) => worker.exited));
     const stats = children.map((worker, index) => {
       if (codes[index] !== 0) throw new Error(`a worker exited with ${codes[index]}: ${worker.output().slice(-2000)}`);
-      return JSON.parse(worker.output().trim().split("\n").at(-1)!) as { steps: number; cpuMs: number };
+      return JSON.parse(worker.stdout().trim().split("\n").at(-1)!) as { steps: number; cpuMs: number };
     });
     // Each job commits three times; a worker's step that changed nothing (its job was finished already) counts too.
     const steps = stats.reduce((sum, { steps }) => sum + steps, 0);
     const { rows } = await client.query(`SELECT sum(version)::int AS commits FROM "${schema}".jobs`);
     if (steps !== JOBS * 3 || rows[0].commits !== JOBS * 3) {
-      const notes = children.map((worker) => worker.output().split("\n").filter((line) => line.startsWith("step-without-change")).join("; ")).filter(Boolean);
+      const notes = children.map((worker) => worker.stdout().split("\n").filter((line) => line.startsWith("step-without-change")).join("; ")).filter(Boolean);
       console.log(`    note: the workers counted ${steps} steps, the jobs show ${rows[0].commits} commits, ${JOBS * 3} expected${notes.length ? ` (${notes.join("; ")})` : ""}`);
     }
     return {

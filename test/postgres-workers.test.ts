@@ -31,7 +31,9 @@ const OPEN = ["READY", "WARMING_UP", "STARTED", "SUSPENDED"] as const;
 
 interface Child {
   process: ChildProcess;
+  /** Its stdout and stderr. */
   output: () => string;
+  stdout: () => string;
   printed(text: string): Promise<void>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -50,6 +52,7 @@ function start(args: string[], env: Record<string, string> = {}): Child {
   return {
     process: child,
     output: () => output + errors,
+    stdout: () => output,
     printed: (text) => new Promise((resolve, reject) => {
       if (output.includes(text)) return resolve();
       waiters.push({ text, resolve });
@@ -65,9 +68,9 @@ async function run(args: string[]): Promise<void> {
   assert.equal(code, 0, child.output());
 }
 
-/** The worker's stats: the JSON on its last line. */
+/** The worker's stats: the JSON on the last line of its stdout. */
 function statsOf(child: Child): { steps: number; failed: number; stepErrors: number } {
-  return JSON.parse(child.output().trim().split("\n").at(-1)!);
+  return JSON.parse(child.stdout().trim().split("\n").at(-1)!);
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
