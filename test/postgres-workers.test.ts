@@ -118,7 +118,11 @@ describe("worker processes on one PostgreSQL database", { skip: postgresSkipReas
       const notes = await openAppNotes(url, { create: false });
       try {
         const counts = await notes.counts();
-        assert.deepEqual(counts.filter(({ n }) => n !== 1), [], "no note written twice");
+        const doubled = counts.filter(({ n }) => n !== 1);
+        // What the job went through, for whoever looks into a doubled note: its history and the workers' errors.
+        const histories = await Promise.all(doubled.map(async ({ job }) => JSON.stringify((await statek.getJob(job))!.history).slice(0, 4000)));
+        const errors = workers.map((worker) => worker.output().split("\n").filter((line) => /error|stall|cancel/i.test(line)).slice(0, 20).join("\n"));
+        assert.deepEqual(doubled, [], `no note written twice\n${histories.join("\n")}\n${errors.join("\n")}`);
         assert.equal(counts.length, jobs * 2, "notes 1 and 2 of every job");
       } finally {
         await notes.close();
