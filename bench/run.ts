@@ -11,6 +11,7 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   durable: () => import("./durable.ts"),
   ui: () => import("./ui.ts"),
   "postgres-claims": () => import("./postgres-claims.ts"),
+  "postgres-workers": () => import("./postgres-workers.ts"),
   "cold-steps": () => import("./cold-steps.ts"),
   "vm-create": () => import("./vm-create.ts"),
   approvals: () => import("./approvals.ts"),
