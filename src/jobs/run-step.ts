@@ -91,12 +91,19 @@ export interface StepOutcome {
 /**
  * Runs one step of the job of `lease`, which the caller claimed already (a worker's `claimRunnable`), and
  * commits it under that lease. The lease is released whatever happens: by the commit, or when the step fails
- * or is aborted (`env.signal`), in which case nothing of it is written and the job can be claimed at once.
+ * or is aborted (`env.signal`), in which case nothing of it is written and the job can be claimed at once —
+ * unless `carry` is given and the job stays runnable: then the commit keeps the lease in `carry`, and the next
+ * call for the same lease steps the job under it, with no claim or release in between (a worker keeps a busy
+ * job, and its warm workspace, instead of handing it to whichever process claims first). The caller releases a
+ * lease left in `carry` with {@link releaseCarriedLease}.
  */
-export async function runClaimedStep(env: StepEnvironment, lease: Lease): Promise<StepOutcome> {
-  const tx = StepTransaction.adopt(env.store, lease, { leaseMs: env.leaseMs, ...(env.signal ? { signal: env.signal } : {}) });
+export async function runClaimedStep(env: StepEnvironment, lease: Lease, carry?: LeaseCarry): Promise<StepOutcome> {
+  const held = carry?.tx?.usable && carry.tx.lease.jobId === lease.jobId ? carry.tx : undefined;
+  if (carry) carry.tx = undefined;
+  const tx = held ?? StepTransaction.adopt(env.store, lease, { leaseMs: env.leaseMs, ...(env.signal ? { signal: env.signal } : {}) });
   const id = lease.jobId;
   env.activeSteps?.set(id, tx);
+  let kept = false;
   try {
     const row = await retried(env, () => env.store.getJob(id));
     if (!row) throw new NoSuchJobError({ jobId: id });
@@ -107,10 +114,13 @@ export async function runClaimedStep(env: StepEnvironment, lease: Lease): Promis
       return { previous: "FAILED", status: await failCorrupt(env, row, error), wakeAt: null };
     }
     if (isFinal(status)) return { previous: status, status, wakeAt: null };
-    return await stepUnderLease(env, id, env.agentFor(row.role), tx, false);
+    const outcome = await stepUnderLease(env, id, env.agentFor(row.role), tx, carry !== undefined);
+    kept = carry !== undefined && tx.usable;
+    if (kept) carry!.tx = tx;
+    return outcome;
   } finally {
     if (env.activeSteps?.get(id) === tx) env.activeSteps.delete(id);
-    await tx.abandon();
+    if (!kept) await tx.abandon();
   }
 }
 

@@ -10,7 +10,7 @@ import { kindOf } from "../tools/with-article.ts";
 import { JobWorker, type WorkerActivity } from "../worker/job-worker.ts";
 import type { WorkerStats } from "../worker/worker-stats.ts";
 import { Agent } from "./agent.ts";
-import { runClaimedStep } from "./run-step.ts";
+import { releaseCarriedLease, runClaimedStep, type LeaseCarry } from "./run-step.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 
 export type { WorkerActivity, WorkerStats };
@@ -112,12 +112,25 @@ export function createWorker(context: WorkerContext, options: WorkerOptions = {}
       const roles = options.agents ? [...new Set(agents.map((agent) => agent.role))] : context.roles();
       if (roles.length === 0) throw new TypeError("worker.start: no agents to run (pass statek.worker({ agents }) or register agents with Statek.open({ agents }))");
       if (scheduler) throw new Error("worker.start: this worker was started already; create another with statek.worker()");
+      // The leases kept between two steps of a job that stays runnable, by job id.
+      const carried = new Map<string, LeaseCarry>();
       scheduler = new JobWorker(
         {
           store: context.store,
           owner: context.owner,
           signals: context.signals,
-          runStep: (lease: Lease, signal: AbortSignal) => runClaimedStep(context.environment(signal), lease),
+          runStep: async (lease: Lease, signal: AbortSignal) => {
+            const carry = carried.get(lease.jobId) ?? {};
+            carried.delete(lease.jobId);
+            const outcome = await runClaimedStep(context.environment(signal), lease, carry);
+            if (carry.tx) carried.set(lease.jobId, carry);
+            return { ...outcome, leaseKept: carry.tx !== undefined };
+          },
+          releaseKept: async (lease: Lease) => {
+            const carry = carried.get(lease.jobId);
+            carried.delete(lease.jobId);
+            if (carry) await releaseCarriedLease(carry);
+          },
         },
         {
           roles, maxConcurrency, leaseMs, pollIntervalMs, eventRetentionMs,

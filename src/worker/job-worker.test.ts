@@ -139,6 +139,47 @@ describe("statek.worker", () => {
       await env.close();
     }
   });
+
+  it("keeps a job that stays runnable under one lease from step to step, and releases it when stopped", async () => {
+    // Each cell records the epoch of the job's lease: every claim bumps it, a kept lease does not.
+    let statekRef: Statek | undefined;
+    const leaseEpoch = tool({
+      name: "leaseEpoch", description: "The epoch of this job's lease.", params: z.object({}),
+      run: async (_args, ctx) => {
+        return (await statekRef!.store.getLease(ctx.job.id))!.epoch;
+      },
+    });
+    const cell = "```ts\nepochs.push(await leaseEpoch())\nif (epochs.length === 3) exit(epochs)\n```";
+    const quick = new Agent({ role: "quick", tools: [leaseEpoch], model: scriptedModel([cell, cell, cell, cell]), warmup: "const epochs = []" });
+    const endless = new Agent({ role: "endless", model: scriptedModel(Array.from({ length: 10_000 }, () => "```ts\nn += 1\n```")), warmup: "let n = 0" });
+    const env = await open_({ agents: [quick, endless] });
+    statekRef = env.statek;
+    const worker = env.statek.worker({ agents: [quick] });
+    try {
+      const { id } = await env.statek.submitJob(quick);
+      await worker.start();
+      await eventually(async () => (await env.statek.store.getJob(id))!.status === "DONE");
+      assert.deepEqual((await env.statek.getJob(id))!.exitStatus, [1, 1, 1], "one claim for the job's four steps");
+      assert.equal(worker.stats.steps, 4);
+    } finally {
+      await worker.stop();
+    }
+    // A job that never stops being runnable is stepped until the worker stops, which releases its lease.
+    const busy = env.statek.worker({ agents: [endless] });
+    try {
+      const { id } = await env.statek.submitJob(endless);
+      await busy.start();
+      await eventually(async () => busy.stats.steps >= 5);
+      await busy.stop();
+      assert.equal(await env.statek.store.getLease(id), null, "the kept lease is released at stop");
+      const row = (await env.statek.store.getJob(id))!;
+      assert.equal(row.status, "STARTED");
+      assert.equal(row.version, busy.stats.steps, "every step committed once");
+    } finally {
+      await busy.stop();
+      await env.close();
+    }
+  });
 });
 
 describe("the outbox under a worker", () => {

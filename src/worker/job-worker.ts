@@ -25,6 +25,8 @@ export interface WorkerStepOutcome {
   status: JobStatus;
   /** For a `SUSPENDED` job, when it becomes runnable by itself, else `null`. */
   wakeAt: number | null;
+  /** The job is still runnable and the step kept its lease: the next step runs under it (no claim in between). */
+  leaseKept: boolean;
 }
 
 /** Something a worker did, for logs and status lines. */
@@ -41,10 +43,13 @@ export interface WorkerHost {
   /** In-process news of jobs that may have become runnable. */
   signals: FutureSignals;
   /**
-   * Steps the job of `lease` once under that lease and releases it; `signal` aborts the step (nothing of it is
-   * committed). Rejects when the step could not commit (the job is then claimable again).
+   * Steps the job of `lease` once under that lease; `signal` aborts the step (nothing of it is committed).
+   * The lease is released, unless the outcome says `leaseKept`: then the next call with the same lease steps
+   * the job again under it. Rejects when the step could not commit (the job is then claimable again).
    */
   runStep(lease: Lease, signal: AbortSignal): Promise<WorkerStepOutcome>;
+  /** Releases a lease the last step of its job kept (`leaseKept`) when the worker will not step it again. */
+  releaseKept(lease: Lease): Promise<void>;
 }
 
 /** How a worker runs. */
@@ -229,29 +234,45 @@ export class JobWorker {
 
   #run(lease: Lease): void {
     const abort = new AbortController();
-    const started = Date.now();
     this.#counters.running++;
-    const done = this.#host.runStep(lease, abort.signal).then(
-      (outcome) => {
-        this.#consecutiveErrors = 0;
-        this.#counters.stepEnded(outcome.previous, outcome.status);
-        if (outcome.status === "SUSPENDED" && outcome.wakeAt !== null) this.#timer.consider(outcome.wakeAt);
-        this.#report({ kind: "step-end", jobId: lease.jobId, previous: outcome.previous, status: outcome.status, ms: Date.now() - started });
-      },
-      (error: unknown) => {
-        this.#counters.stepErrors++;
-        this.#report({ kind: "step-error", jobId: lease.jobId, error });
-        // A lost lease or a stop is nobody's failure; anything else (a store outage) slows the claims down.
-        if (error instanceof LeaseLostError || abort.signal.aborted) return;
-        this.#consecutiveErrors++;
-        this.#backoffUntil = Date.now() + Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (this.#consecutiveErrors - 1));
-      },
-    ).finally(() => {
+    const done = this.#steps(lease, abort.signal).finally(() => {
       this.#counters.running--;
       this.#slots.delete(lease.jobId);
       void this.#kick();
     });
     this.#slots.set(lease.jobId, { lease, abort, done });
+  }
+
+  /**
+   * Steps the job of `lease` while it stays runnable under the same lease (a job that keeps working keeps its
+   * slot and its warm workspace in this process; with several workers, releasing it after every step would hand
+   * it to whichever claims first, which rebuilds its workspace), until it suspends, ends, fails or the worker stops.
+   */
+  async #steps(lease: Lease, signal: AbortSignal): Promise<void> {
+    for (;;) {
+      const started = Date.now();
+      let outcome: WorkerStepOutcome;
+      try {
+        outcome = await this.#host.runStep(lease, signal);
+      } catch (error) {
+        this.#counters.stepErrors++;
+        this.#report({ kind: "step-error", jobId: lease.jobId, error });
+        // A lost lease or a stop is nobody's failure; anything else (a store outage) slows the claims down.
+        if (error instanceof LeaseLostError || signal.aborted) return;
+        this.#consecutiveErrors++;
+        this.#backoffUntil = Date.now() + Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (this.#consecutiveErrors - 1));
+        return;
+      }
+      this.#consecutiveErrors = 0;
+      this.#counters.stepEnded(outcome.previous, outcome.status);
+      if (outcome.status === "SUSPENDED" && outcome.wakeAt !== null) this.#timer.consider(outcome.wakeAt);
+      this.#report({ kind: "step-end", jobId: lease.jobId, previous: outcome.previous, status: outcome.status, ms: Date.now() - started });
+      if (!outcome.leaseKept) return;
+      if (this.#state !== "running" || signal.aborted) {
+        await this.#host.releaseKept(lease).catch((error: unknown) => this.#report({ kind: "worker-error", error }));
+        return;
+      }
+    }
   }
 
   #report(activity: WorkerActivity): void {
