@@ -13,13 +13,16 @@ import { QUICKJS_MIN_MEMORY_BYTES, loadQuickJsWasm } from "./quickjs-wasm.ts";
 
 /** How the process-wide pool behaves. */
 export interface SlotPoolOptions {
-  /** Idle slots kept per memory bound. 0 makes every VM a fresh module instance. @default 16 */
+  /**
+   * Idle slots kept per memory bound. 0 makes every VM a fresh module instance. An idle slot keeps the pages its
+   * last VM touched (~6–8 MiB): with 16 per thread, a busy worker held over a GiB of idle slots. @default 4
+   */
   maxIdle: number;
   /** A slot whose memory grew past this is not reused. @default 32 MiB */
   maxReusedBytes: number;
 }
 
-const options: SlotPoolOptions = { maxIdle: 16, maxReusedBytes: 32 * 1024 * 1024 };
+const options: SlotPoolOptions = { maxIdle: 4, maxReusedBytes: 32 * 1024 * 1024 };
 const idle = new Map<number, QuickJsSlot[]>();
 
 /** Changes how the process-wide slot pool behaves; idle slots beyond the new bound are dropped. */

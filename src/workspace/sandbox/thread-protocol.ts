@@ -13,7 +13,7 @@ export type EngineName = "quickjs" | "trusted";
 
 /** Settings every sandbox thread applies (the QuickJS slot pool and ready VMs, see `quickjs/`). */
 export interface ThreadSettings {
-  /** Idle QuickJS module instances kept per memory bound on each thread. @default 16 */
+  /** Idle QuickJS module instances kept per memory bound on each thread. @default 4 */
   slotPoolMaxIdle?: number;
   /** A module instance whose memory grew past this is not reused. @default 32 MiB */
   slotPoolMaxReusedBytes?: number;
