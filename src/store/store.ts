@@ -339,8 +339,9 @@ export interface Store {
    * Deletes events stamped before `before` (epoch ms), oldest first, at most `limit` (default 10,000) in one
    * transaction; resolves to how many went. Readers only follow recent events (wake-ups, `statek.events()`, the
    * UI's live feed), so a worker prunes the outbox periodically. Reads only the oldest rows, never a scan.
+   * Optional for a store of your own (added after the contract's version 2): without it, a worker keeps every event.
    */
-  pruneEvents(query: { before: number; limit?: number }, options?: StoreCallOptions): Promise<number>;
+  pruneEvents?(query: { before: number; limit?: number }, options?: StoreCallOptions): Promise<number>;
   /** Appends events outside a commit (a client's action on a job), in order, sharing the group commit. */
   appendEvents(events: Array<NewJobEvent & { jobId: string }>, options?: StoreCallOptions): Promise<void>;
   /**
