@@ -3,8 +3,9 @@
  * One QuickJS-NG VM on a sandbox thread: a runtime and context inside a slot (`quickjs-slot.ts`) that it
  * owns while it lives, with the guest runtime installed. It enforces the limits the engine can: CPU time
  * through the interrupt handler (time the guest spends waiting for the host is not counted), stack depth,
- * and memory twice over — QuickJS's allocation limit gives agent code a catchable `out of memory` error, and
- * the slot's fixed-size memory is the bound that holds when the allocation limit is overrun. Anything thrown
+ * and memory. QuickJS's allocation limit is set, but this build does not enforce it (a cell was seen using
+ * 31 MB under a 10 MB limit); the slot's fixed-size memory is the bound that holds, and agent code that reaches
+ * it still gets a catchable `out of memory` error. Anything thrown
  * *through* the engine (an abort, the thread's own stack overflowing inside WebAssembly) marks the slot
  * broken: the cell is reported as failed and the VM is never reused. What the interrupt handler never sees
  * (a native loop inside a built-in) is the watchdog's job: it stops the whole thread.
