@@ -18,7 +18,7 @@
  * When the cell is over, results it did not await are abandoned: their replies are dropped, so no guest
  * code ever runs outside a cell.
  */
-import { JournalReplay, describeMessage, hashMessage, type CrossingEffects, type CrossingKind, type JournalItem, type JournaledMessage, type MessageDescriber } from "./cell-journal.ts";
+import { JournalReplay, describeMessage, hashMessage, type CrossingEffects, type CrossingKind, type JournalItem, type JournaledMessage } from "./cell-journal.ts";
 import type { CellHostOptions, CellStart, FutureOutcome, FutureWaits, GuestMessageHandler, JournalSink, TimerSource } from "./cell-host-contracts.ts";
 import type { Delivery, IdleAnswer, VmHost } from "./executor.ts";
 import { CODE_START_OP, errorReply, pendingReply, thrownReply } from "./guest/guest-protocol.ts";

@@ -9,124 +9,41 @@
 import type { Context } from "@opentelemetry/api";
 import { NameError } from "../errors/name-error.ts";
 import type { VariableRow } from "../store/store.ts";
-import { callTool, formatError, type ToolCallRecord } from "../tools/call-tool.ts";
+import { callTool, formatError } from "../tools/call-tool.ts";
 import type { ErrorHandler } from "../tools/error-handler.ts";
 import { llmRepr } from "../tools/llm-repr.ts";
-import type { Tool, ToolAgent, ToolContext } from "../tools/tool.ts";
+import type { Tool, ToolContext } from "../tools/tool.ts";
 import { compileCell } from "./cell-compiler.ts";
 import type { Codec } from "./codec/codec.ts";
-import { ConsoleBuffer, type ConsoleEntry, type ConsoleStream } from "./console-buffer.ts";
+import type { ConsoleEntry, ConsoleStream } from "./console-buffer.ts";
 import { CellEffects, type RegisteredErrorHandler } from "./cell-effects.ts";
 import { valueReply } from "./guest/guest-protocol.ts";
 import { durableFuture } from "../tools/durable-future.ts";
-import type { ChildJobStarter } from "../tools/child-job.ts";
 import type { ApprovalDecision } from "../tools/approval.ts";
-import { CellHost, type CellStart, type FutureWaits, type TimerSource } from "./cell-host.ts";
+import { CellHost } from "./cell-host.ts";
 import type { JournalItem } from "./cell-journal.ts";
-import type { CellLimit, CellOutcome, EntryCall, Executor, Vm } from "./executor.ts";
+import type { CellOutcome, EntryCall, Vm } from "./executor.ts";
 import { formatBytes, resolveLimits, type WorkspaceLimits } from "./limits.ts";
 import { Broker, formatPrinted } from "./membrane/broker.ts";
-import { CrossingJournal, type Crossing } from "./membrane/crossing-journal.ts";
+import { CrossingJournal } from "./membrane/crossing-journal.ts";
 import { HandleTable } from "./membrane/handle-table.ts";
 import { createHostCodec } from "./membrane/host-codec.ts";
-import { HostReferences, type ExposedClasses } from "./membrane/host-references.ts";
+import { HostReferences } from "./membrane/host-references.ts";
 import { visibleUnder } from "./membrane/member-policy.ts";
 import { ReferenceGuard } from "./membrane/reference-guard.ts";
 import { ToolAccess } from "./membrane/tool-access.ts";
 import { parseUntrusted } from "./membrane/untrusted-json.ts";
 import type { ThreadVm } from "./sandbox/thread-vm.ts";
+import type { WorkspaceCellOptions, WorkspaceOptions, WorkspaceReport } from "./workspace-options.ts";
 import { StoredRows, tombstoneText, type Collected } from "./stored-rows.ts";
 
 export { DEFAULT_WORKSPACE_LIMITS, type WorkspaceLimits } from "./limits.ts";
+export type { WorkspaceCellOptions, WorkspaceOptions, WorkspaceReport } from "./workspace-options.ts";
 
 /** How many times a cell is replayed in a new VM when its VM is lost for another job's cell. */
 const MAX_REPLAYS = 5;
 /** How many times a cell that never started (its sandbox thread was busy) is moved to a new VM. */
 const MAX_MOVES = 20;
-
-/** What a workspace is built from. */
-export interface WorkspaceOptions {
-  executor: Executor;
-  limits?: Partial<WorkspaceLimits>;
-  /** The job; its metadata reaches tools as `ctx.job.metadata`. */
-  job: { id: string; role: string; metadata?: Readonly<Record<string, unknown>> };
-  /** The agent, for `ctx.agent`. @default `{ role: job.role, metadata: job.metadata }` */
-  agent?: ToolAgent;
-  /** The job's tools, hidden ones included; all are in scope by name, the permitted ones may be called. */
-  tools: readonly Tool[];
-  /** Names of the tools agent code may call. @default every tool in `tools` */
-  allowedTools?: readonly string[];
-  /** Hidden tools may be called (warmup code marked hidden). @default false */
-  allowHidden?: boolean;
-  /** Values in scope by name that are not workspace variables (the agent's context). */
-  globals: Readonly<Record<string, unknown>>;
-  /** Host objects that persist by name (`Statek.open({ bindings })` and the agent's context). */
-  bindings: ReadonlyMap<string, unknown>;
-  /** Classes whose objects persist by id and whose members follow a policy (`statek.expose`). */
-  exposed?: ExposedClasses;
-  /** The clock agent code reads. @default Date.now */
-  clock?: () => number;
-  /** The random source agent code reads. @default Math.random */
-  random?: () => number;
-  /** The monotonic time agent code reads (`performance.now()`). @default the host's `performance.now` */
-  monotonic?: () => number;
-  /** The timer source behind agent code's `setTimeout`/`setInterval`. @default the host's timers */
-  timers?: TimerSource;
-  /** The job's cell counter when the workspace opens (idempotency keys carry it). @default 0 */
-  cell?: number;
-  /** Durable futures (`sleep`, `waitForMessage`, …): without them, agent code that waits on one gets an error. */
-  futures?: FutureWaits;
-  /** What `ctx.startJob` does (the job runner's): without it, tools cannot start child jobs here. */
-  startJob?: ChildJobStarter;
-  signal?: AbortSignal;
-  /**
-   * `full` encodes every variable after every cell, the reference the incremental collect (only what the cell
-   * could have changed) is tested against; both store the same rows. @default "incremental"
-   */
-  collect?: "incremental" | "full";
-}
-
-
-/** Options of {@link Workspace.runCell}. */
-export interface WorkspaceCellOptions {
-  /** This cell may call hidden tools (warmup code marked hidden). @default false */
-  allowHiddenTools?: boolean;
-  /**
-   * The cell's durable journal: where it goes (`sink`), and the journal of an earlier attempt to replay
-   * (a resumed cell). Without it, the cell is journaled in memory only (enough to replay it after its VM is lost).
-   */
-  journal?: CellStart;
-  /** The job's cell counter for this cell (idempotency keys carry it). */
-  cell?: number;
-  /** The trace context the cell's tool-call spans go under (its cell span). */
-  trace?: Context;
-}
-
-/** What one cell or formal call did. */
-export interface WorkspaceReport {
-  console: ConsoleEntry[];
-  toolCalls: ToolCallRecord[];
-  /** Every crossing the cell made, in order, in the form the durable journal keeps. */
-  crossings: Crossing[];
-  /** `<ErrorName>: <message>` when the cell failed. */
-  error?: string;
-  /** The limit that ended the cell, when one did. */
-  limit?: CellLimit;
-  /** Set when agent code called `exit`: the status, encoded for the store. */
-  exitStatus?: string;
-  /** Variables to write (changed or new). */
-  put: VariableRow[];
-  /** Variables the code deleted. */
-  deleted: string[];
-  /** Error handlers the tools called registered, in order (tools/error-handler.ts). */
-  errorHandlers: RegisteredErrorHandler[];
-  /** How many variables the end of the cell encoded (the others kept their stored text), when it ran. */
-  encodedVariables?: number;
-  /** The cell stopped where it waits only for durable futures; its variables were not collected. */
-  suspended?: boolean;
-  /** The cell's journal (what its guest was answered), as far as it got. */
-  journal?: readonly JournalItem[];
-}
 
 /** One step's workspace. Create with {@link Workspace.open}; always {@link Workspace.dispose}. */
 export class Workspace {
