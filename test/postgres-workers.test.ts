@@ -19,60 +19,14 @@
  * (with the reason printed) when no server is configured, never in CI.
  */
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
-import { join } from "node:path";
 import { describe, it } from "node:test";
 import { Statek } from "../src/index.ts";
 import { openAppNotes } from "./fixtures/app-notes.ts";
 import { POSTGRES_URL, freshSchema, postgresSkipReason } from "./support/postgres-server.ts";
+import { runWorkerChild as run, startWorkerChild as start, workerChildStats as statsOf, type WorkerChild } from "./support/worker-children.ts";
 
-const fixture = join(import.meta.dirname, "fixtures/worker-process.ts");
 const FULL = process.env.STATEK_FULL_WORKER_TESTS === "1";
 const OPEN = ["READY", "WARMING_UP", "STARTED", "SUSPENDED"] as const;
-
-interface Child {
-  process: ChildProcess;
-  /** Its stdout and stderr. */
-  output: () => string;
-  stdout: () => string;
-  printed(text: string): Promise<void>;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function start(args: string[], env: Record<string, string> = {}): Child {
-  const child = spawn(process.execPath, [fixture, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
-  let output = "";
-  let errors = "";
-  const waiters: Array<{ text: string; resolve: () => void }> = [];
-  child.stdout!.on("data", (chunk) => {
-    output += chunk;
-    for (const waiter of [...waiters]) if (output.includes(waiter.text)) waiter.resolve();
-  });
-  child.stderr!.on("data", (chunk) => (errors += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
-  return {
-    process: child,
-    output: () => output + errors,
-    stdout: () => output,
-    printed: (text) => new Promise((resolve, reject) => {
-      if (output.includes(text)) return resolve();
-      waiters.push({ text, resolve });
-      void exited.then(({ code }) => reject(new Error(`the child exited (${code}) before printing ${text}: ${(output + errors).slice(-2000)}`)));
-    }),
-    exited,
-  };
-}
-
-async function run(args: string[]): Promise<void> {
-  const child = start(args);
-  const { code } = await child.exited;
-  assert.equal(code, 0, child.output());
-}
-
-/** The worker's stats: the JSON on the last line of its stdout. */
-function statsOf(child: Child): { steps: number; failed: number; stepErrors: number } {
-  return JSON.parse(child.stdout().trim().split("\n").at(-1)!);
-}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -142,7 +96,7 @@ describe("worker processes on one PostgreSQL database", { skip: postgresSkipReas
     await run([url, url, "submit", String(total), "relay", String(leaseMs)]);
     // The first worker's `pause` lasts long enough to be killed in it; the second's is instant.
     const first = start([url, url, "work", String(total), String(leaseMs)], { PAUSE_MS: "60000" });
-    let second: Child | undefined;
+    let second: WorkerChild | undefined;
     const statek = await Statek.open({ store: url });
     const notes = await openAppNotes(url, { create: false });
     try {

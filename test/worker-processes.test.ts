@@ -6,60 +6,17 @@
  * (100 each), to keep the suite's time reasonable on a shared 2-core machine.
  */
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, it } from "node:test";
 import { Statek } from "../src/index.ts";
+import { runWorkerChild as run, startWorkerChild as start, workerChildStats as statsOf } from "./support/worker-children.ts";
 
-const fixture = join(import.meta.dirname, "fixtures/worker-process.ts");
 const FULL = process.env.STATEK_FULL_WORKER_TESTS === "1";
 /** Steps at once in the single-worker test (STATEK_WORKER_CONCURRENCY overrides). */
 const CONCURRENCY = Number(process.env.STATEK_WORKER_CONCURRENCY ?? 20);
-
-interface Child {
-  process: ChildProcess;
-  output: () => string;
-  /** Resolves once the child printed `text`. */
-  printed(text: string): Promise<void>;
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-}
-
-function start(args: string[]): Child {
-  const child = spawn(process.execPath, [fixture, ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  let errors = "";
-  const waiters: Array<{ text: string; resolve: () => void }> = [];
-  child.stdout!.on("data", (chunk) => {
-    output += chunk;
-    for (const waiter of [...waiters]) if (output.includes(waiter.text)) waiter.resolve();
-  });
-  child.stderr!.on("data", (chunk) => (errors += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
-  return {
-    process: child,
-    output: () => output + errors,
-    printed: (text) => new Promise((resolve, reject) => {
-      if (output.includes(text)) return resolve();
-      waiters.push({ text, resolve });
-      void exited.then(({ code }) => reject(new Error(`the child exited (${code}) before printing ${text}: ${(output + errors).slice(-2000)}`)));
-    }),
-    exited,
-  };
-}
-
-async function run(args: string[]): Promise<string> {
-  const child = start(args);
-  const { code } = await child.exited;
-  assert.equal(code, 0, child.output());
-  return child.output();
-}
-
-function statsOf(output: string): { steps: number; done: number; failed: number; stepErrors: number } {
-  return JSON.parse(output.trim().split("\n").at(-1)!);
-}
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -92,7 +49,7 @@ describe("workers in real processes", () => {
     try {
       await run([env.store, env.app, "submit", String(sleepers), "sleeper"]);
       const started = Date.now();
-      const output = await run([env.store, env.app, "work", String(CONCURRENCY), "30000", "exit-when-done"]);
+      const worker = await run([env.store, env.app, "work", String(CONCURRENCY), "30000", "exit-when-done"]);
       const seconds = (Date.now() - started) / 1000;
       const statek = await Statek.open({ store: env.store });
       try {
@@ -102,7 +59,7 @@ describe("workers in real processes", () => {
         const lateness: number[] = [];
         for (const job of jobs) lateness.push(...((await statek.getJob(job.id))!.exitStatus as { late: number[] }).late);
         checkNotes(env.app, jobs.map((job) => job.id));
-        const stats = statsOf(output);
+        const stats = statsOf(worker);
         console.log(
           `# ${sleepers} jobs × 2 sleeps under one worker (maxConcurrency ${CONCURRENCY}): ${seconds.toFixed(1)} s, ${stats.steps} steps; ` +
           `wake lateness p50 ${percentile(lateness, 50)} ms, p99 ${percentile(lateness, 99)} ms, max ${Math.max(...lateness)} ms`,
@@ -123,7 +80,7 @@ describe("workers in real processes", () => {
       const [exitA, exitB] = await Promise.all([a.exited, b.exited]);
       assert.equal(exitA.code, 0, a.output());
       assert.equal(exitB.code, 0, b.output());
-      const [statsA, statsB] = [statsOf(a.output()), statsOf(b.output())];
+      const [statsA, statsB] = [statsOf(a), statsOf(b)];
       const statek = await Statek.open({ store: env.store });
       try {
         const jobs = await statek.listJobs({ limit: shared + 1 });
