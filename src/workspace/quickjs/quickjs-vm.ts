@@ -17,7 +17,7 @@ import { CODE_START_OP, errorReply } from "../guest/guest-protocol.ts";
 import { formatBytes } from "../limits.ts";
 import { CellClock } from "../sandbox/cell-clock.ts";
 import { CellProgress } from "../sandbox/cell-progress.ts";
-import { EntryError, type CellEnd, type EngineVm, type GuestLink, type Slice, type VmMemory } from "../sandbox/engine-vm.ts";
+import { EntryError, VM_START_TIMEOUT, type CellEnd, type EngineVm, type GuestLink, type Slice, type VmMemory } from "../sandbox/engine-vm.ts";
 import { QuickJsImage, type Baseline } from "./quickjs-image.ts";
 import type { QuickJsSlot } from "./quickjs-slot.ts";
 
@@ -100,7 +100,10 @@ export class QuickJsVm implements EngineVm {
       if (result.error) {
         const error = describeGuestError(context.dump(result.error));
         result.error.dispose();
-        throw new Error(`the guest runtime failed to start: ${error.name}: ${error.message}`);
+        const failure = new Error(`the guest runtime failed to start: ${error.name}: ${error.message}`);
+        // Out of time only because the thread got no CPU (a loaded machine): making the VM again may succeed.
+        if (error.name === "TimeoutError") failure.name = VM_START_TIMEOUT;
+        throw failure;
       }
       this.#entries = result.value;
     } finally {

@@ -76,3 +76,6 @@ export const CANCELLED_OUTCOME: CellOutcome = Object.freeze({ error: { name: "Ab
 export function isPendingReply(reply: string): boolean {
   return reply.charCodeAt(0) === 112 /* p */;
 }
+
+/** The name of the error of a VM whose guest runtime ran out of time while starting (`createThreadVm` makes it again). */
+export const VM_START_TIMEOUT = "VmStartTimeout";

@@ -6,7 +6,7 @@
  * or it failed), the cell is reported as broken and the VM as no longer usable.
  */
 import type { CellOutcome, CreateVmOptions, EntryCall, RunCellOptions, Vm, VmHost } from "../executor.ts";
-import { timeLimitOutcome, type Slice, type VmMemory } from "./engine-vm.ts";
+import { VM_START_TIMEOUT, timeLimitOutcome, type Slice, type VmMemory } from "./engine-vm.ts";
 import { STALLED_MS, placeVm } from "./sandbox-pool.ts";
 import { GuestEntryError, SandboxThreadBusyError, SandboxThreadLostError, WATCHDOG_MARGIN_MS, type SandboxThread } from "./sandbox-thread.ts";
 import type { EngineName } from "./thread-protocol.ts";
@@ -28,8 +28,10 @@ export async function createThreadVm(engine: EngineName, options: CreateVmOption
         if (attempt > 2) await new Promise((resolve) => setTimeout(resolve, Math.min(10 * attempt, 200)));
         continue;
       }
-      // Beside cells in native loops, a thread may be stopped again and again: keep placing the VM a while.
-      if (!(error instanceof SandboxThreadLostError) || attempt >= 12) throw error;
+      // Beside cells in native loops, a thread may be stopped again and again, and on a starved machine a VM's
+      // runtime may run out of time while it starts: keep placing the VM a while (making one has no effect).
+      const retryable = error instanceof SandboxThreadLostError || (error as Error)?.name === VM_START_TIMEOUT;
+      if (!retryable || attempt >= 12) throw error;
     }
   }
 }
