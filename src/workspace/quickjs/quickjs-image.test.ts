@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { compileCell } from "../cell-compiler.ts";
 import type { CellOutcome, VmLimits } from "../executor.ts";
+import { readHeapBreak } from "./quickjs-heap-break.ts";
 import { QuickJsImage } from "./quickjs-image.ts";
 import { vmImage } from "./quickjs-images.ts";
 import { QuickJsSlot } from "./quickjs-slot.ts";
@@ -105,15 +106,17 @@ describe("quickjs VM image", () => {
     }
   });
 
-  it("overwrites everything a polluting job left in a slot, and frees its engine cleanly", async () => {
+  it("overwrites everything a polluting job left in a slot, whose engine it leaves unfreed for the next image", async () => {
     const built = await image();
     const slot = await newSlot();
     const first = vmIn(slot, built);
     assert.deepEqual(run(first.vm, POLLUTE), {});
     assert.ok(memoryHolds(slot, "MARKER-heap-7f3a-1999"), "the job's data is in the slot's memory");
     first.vm.dispose();
-    assert.equal(slot.broken, false, "the image VM's engine was freed without a fault");
-    assert.ok(memoryHolds(slot, "MARKER-heap-7f3a"), "freeing leaves the bytes behind");
+    assert.equal(slot.broken, false, "the slot may serve again");
+    assert.equal(slot.needsImage, true, "the engine was left as it was");
+    assert.throws(() => QuickJsVm.create(slot, { ...LIMITS }, INVOKE_MS, () => {}), /only an image can be loaded/, "a new engine next to the old one is refused");
+    assert.ok(memoryHolds(slot, "MARKER-heap-7f3a"), "the bytes are still there until the next image");
     const second = vmIn(slot, built);
     try {
       for (const marker of ["MARKER-global-7f3a", "MARKER-symbol-7f3a", "MARKER-heap-7f3a", "MARKER-promise-7f3a"]) {
@@ -141,6 +144,51 @@ describe("quickjs VM image", () => {
       assert.deepEqual(second.printed, ["undefined 50000"]);
     } finally {
       second.vm.dispose();
+    }
+  });
+
+  it("zeroes a reused slot up to the earlier VM's heap break, and all of it when the break cannot be read", async () => {
+    const built = await image();
+    assert.notEqual(built.breakAddress, undefined, "the probe found where this build keeps its heap break");
+    const address = built.breakAddress!;
+    const slot = await newSlot();
+    const heap = () => new Uint8Array(slot.memory.buffer);
+    const first = vmIn(slot, built);
+    const breakBefore = readHeapBreak(heap(), address);
+    assert.deepEqual(run(first.vm, `globalThis.big = "MARKER-break-7f3a".repeat(200_000)`), {});
+    const breakAfter = readHeapBreak(heap(), address);
+    assert.ok(breakAfter > breakBefore + 3_000_000, `the break moved with the allocation (${breakBefore} → ${breakAfter})`);
+    first.vm.dispose();
+    // Bytes above the break were never the engine's: reuse leaves those pages untouched (not made resident).
+    heap().set(Buffer.from("ABOVE-THE-BREAK"), slot.memory.buffer.byteLength - 4096);
+    // A page the image holds as zero (most of the stack) may hold anything after a VM: it is zeroed.
+    // (Found in a new slot just given the image: there, a page is zero where the image holds it as zero.)
+    const probeSlot = await newSlot();
+    const probe = vmIn(probeSlot, built).vm;
+    const probed = Buffer.from(probeSlot.memory.buffer);
+    let zeroPage = -1;
+    for (let page = 65536; page + 4096 <= built.length && zeroPage === -1; page += 4096) {
+      if (probed.subarray(page, page + 4096).equals(Buffer.alloc(4096))) zeroPage = page;
+    }
+    probe.dispose();
+    assert.ok(zeroPage > 0, "the image holds zero pages");
+    heap().set(Buffer.from("IN-A-ZERO-PAGE"), zeroPage + 100);
+    const second = vmIn(slot, built);
+    assert.equal(memoryHolds(slot, "MARKER-break-7f3a"), false, "what the VM allocated below its break is gone");
+    assert.equal(memoryHolds(slot, "IN-A-ZERO-PAGE"), false, "what a VM left in a page the image holds as zero is gone");
+    assert.equal(memoryHolds(slot, "ABOVE-THE-BREAK"), true, "the memory above the break was left alone");
+    assert.deepEqual(run(second.vm, `globalThis.again = "MARKER-again-7f3a".repeat(1_000)`), {});
+    second.vm.dispose();
+    // A break word the memory cannot hold is not believed: everything above the image is zeroed.
+    new DataView(slot.memory.buffer).setUint32(address, 0xffff_fff0, true);
+    const third = vmIn(slot, built);
+    try {
+      assert.equal(memoryHolds(slot, "ABOVE-THE-BREAK"), false, "a corrupt break zeroes the whole memory");
+      assert.equal(memoryHolds(slot, "MARKER-again-7f3a"), false);
+      assert.deepEqual(run(third.vm, `print(typeof big, typeof again)`), {});
+      assert.deepEqual(third.printed, ["undefined undefined"]);
+    } finally {
+      third.vm.dispose();
     }
   });
 

@@ -10,6 +10,7 @@
  * is reported then, as without images.
  */
 import type { VmLimits } from "../executor.ts";
+import { heapBreakAddress } from "./quickjs-heap-break.ts";
 import { QuickJsImage } from "./quickjs-image.ts";
 import { QuickJsSlot } from "./quickjs-slot.ts";
 import { QuickJsVm } from "./quickjs-vm.ts";
@@ -33,11 +34,13 @@ export function vmImage(limits: VmLimits, invokeTimeMs: number): Promise<QuickJs
 }
 
 async function buildImage(limits: VmLimits, invokeTimeMs: number): Promise<QuickJsImage | undefined> {
-  const slot = await QuickJsSlot.create(await loadQuickJsWasm(), limits.memoryBytes, QUICKJS_MIN_MEMORY_BYTES);
+  const wasm = await loadQuickJsWasm();
+  const breakAddress = await heapBreakAddress(wasm);
+  const slot = await QuickJsSlot.create(wasm, limits.memoryBytes, QUICKJS_MIN_MEMORY_BYTES);
   const baseline = QuickJsImage.baseline(slot.memory);
   const template = QuickJsVm.create(slot, { ...limits }, invokeTimeMs, () => {});
   try {
-    const image = template.captureImage(baseline);
+    const image = template.captureImage(baseline, breakAddress);
     // Every new instance starts with this much memory; an image larger than that could not be loaded.
     return image.length <= QUICKJS_MIN_MEMORY_BYTES ? image : undefined;
   } finally {

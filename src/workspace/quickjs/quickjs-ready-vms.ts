@@ -38,7 +38,7 @@ export async function takeVm(limits: VmLimits, invokeTimeMs: number): Promise<Qu
 
 async function makeVm(limits: VmLimits, invokeTimeMs: number): Promise<QuickJsVm> {
   const image = await vmImage(limits, invokeTimeMs);
-  const slot = await acquireSlot(limits.memoryBytes);
+  const slot = await acquireSlot(limits.memoryBytes, image !== undefined);
   // A VM that fails to start disposes itself, which gives the slot back once (never twice: two VMs in one
   // slot would hear each other's guest messages).
   return QuickJsVm.create(slot, { ...limits }, invokeTimeMs, releaseSlot, image);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { acquireSlot, releaseSlot } from "./quickjs-slot-pool.ts";
+import { vmImage } from "./quickjs-images.ts";
 import { QuickJsVm } from "./quickjs-vm.ts";
 
 describe("quickjs slot pool", () => {
@@ -12,6 +13,18 @@ describe("quickjs slot pool", () => {
     const second = await acquireSlot(32 * 1024 * 1024);
     assert.equal(first, slot);
     assert.notEqual(second, first);
+  });
+
+  it("gives a slot whose engine was left unfreed only to a VM copied from an image", async () => {
+    const limit = 40 * 1024 * 1024;
+    const image = await vmImage({ memoryBytes: limit, stackBytes: 256 * 1024 }, 5_000);
+    assert.ok(image);
+    const slot = await acquireSlot(limit, true);
+    QuickJsVm.create(slot, { memoryBytes: limit, stackBytes: 256 * 1024 }, 5_000, releaseSlot, image).dispose();
+    assert.equal(slot.needsImage, true);
+    const forNew = await acquireSlot(limit);
+    assert.notEqual(forNew, slot, "a VM made new does not get it");
+    assert.equal(await acquireSlot(limit, true), slot, "a VM from an image does");
   });
 
   it("gives the slot back once when a VM fails to start", async () => {

@@ -15,14 +15,18 @@ import { QUICKJS_MIN_MEMORY_BYTES, loadQuickJsWasm } from "./quickjs-wasm.ts";
 export interface SlotPoolOptions {
   /**
    * Idle slots kept per memory bound. 0 makes every VM a fresh module instance. An idle slot keeps the pages its
-   * last VM touched (~6–8 MiB): with 16 per thread, a busy worker held over a GiB of idle slots. @default 4
+   * VMs touched (the image's ~1.2 MiB and what their cells used; reuse zeroes only those, see `quickjs-image.ts`).
+   * Too few, and a worker with more active jobs than warm ones makes and drops instances all the time: each new
+   * memory is external memory to V8, and the garbage collections it set off cost more than the steps (1,000
+   * jobs round-robin: 4 idle slots per thread, 25% of VMs in new instances, 2 ms of GC threads per step;
+   * 16: 5–10%, 0.4 ms). @default 16
    */
   maxIdle: number;
   /** A slot whose memory grew past this is not reused. @default 32 MiB */
   maxReusedBytes: number;
 }
 
-const options: SlotPoolOptions = { maxIdle: 4, maxReusedBytes: 32 * 1024 * 1024 };
+const options: SlotPoolOptions = { maxIdle: 16, maxReusedBytes: 32 * 1024 * 1024 };
 const idle = new Map<number, QuickJsSlot[]>();
 
 /** Changes how the process-wide slot pool behaves; idle slots beyond the new bound are dropped. */
@@ -31,10 +35,14 @@ export function configureSlotPool(settings: Partial<SlotPoolOptions>): void {
   for (const slots of idle.values()) slots.splice(options.maxIdle);
 }
 
-/** A slot with memory bound `limitBytes`: an idle one, or a new instance. */
-export async function acquireSlot(limitBytes: number): Promise<QuickJsSlot> {
-  const slot = idle.get(limitBytes)?.pop();
-  if (slot) return slot;
+/**
+ * A slot with memory bound `limitBytes`: an idle one, or a new instance. `forImage` says the VM will be copied
+ * from an image; otherwise a slot whose last engine was left unfreed cannot serve (see `abandonEngine`).
+ */
+export async function acquireSlot(limitBytes: number, forImage = false): Promise<QuickJsSlot> {
+  const slots = idle.get(limitBytes);
+  const index = slots ? slots.findLastIndex((slot) => forImage || !slot.needsImage) : -1;
+  if (index !== -1) return slots!.splice(index, 1)[0]!;
   return QuickJsSlot.create(await loadQuickJsWasm(), limitBytes, QUICKJS_MIN_MEMORY_BYTES);
 }
 

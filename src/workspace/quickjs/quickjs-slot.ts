@@ -56,6 +56,11 @@ export class QuickJsSlot {
   #used = false;
   /** Set when the engine may be in an unknown state (it aborted, or an exception unwound through it). */
   broken = false;
+  /**
+   * Set when a VM left its engine in the slot unfreed (see {@link abandonEngine}): only an image can be loaded
+   * here again, since a new engine would be made next to the old one's allocations.
+   */
+  #abandoned = false;
 
   private constructor(memory: WasmMemory, limitBytes: number, raw: QuickJSEmscriptenModule, ffi: QuickJSFFI) {
     this.memory = memory;
@@ -93,6 +98,7 @@ export class QuickJsSlot {
    * the call, so an image of this engine holds none that its copies would lack.
    */
   newEngine(sendName: string): SlotEngine {
+    if (this.#abandoned) throw new Error("the slot holds an engine that was not freed; only an image can be loaded into it");
     this.#prepare();
     const ffi = this.#ffi;
     const runtimePointer = ffi.QTS_NewRuntime() as number;
@@ -114,6 +120,7 @@ export class QuickJsSlot {
     const used = this.#used;
     this.#prepare();
     image.applyTo(this.memory, used);
+    this.#abandoned = false;
     const { runtime: runtimePointer, context: contextPointer } = image.pointers;
     return { ...this.#module.adopt(runtimePointer, contextPointer), runtimePointer, contextPointer };
   }
@@ -128,6 +135,19 @@ export class QuickJsSlot {
   /** Routes calls of the slot's host function to `receiver` (the VM that owns the slot now). */
   attach(receiver: SlotReceiver | undefined): void {
     this.#receiver = receiver;
+  }
+
+  /**
+   * Leaves the slot's engine as it is instead of freeing it. Freeing a runtime walks all of its objects (~1 ms
+   * for a small workspace, more for a large one); loading an image overwrites all of that memory anyway.
+   */
+  abandonEngine(): void {
+    this.#abandoned = true;
+  }
+
+  /** True when the slot's last engine was abandoned: the next must come from an image. */
+  get needsImage(): boolean {
+    return this.#abandoned;
   }
 
   /** True once an engine was made in the slot (its memory may hold anything since). */

@@ -18,6 +18,7 @@ import { formatBytes } from "../limits.ts";
 import { CellClock } from "../sandbox/cell-clock.ts";
 import { CellProgress } from "../sandbox/cell-progress.ts";
 import { EntryError, VM_START_TIMEOUT, type CellEnd, type EngineVm, type GuestLink, type Slice, type VmMemory } from "../sandbox/engine-vm.ts";
+import { readHeapBreak } from "./quickjs-heap-break.ts";
 import { QuickJsImage, type Baseline } from "./quickjs-image.ts";
 import type { QuickJsSlot } from "./quickjs-slot.ts";
 
@@ -41,7 +42,9 @@ export class QuickJsVm implements EngineVm {
   /** QuickJS's own allocation limit, below the slot's bound. */
   readonly #heapLimit: number;
   /** The last measure of the heap (see {@link #report}). */
-  #measured: (VmMemory & { at: number }) | undefined;
+  #measured: (VmMemory & { at: number; heapBreak: number | undefined }) | undefined;
+  /** Where the module keeps its heap's break, when the VM's image told (see `quickjs-heap-break.ts`). */
+  #breakAddress: number | undefined;
   /** The slot's memory when the current cell started (growth past the heap limit means the heap hit it). */
   #reservedAtStart = 0;
   #fault: unknown;
@@ -51,6 +54,8 @@ export class QuickJsVm implements EngineVm {
   /** True while the VM was made new (not from an image) and has run nothing since: it may give an image. */
   #pristine = false;
   #pointers: { runtime: number; context: number } | undefined;
+  /** True when the engine was copied from an image: disposing the VM then leaves it for the next image. */
+  #fromImage = false;
   readonly #onDispose: (slot: QuickJsSlot) => void;
 
   private constructor(slot: QuickJsSlot, limits: VmLimits, invokeTimeMs: number, onDispose: (slot: QuickJsSlot) => void) {
@@ -91,7 +96,12 @@ export class QuickJsVm implements EngineVm {
     runtime.setInterruptHandler(() => this.#clock.expired());
     this.#slot.attach((op, args) => this.#receive(op, args));
     if (image) {
+      this.#fromImage = true;
       this.#entries = context.getMemory(engine.runtimePointer as JSRuntimePointer).heapValueHandle(image.pointers.entries as JSValuePointer);
+      // A VM fresh from the image holds exactly the image's heap: measured by the first such VM only.
+      this.#breakAddress = image.breakAddress;
+      image.usedBytes ??= this.#memoryUsed();
+      this.#measured = { used: image.usedBytes, reserved: this.#slot.reservedBytes, at: performance.now(), heapBreak: this.#heapBreak() };
       return;
     }
     this.#clock.enter(this.#invokeTimeMs);
@@ -117,13 +127,14 @@ export class QuickJsVm implements EngineVm {
    * A memory image of this VM, for {@link create} to copy into other slots. Only a VM that was made new, as
    * the first in a new module instance, and never ran anything since — no entry, no cell, no memory measure —
    * can give one: an image carries everything in the slot's memory.
-   * `baseline` is the slot's {@link QuickJsImage.baseline} from before the VM was made.
+   * `baseline` is the slot's {@link QuickJsImage.baseline} from before the VM was made; `breakAddress`
+   * where the module keeps its heap's break, if known (see `quickjs-heap-break.ts`).
    */
-  captureImage(baseline: Baseline): QuickJsImage {
+  captureImage(baseline: Baseline, breakAddress?: number): QuickJsImage {
     if (!this.#pristine || this.#disposed || this.#slot.broken || !this.#pointers || !this.#entries) {
       throw new Error("an image is taken only from a new VM that has run nothing");
     }
-    return QuickJsImage.capture(this.#slot.memory, baseline, { ...this.#pointers, entries: this.#entries.value as number });
+    return QuickJsImage.capture(this.#slot.memory, baseline, { ...this.#pointers, entries: this.#entries.value as number }, breakAddress);
   }
 
   /**
@@ -307,7 +318,7 @@ export class QuickJsVm implements EngineVm {
     const stop = this.#progress.stopOutcome(this.#clock.left());
     if (stop) return this.#over(stop);
     if (this.#progress.finishedWithNothingPending()) return this.#over(this.#progress.outcomeWhenIdle("finished"));
-    return { state: "idle", ended: this.#progress.ended, cpuMs: this.#clock.usedMs(), memory: this.#report() };
+    return { state: "idle", ended: this.#progress.ended, cpuMs: this.#clock.usedMs(), memory: this.lastMemory() };
   }
 
   #over(outcome: CellOutcome): Slice {
@@ -330,7 +341,7 @@ export class QuickJsVm implements EngineVm {
       }
     }
     this.#progress.over();
-    return { state: "over", ended: this.#progress.ended, outcome: final, cpuMs: final.cpuMs ?? 0, memory: this.#report() };
+    return { state: "over", ended: this.#progress.ended, outcome: final, cpuMs: final.cpuMs ?? 0, memory: this.lastMemory() };
   }
 
   #outOfMemory(): CellOutcome {
@@ -391,16 +402,24 @@ export class QuickJsVm implements EngineVm {
   /**
    * The memory a slice reports. Measuring the heap walks all of it (every object, every array element), which
    * would make every step cost more as the workspace grows: the heap in use is measured again only when the
-   * slot's memory changed or the last measure is a second old, and reported as of then otherwise.
+   * heap's break or the slot's memory moved or the last measure is a second old, and reported as of then
+   * otherwise.
    */
-  #report(): VmMemory {
+  lastMemory(): VmMemory {
     const reserved = this.#slot.reservedBytes;
+    const heapBreak = this.#heapBreak();
     const now = performance.now();
-    if (this.#measured === undefined || this.#measured.reserved !== reserved || now - this.#measured.at >= 1_000) {
-      this.#measured = { ...this.memory(), at: now };
+    const measured = this.#measured;
+    if (measured === undefined || measured.reserved !== reserved || measured.heapBreak !== heapBreak || now - measured.at >= 1_000) {
+      this.#measured = { ...this.memory(), at: now, heapBreak };
     }
-    const { used } = this.#measured;
+    const { used } = this.#measured!;
     return used === undefined ? { reserved } : { used, reserved };
+  }
+
+  /** The heap's break, read from the slot's memory (one word), when its address is known. */
+  #heapBreak(): number | undefined {
+    return this.#breakAddress === undefined ? undefined : readHeapBreak(new Uint8Array(this.#slot.memory.buffer), this.#breakAddress);
   }
 
   memory(): VmMemory {
@@ -411,7 +430,11 @@ export class QuickJsVm implements EngineVm {
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
-    if (!this.#slot.broken) {
+    if (this.#fromImage && !this.#slot.broken) {
+      // Nothing on this side needs the engine freed (quickjs-emscripten keeps no finalizers, and its per-pointer
+      // callback entries are replaced when an image engine is adopted at the same addresses again).
+      this.#slot.abandonEngine();
+    } else if (!this.#slot.broken) {
       try {
         this.#entries?.dispose();
         this.#context?.dispose();

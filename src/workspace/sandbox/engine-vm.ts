@@ -45,7 +45,10 @@ export interface EngineVm {
   finish(end: CellEnd): Slice;
   /** Stops the current cell: it is over with `AbortError`. */
   cancel(): Slice;
+  /** Measures the VM's memory now. */
   memory(): VmMemory;
+  /** The VM's memory as last measured, without measuring again unless it is stale (cheap). */
+  lastMemory(): VmMemory;
   dispose(): void;
 }
 

@@ -104,7 +104,7 @@ async function run(command: PostedCommand): Promise<unknown> {
         ? new TrustedVm(link, command.invokeTimeMs, interrupted, publish)
         : (await takeVm(command.limits, command.invokeTimeMs)).connect(link, interrupted, publish);
       vms.set(command.vm, vm);
-      return vm.memory();
+      return vm.lastMemory();
     }
     case "invoke":
       return vmNamed(command.vm).invoke(command.entry, command.args, command.timeLimitMs);

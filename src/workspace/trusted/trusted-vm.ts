@@ -165,6 +165,10 @@ export class TrustedVm implements EngineVm {
     return {};
   }
 
+  lastMemory(): VmMemory {
+    return {};
+  }
+
   dispose(): void {
     this.#disposed = true;
   }
