@@ -26,5 +26,7 @@ export function formatWorkerActivity(activity: WorkerActivity, now: Date = new D
       return `${time} job ${activity.jobId} step not committed (it will be stepped again): ${formatError(activity.error)}`;
     case "worker-error":
       return `${time} worker: ${formatError(activity.error)}`;
+    case "owner-gone":
+      return `${time} worker ${activity.owner} is gone (no such process): took over its ${activity.leases} ${activity.leases === 1 ? "job" : "jobs"} without waiting for the leases to expire`;
   }
 }

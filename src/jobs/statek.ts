@@ -5,8 +5,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { context } from "@opentelemetry/api";
-import { hostname } from "node:os";
 import { FutureSignals } from "../durable/future-signals.ts";
+import { newProcessOwner } from "../worker/process-owner.ts";
 import { NoSuchAgentError } from "../errors/no-such-agent-error.ts";
 import { NoSuchJobError } from "../errors/no-such-job-error.ts";
 import { DEFAULT_STORE_PATH, openStore } from "../store/open-store.ts";
@@ -70,7 +70,7 @@ export class Statek {
   readonly #errorHandlers = new ErrorHandlers();
   readonly #onModelText: OnModelText | undefined;
   /** The owner of this process's leases. */
-  readonly #owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  readonly #owner = newProcessOwner();
   readonly #leaseMs: number;
   readonly #signals = new FutureSignals();
   readonly #live = new LiveEventHub();

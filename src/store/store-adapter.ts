@@ -153,6 +153,8 @@ export interface AdapterReads {
    * now`), or `null`/`undefined`. Must be served by an index on the suspended jobs' `wakeAt`.
    */
   readNextWakeAt(query: ClaimQuery): Promise<unknown>;
+  /** Each owner of a lease live at `now` (`leaseOwner`), once. Must be served by an index on the leased jobs. */
+  readLeaseOwners(now: number): Promise<StoredRow[]>;
   /**
    * A counter that changes when another connection committed (SQLite: `PRAGMA data_version`), or `undefined`
    * when the engine has none.
@@ -211,6 +213,8 @@ export interface AdapterTransaction extends AdapterReads {
    * Only the oldest rows are read (ids grow with time, so the events to prune are those).
    */
   deleteEventsBefore(before: number, limit: number): Promise<number>;
+  /** Sets `leaseUntil` to `now` on every job whose lease `owner` holds live at `now`; returns how many. */
+  expireLeasesOf(owner: string, now: number): Promise<number>;
   /**
    * Jobs a claim may take, locked for this transaction and skipping rows other transactions hold (PostgreSQL:
    * `FOR UPDATE SKIP LOCKED`), each with `id`, `status`, `wakeAt`, `createdAt` and the lease fields: up to

@@ -15,7 +15,7 @@ import {
   checkClaim, checkCommit, checkCount, checkEvents, checkFenceShape, checkHistory, checkId, checkJobRow, checkJournalEntries, checkNewFutures,
   checkRoles, checkSettlement, checkVariables,
 } from "./store-checks.ts";
-import { decodeEvent, decodeFuture, decodeHistoryRow, decodeJob, decodeJournalEntry, decodeLease, decodeVariable, readInteger, readStrict } from "./store-rows.ts";
+import { decodeEvent, decodeFuture, decodeHistoryRow, decodeJob, decodeJournalEntry, decodeLease, decodeVariable, readInteger, readStrict, readText } from "./store-rows.ts";
 import { isJobStatus, toLease } from "./store-rules.ts";
 import {
   appendEventsIn, appendJournalIn, claimJobIn, claimRunnableIn, commitIn, createFuturesFenced, insertJobIn, releaseIn, renewIn, settleIn,
@@ -175,6 +175,21 @@ export class StoreCore implements Store {
       const now = await this.#adapter.now();
       const value = await this.#adapter.readNextWakeAt({ now, ...(filter.roles ? { roles: filter.roles } : {}) });
       return value === null || value === undefined ? null : readInteger(value);
+    });
+  }
+
+  leaseOwners(options?: StoreCallOptions): Promise<string[]> {
+    return this.#call(options, async () => {
+      const rows = await this.#adapter.readLeaseOwners(await this.#adapter.now());
+      // Not one job's record: an unreadable owner names the column.
+      return rows.map((row) => readStrict(row, "leaseOwner", readText, { jobId: "(leased jobs)", prefix: "jobs" }));
+    });
+  }
+
+  expireLeases(owner: string, options?: StoreCallOptions): Promise<number> {
+    return this.#call(options, async () => {
+      checkId("expireLeases", "owner", owner);
+      return this.#write(async (transaction) => transaction.expireLeasesOf(owner, await transaction.now()), options, WAKES);
     });
   }
 

@@ -290,6 +290,20 @@ export interface Store {
   preemptJob(jobId: string, owner: string, leaseMs: number, options?: StoreCallOptions): Promise<Lease | null>;
   /** The job's current lease (live or expired), or `null` when nobody holds one (never claimed, or released). */
   getLease(jobId: string, options?: StoreCallOptions): Promise<Lease | null>;
+  /**
+   * The owners holding live leases now, each once. Served by an index on the leased jobs (a job's lease is
+   * released when its step ends), never a scan. Optional for a store of your own (added after the contract's
+   * version 2): a worker then leaves a dead worker's jobs until its leases expire.
+   */
+  leaseOwners?(options?: StoreCallOptions): Promise<string[]>;
+  /**
+   * Ends every live lease `owner` holds, now, as if it had expired; resolves to how many. For an owner known to
+   * be gone (a worker process that died): its jobs are claimable at once instead of after `leaseMs`. The epoch
+   * is not bumped (the next claim does), so calling it for an owner that is in fact alive lets another worker
+   * claim its jobs while it steps them — its commits then fail with `LeaseLostError`, nothing is repeated,
+   * but work is. Optional, like {@link leaseOwners}.
+   */
+  expireLeases?(owner: string, options?: StoreCallOptions): Promise<number>;
 
   // The journal of the current cell: appended outside the step's commit, fenced, group-committed.
 

@@ -3,11 +3,14 @@
  * or a message is pushed, keeps at most `maxConcurrency` steps in flight, and stops gracefully.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { Agent, Statek, scriptedModel, tool } from "../index.ts";
+import { newProcessOwner } from "./process-owner.ts";
 import { z } from "zod";
 
 /** An agent that never asks the model: its jobs run warmup code, which exits. */
@@ -53,6 +56,35 @@ describe("statek.worker", () => {
       assert.equal(stats.done, 12);
       assert.equal(stats.running, 0);
       assert.ok(stats.steps >= 36, `three steps per job at least (${stats.steps})`);
+    } finally {
+      await worker.stop();
+      await env.close();
+    }
+  });
+
+  it("takes over at once the jobs of a worker process of this machine that is gone, and waits out anyone else's lease", { skip: existsSync("/proc/self/ns/pid") ? false : "no /proc here: nobody is judged gone" }, async () => {
+    const agent = warmupAgent("heir");
+    const env = await open_({ agents: [agent] });
+    const activities: string[] = [];
+    const worker = env.statek.worker({ onActivity: (activity) => void (activity.kind === "owner-gone" && activities.push(`${activity.owner} ${activity.leases}`)) });
+    try {
+      const [orphan, foreign] = [await env.statek.submitJob(agent, { warmup: "exit('taken over')" }), await env.statek.submitJob(agent, { warmup: "exit('waited')" })];
+      // A worker process of this machine (same boot and PID namespace) that died holding a lease for an hour...
+      const space = newProcessOwner().split(":")[3];
+      const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+      await once(child, "spawn");
+      const dead = `${hostname()}:${child.pid}:0badf00d:${space}`;
+      child.kill("SIGKILL");
+      await once(child, "exit");
+      assert.ok(await env.statek.store.claimJob(orphan.id, dead, 3_600_000));
+      // ...and one of another machine, whose lease must run out first.
+      assert.ok(await env.statek.store.claimJob(foreign.id, "elsewhere:4242:0badf00d:ffffffffffff", 5_000));
+      await worker.start();
+      await eventually(async () => (await env.statek.getJob(orphan.id))!.status === "DONE", 10_000);
+      assert.deepEqual(activities, [`${dead} 1`]);
+      assert.equal((await env.statek.getJob(foreign.id))!.status, "READY", "another machine's live lease holds");
+      await eventually(async () => (await env.statek.getJob(foreign.id))!.status === "DONE", 30_000);
+      assert.equal((await env.statek.getJob(foreign.id))!.exitStatus, "waited");
     } finally {
       await worker.stop();
       await env.close();

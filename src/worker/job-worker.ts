@@ -7,12 +7,16 @@
  * Wake-ups are events, never scans: a claim (an index read of runnable jobs) runs when a slot frees, when this
  * process submits a job, pushes a message or settles a future (`FutureSignals.onWake`), when the one timer on
  * the earliest `wakeAt` fires, when another process's commit put an event in the outbox (`OutboxWatch`), and
- * on a slow safety tick that takes over jobs whose holder died (their lease expired; no event says so). A
- * suspended job costs the worker nothing: no VM, no timer, no closure — only its rows.
+ * on a slow safety tick that takes over jobs whose holder died (their lease expired; no event says so). At
+ * its start and on that tick, a worker also ends the leases of lease holders it can prove dead — worker
+ * processes of this machine that no longer exist (`gone-owners.ts`) — so a restarted worker takes over its
+ * predecessor's jobs at once instead of after `leaseMs`. A suspended job costs the worker nothing: no VM, no
+ * timer, no closure — only its rows.
  */
 import type { FutureSignals } from "../durable/future-signals.ts";
 import { LeaseLostError } from "../errors/lease-lost-error.ts";
 import type { JobStatus, Lease, Store } from "../store/store.ts";
+import { expireGoneOwners } from "./gone-owners.ts";
 import { OutboxPruner } from "./outbox-pruner.ts";
 import { OutboxWatch } from "./outbox-watch.ts";
 import { WakeTimer } from "./wake-timer.ts";
@@ -33,7 +37,9 @@ export interface WorkerStepOutcome {
 export type WorkerActivity =
   | { kind: "step-end"; jobId: string; previous: JobStatus; status: JobStatus; ms: number }
   | { kind: "step-error"; jobId: string; error: unknown }
-  | { kind: "worker-error"; error: unknown };
+  | { kind: "worker-error"; error: unknown }
+  /** The leases of a dead worker process of this machine were ended: its jobs are claimable at once. */
+  | { kind: "owner-gone"; owner: string; leases: number };
 
 /** What the scheduler needs from the job runner. */
 export interface WorkerHost {
@@ -101,6 +107,8 @@ export class JobWorker {
   #backoffUntil = 0;
   #backoffTimer: NodeJS.Timeout | undefined;
   #stopping: Promise<void> | undefined;
+  /** The look for dead lease holders in progress, if any. */
+  #sweeping: Promise<void> | undefined;
 
   constructor(host: WorkerHost, schedule: WorkerSchedule) {
     this.#host = host;
@@ -145,10 +153,24 @@ export class JobWorker {
     this.#safety = setInterval(() => {
       this.#timerKnown = false;
       this.#kick();
+      this.#sweep();
     }, this.#schedule.safetyIntervalMs);
     this.#state = "running";
     this.#pruner.start();
+    await this.#sweep();
     await this.#kick();
+  }
+
+  /** Ends the leases of dead worker processes of this machine; a claim follows when any were ended. */
+  #sweep(): Promise<void> {
+    this.#sweeping ??= expireGoneOwners(this.#host.store, this.#host.owner)
+      .then((gone) => {
+        for (const { owner, leases } of gone) this.#report({ kind: "owner-gone", owner, leases });
+        if (gone.length > 0) void this.#kick();
+      })
+      .catch((error: unknown) => this.#report({ kind: "worker-error", error }))
+      .finally(() => (this.#sweeping = undefined));
+    return this.#sweeping;
   }
 
   /**
@@ -170,6 +192,7 @@ export class JobWorker {
     clearInterval(this.#safety);
     clearTimeout(this.#backoffTimer);
     this.#timer.clear();
+    await this.#sweeping;
     await this.#pruner.stop();
     await this.#watch?.stop();
     await this.#pumping;

@@ -182,4 +182,7 @@ export class PostgresAdapter implements StoreAdapter {
   readNextWakeAt(query: ClaimQuery): Promise<unknown> {
     return this.#reads.readNextWakeAt(query);
   }
+  readLeaseOwners(now: number): Promise<StoredRow[]> {
+    return this.#reads.readLeaseOwners(now);
+  }
 }

@@ -111,6 +111,12 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     // Only waiting futures are in it, so listing pending approvals never reads settled ones or other kinds.
     up: (s) => `CREATE INDEX futures_waiting_kind ON ${s}.futures (kind, created_at, key COLLATE "C") WHERE state = 'waiting';`,
   },
+  {
+    version: 3,
+    name: "leased jobs by owner",
+    // A step's end releases its lease (owner NULL), so only the jobs being stepped are in it.
+    up: (s) => `CREATE INDEX jobs_lease_owner ON ${s}.jobs (lease_owner, lease_until) WHERE lease_owner IS NOT NULL;`,
+  },
 ];
 
 /** The schema version this code creates and expects. */

@@ -176,6 +176,10 @@ export class PostgresReads implements AdapterReads {
     return this.rows(`${select} WHERE job_id = $1 AND id > $2 ORDER BY id LIMIT $3`, [query.jobId, query.afterId, query.limit]);
   }
 
+  async readLeaseOwners(now: number): Promise<StoredRow[]> {
+    return this.rows(`SELECT DISTINCT lease_owner AS "leaseOwner" FROM ${this.sql.table("jobs")} WHERE lease_owner IS NOT NULL AND lease_until > $1`, [now]);
+  }
+
   async readNextWakeAt(query: ClaimQuery): Promise<unknown> {
     const roles = query.roles === undefined ? "" : " AND role = ANY($2::text[])";
     const sql = `SELECT wake_at AS "wakeAt" FROM ${this.sql.table("jobs")} WHERE status = '${WAITING_STATUS}' AND wake_at IS NOT NULL AND ${NOT_LEASED}${roles}
@@ -326,6 +330,11 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
     const deleted = await this.rows(`WITH oldest AS (SELECT id FROM ${events} ORDER BY id LIMIT $1)
       DELETE FROM ${events} WHERE id IN (SELECT id FROM oldest) AND at < $2 RETURNING id`, [limit, before]);
     return deleted.length;
+  }
+
+  async expireLeasesOf(owner: string, now: number): Promise<number> {
+    const expired = await this.rows(`UPDATE ${this.sql.table("jobs")} SET lease_until = $1 WHERE lease_owner = $2 AND lease_until > $1 RETURNING id`, [now, owner]);
+    return expired.length;
   }
 
   async selectClaimable(query: ClaimQuery & { limit: number }): Promise<StoredRow[]> {

@@ -161,6 +161,10 @@ export class SqliteAdapter implements StoreAdapter {
     return this.#read((queries) => queries.readNextWakeAt(query));
   }
 
+  readLeaseOwners(now: number): Promise<StoredRow[]> {
+    return this.#read((queries) => queries.readLeaseOwners(now));
+  }
+
   readDataVersion(): Promise<unknown> {
     return this.#read((queries) => queries.readDataVersion());
   }

@@ -117,6 +117,14 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX futures_waiting_kind ON futures (kind, created_at, key) WHERE state = 'waiting';
     `,
   },
+  {
+    version: 4,
+    name: "leased jobs by owner (taking over a dead worker's jobs at once)",
+    // A step's end releases its lease (owner NULL), so only the jobs being stepped are in it.
+    up: `
+      CREATE INDEX jobs_lease_owner ON jobs (lease_owner, lease_until) WHERE lease_owner IS NOT NULL;
+    `,
+  },
 ];
 
 /** The schema version this code creates and expects. */

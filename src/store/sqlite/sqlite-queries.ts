@@ -179,6 +179,11 @@ export class SqliteQueries implements AdapterTransaction {
     return this.#statement(sql).get(query.now, ...parameters)?.["wakeAt"];
   }
 
+  async readLeaseOwners(now: number): Promise<StoredRow[]> {
+    return this.#statement(`SELECT DISTINCT lease_owner AS "leaseOwner" FROM jobs INDEXED BY jobs_lease_owner
+      WHERE lease_owner IS NOT NULL AND lease_until > ?`).all(now);
+  }
+
   async readDataVersion(): Promise<unknown> {
     return this.#statement("PRAGMA data_version").get()?.["data_version"];
   }
@@ -260,6 +265,11 @@ export class SqliteQueries implements AdapterTransaction {
 
   async deleteEventsBefore(before: number, limit: number): Promise<number> {
     const result = this.#statement("DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY id LIMIT ?) AND at < ?").run(limit, before);
+    return Number(result.changes);
+  }
+
+  async expireLeasesOf(owner: string, now: number): Promise<number> {
+    const result = this.#statement("UPDATE jobs INDEXED BY jobs_lease_owner SET lease_until = ? WHERE lease_owner = ? AND lease_until > ?").run(now, owner, now);
     return Number(result.changes);
   }
 

@@ -247,6 +247,28 @@ export function leaseCases({ test }: SuiteContext): void {
     assert.equal(await store.nextWakeAt({ roles: [] }), null);
   });
 
+  test("leaseOwners names the holders of live leases; expireLeases frees one owner's jobs for claims at once", async (store) => {
+    if (!store.leaseOwners || !store.expireLeases) return;
+    const [gone, alive, lapsed] = [`gone-${randomUUID()}`, `alive-${randomUUID()}`, `lapsed-${randomUUID()}`];
+    const first = await claim(store, (await insertSample(store, { createdAt: 1 })).id, gone, HOUR);
+    const second = await claim(store, (await insertSample(store, { createdAt: 2 })).id, gone, HOUR);
+    const kept = await claim(store, (await insertSample(store, { createdAt: 3 })).id, alive, HOUR);
+    await claim(store, (await insertSample(store, { createdAt: 4 })).id, lapsed, 0);
+    const released = await claim(store, (await insertSample(store, { createdAt: 5 })).id, `released-${randomUUID()}`, HOUR);
+    await store.releaseLease(released.jobId, fenceOf(released));
+    const owners = await store.leaseOwners();
+    assert.deepEqual(owners.filter((owner) => [gone, alive, lapsed].includes(owner)).sort(), [alive, gone].sort(), "each live holder once; expired and released leases name nobody");
+    assert.equal(await store.expireLeases(gone), 2);
+    assert.equal(await store.expireLeases(gone), 0, "nothing is left to expire");
+    assert.ok(!(await store.leaseOwners()).includes(gone));
+    assert.deepEqual((await store.getLease(first.jobId))?.epoch, first.epoch, "the epoch is bumped by the next claim, not here");
+    const taken = (await store.claimRunnable("worker-b", HOUR, 10)).map((lease) => lease.jobId);
+    assert.ok(taken.includes(first.jobId) && taken.includes(second.jobId), "the gone owner's jobs are claimable now");
+    assert.ok(!taken.includes(kept.jobId), "another owner's live lease still holds");
+    assert.equal(await store.renewLease(first.jobId, fenceOf(first), HOUR), null, "the gone owner's fence is void once another claimed");
+    await assert.rejects(store.expireLeases(""), /owner must be a non-empty string/);
+  });
+
   test("lease calls check their arguments", async (store) => {
     const job = await insertSample(store);
     await assert.rejects(store.claimJob(job.id, "", 1000), /owner must be a non-empty string/);
