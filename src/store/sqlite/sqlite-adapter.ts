@@ -8,7 +8,8 @@
  * operation at a time — a read waits for a transaction in progress, which takes microseconds, since the core
  * awaits nothing but SQL inside one. `BEGIN IMMEDIATE` takes the database's write lock at the start of every
  * transaction, so transactions of several processes on one file never interleave either (that is what makes
- * claims exclusive across processes).
+ * claims exclusive across processes). With `synchronous = FULL` on a file it opened, the adapter fsyncs the WAL
+ * itself, off the event loop, before a transaction's promise resolves (see `sqlite-wal-sync.ts`).
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -18,6 +19,7 @@ import type { SqliteDatabase, SqliteStoreConfig } from "./sqlite-config.ts";
 import { toStoreError } from "./sqlite-errors.ts";
 import { applySqliteMigrations } from "./sqlite-migrations.ts";
 import { SqliteQueries } from "./sqlite-queries.ts";
+import { WalSync } from "./sqlite-wal-sync.ts";
 
 /** How often a wake-up subscription reads `PRAGMA data_version` (one statement of microseconds). */
 const DATA_VERSION_POLL_MS = 50;
@@ -37,6 +39,8 @@ export class SqliteAdapter implements StoreAdapter {
   #tail: Promise<unknown> = Promise.resolve();
   /** Operations queued and not finished: 0 lets a read run at once. */
   #pending = 0;
+  /** Makes commits durable when SQLite is told not to fsync them itself (`FULL` on a file this adapter opened). */
+  #walSync: WalSync | undefined;
 
   constructor(config: Required<Pick<SqliteStoreConfig, "path" | "synchronous" | "busyTimeoutMs" | "clock">> & Pick<SqliteStoreConfig, "database">) {
     this.#path = config.path;
@@ -47,21 +51,24 @@ export class SqliteAdapter implements StoreAdapter {
     this.supportsMultipleProcesses = config.path !== ":memory:";
   }
 
-  migrate(): Promise<void> {
-    return this.#exclusive(async () => {
+  async migrate(): Promise<void> {
+    const ticket = await this.#exclusive(async () => {
       const database = await this.#connection();
       applySqliteMigrations(database, { path: this.#path });
+      return this.#walSync?.committed();
     });
+    if (ticket !== undefined) await this.#walSync!.durable(ticket);
   }
 
-  transaction<T>(work: (transaction: AdapterTransaction) => Promise<T>): Promise<T> {
-    return this.#exclusive(async () => {
+  async transaction<T>(work: (transaction: AdapterTransaction) => Promise<T>): Promise<T> {
+    // The connection is free again once COMMIT returns; the caller hears of the commit once it is durable.
+    const { result, ticket } = await this.#exclusive(async () => {
       const database = await this.#connection();
       database.exec("BEGIN IMMEDIATE");
       try {
         const result = await work(this.#queries!);
         database.exec("COMMIT");
-        return result;
+        return { result, ticket: this.#walSync?.committed() };
       } catch (error) {
         try {
           database.exec("ROLLBACK");
@@ -71,6 +78,8 @@ export class SqliteAdapter implements StoreAdapter {
         throw error;
       }
     });
+    if (ticket !== undefined) await this.#walSync!.durable(ticket);
+    return result;
   }
 
   classifyError(error: unknown): unknown {
@@ -98,6 +107,8 @@ export class SqliteAdapter implements StoreAdapter {
 
   close(): Promise<void> {
     return this.#exclusive(async () => {
+      await this.#walSync?.close();
+      this.#walSync = undefined;
       this.#queries?.clear();
       this.#database?.close();
       this.#database = undefined;
@@ -224,7 +235,12 @@ export class SqliteAdapter implements StoreAdapter {
       // busy_timeout first: switching to WAL itself needs a lock another process may hold.
       database.exec(`PRAGMA busy_timeout = ${this.#busyTimeoutMs}`);
       if (this.supportsMultipleProcesses) database.exec("PRAGMA journal_mode = WAL");
-      database.exec(`PRAGMA synchronous = ${this.#synchronous}`);
+      // FULL on a file opened here, in WAL mode (a file system may refuse it): SQLite writes the WAL at COMMIT,
+      // the adapter fsyncs it off the event loop.
+      const deferSync = option === undefined && this.supportsMultipleProcesses && this.#synchronous === "FULL" &&
+        String(database.prepare("PRAGMA journal_mode").get()?.["journal_mode"]).toLowerCase() === "wal";
+      database.exec(`PRAGMA synchronous = ${deferSync ? "NORMAL" : this.#synchronous}`);
+      this.#walSync = deferSync ? new WalSync(`${this.#path}-wal`) : undefined;
       database.exec("PRAGMA foreign_keys = ON");
     } catch (error) {
       database.close();
