@@ -1,0 +1,80 @@
+/**
+ * @module
+ * What a job's previous request was built from, kept in its warm session (`job-sessions.ts`) so the next step
+ * does not rebuild its prompt from the whole history: the conversation grows by the records added since
+ * ({@link MessageBuilder}), the system prompt is rendered again only when something it is rendered from changed,
+ * and the model's actions are counted from where the count stopped. Each gives exactly what building from
+ * scratch gives; a job without a warm session builds from scratch (a fresh memory).
+ */
+import { renderPrompt, type PromptContext } from "../docs/render-prompt.ts";
+import type { ModelMessage } from "../models/model-request.ts";
+import { enumRegistrations } from "../tools/enum-members.ts";
+import type { Tool } from "../tools/tool.ts";
+import { MessageBuilder, type BuildMessagesOptions } from "./build-messages.ts";
+import type { ChatStyleRules } from "./chat-styles/chat-style.ts";
+import { countActions } from "./count-actions.ts";
+import type { HistoryRecord } from "./history.ts";
+
+/** The inputs of the last rendered system prompt, and the prompt. */
+interface RenderedSystem {
+  template: string;
+  tools: readonly Tool[];
+  sharedVars: PromptContext["sharedVars"];
+  /** The parameters as JSON: a job's row is read afresh each step, so they are compared by value. */
+  params: string;
+  /** Declarations name a registered enum's members, so a registration made since may change them. */
+  enums: number;
+  text: string;
+}
+
+/** The actions counted so far, over which records, in which style. */
+interface CountedActions {
+  style: ChatStyleRules;
+  read: number;
+  last: HistoryRecord | undefined;
+  count: number;
+}
+
+/** One job's prompt-building state between its steps. */
+export class PromptMemory {
+  #builder: MessageBuilder | undefined;
+  #system: RenderedSystem | undefined;
+  #actions: CountedActions | undefined;
+
+  /** The conversation for a request after `history` (what `buildMessages(history, options)` gives). */
+  messages(history: readonly HistoryRecord[], options: BuildMessagesOptions): ModelMessage[] {
+    if (!this.#builder?.renders(options)) this.#builder = new MessageBuilder(options);
+    return this.#builder.messagesFor(history);
+  }
+
+  /** The system prompt (what `renderPrompt(template, context)` gives). */
+  system(template: string, context: PromptContext): string {
+    const params = JSON.stringify(context.params);
+    const enums = enumRegistrations();
+    const last = this.#system;
+    if (last && last.template === template && last.sharedVars === context.sharedVars && last.params === params && last.enums === enums &&
+      sameItems(last.tools, context.tools)) {
+      return last.text;
+    }
+    const text = renderPrompt(template, context);
+    this.#system = { template, tools: context.tools, sharedVars: context.sharedVars, params, enums, text };
+    return text;
+  }
+
+  /** The model's actions in `history` (what `countActions(history, style)` gives). */
+  actions(history: readonly HistoryRecord[], style: ChatStyleRules): number {
+    let counted = this.#actions;
+    if (!counted || counted.style !== style || history.length < counted.read || (counted.read > 0 && history[counted.read - 1] !== counted.last)) {
+      counted = { style, read: 0, last: undefined, count: 0 };
+    }
+    counted.count += countActions(history.slice(counted.read), style);
+    counted.read = history.length;
+    counted.last = history[history.length - 1];
+    this.#actions = counted;
+    return counted.count;
+  }
+}
+
+function sameItems<T>(left: readonly T[], right: readonly T[]): boolean {
+  return left.length === right.length && left.every((item, index) => item === right[index]);
+}
