@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { z } from "zod";
 import { renderPrompt } from "../docs/render-prompt.ts";
-import { Agent, Statek, scriptedModel, tool, type PostProcessor, type ScriptedTurn } from "../index.ts";
+import { Agent, Statek, scriptedModel, tool, type PostProcessor, type ScriptedTurn, type Tool } from "../index.ts";
 import { registerEnum } from "../tools/enum-members.ts";
 import { buildMessages } from "./build-messages.ts";
 import { chatStyleRules } from "./chat-styles/chat-styles.ts";
@@ -89,7 +89,7 @@ describe("PromptMemory", () => {
     const other = tool({ name: "other", description: "Another.", run: () => {} });
     const template = "{detailed_tools}\n{shared_var_names} {mode}";
     const sharedVars = [{ name: "a", type: "number" }];
-    const context = { tools: [setLevel], sharedVars, params: { mode: "one" } };
+    const context: { tools: Tool[]; sharedVars: typeof sharedVars; params: Record<string, unknown> } = { tools: [setLevel], sharedVars, params: { mode: "one" } };
     const check = (ctx: typeof context, text = template) => assert.equal(memory.system(text, ctx), renderPrompt(text, ctx));
     check(context);
     check({ ...context, tools: [setLevel] });
