@@ -64,7 +64,9 @@ export interface ScriptedRequest {
   system: string;
   /**
    * The other prompt messages as received, as a deep copy (later changes by callers do not show) without keys
-   * whose value is `undefined` (the `ai` package adds `providerOptions: undefined` to every message).
+   * whose value is `undefined` (the `ai` package adds `providerOptions: undefined` to every message). A message the
+   * caller froze throughout (STATEK freezes the messages a job keeps between its requests) is copied once: every
+   * request that carries it records the same frozen copy.
    */
   messages: ModelMessage[];
   /** The function tools offered (provider-defined tools are left out); `description` is `""` when none was given. */
