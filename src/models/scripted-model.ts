@@ -154,7 +154,8 @@ export class ScriptedModel implements LanguageModelV4 {
   #nextReply(options: LanguageModelV4CallOptions): ScriptedReply {
     // An aborted call neither consumes a turn nor counts as a request, like a request that never left.
     options.abortSignal?.throwIfAborted();
-    this.requests.push(recordRequest(options));
+    const recorded = recordRequest(options);
+    this.requests.push(recorded);
     const turnIndex = this.#turnsUsed;
     const turn = this.#turns[turnIndex];
     if (turn === undefined) {
@@ -182,7 +183,7 @@ export class ScriptedModel implements LanguageModelV4 {
       content,
       finishReason: { unified: finishReason, raw: finishReason },
       usage: toV4Usage({
-        inputTokens: given(usage.inputTokens, () => estimateTokens(promptTextLength(options.prompt))),
+        inputTokens: given(usage.inputTokens, () => estimateTokens(promptTextLength(options.prompt, recorded.messages))),
         cachedInputTokens: given(usage.cachedInputTokens, () => 0),
         outputTokens: given(usage.outputTokens, () => estimateTokens(text.length)),
       }),
@@ -245,18 +246,28 @@ function recordRequest(options: LanguageModelV4CallOptions): ScriptedRequest {
   return { system: system.join("\n\n"), messages, tools };
 }
 
-/** Characters of the prompt's text: system messages and text parts (what a tokenizer would mostly see). */
-function promptTextLength(prompt: LanguageModelV4Prompt): number {
+/**
+ * Characters of the prompt's text: system messages and text parts (what a tokenizer would mostly see). The other
+ * messages are counted in their recorded copies, which hold the same text; a frozen copy cannot change, so its
+ * count is kept with it (a job's conversation is then counted once per message, not once per request).
+ */
+function promptTextLength(prompt: LanguageModelV4Prompt, recorded: readonly ModelMessage[]): number {
   let length = 0;
-  for (const message of prompt) {
-    if (message.role === "system") {
-      length += message.content.length;
-      continue;
+  for (const message of prompt) if (message.role === "system") length += message.content.length;
+  for (const message of recorded) {
+    let counted = textLengths.get(message);
+    if (counted === undefined) {
+      counted = 0;
+      for (const part of message.content) if (part.type === "text") counted += part.text.length;
+      if (Object.isFrozen(message)) textLengths.set(message, counted);
     }
-    for (const part of message.content) if (part.type === "text") length += part.text.length;
+    length += counted;
   }
   return length;
 }
+
+/** The text length of each frozen recorded message (see {@link promptTextLength}). */
+const textLengths = new WeakMap<ModelMessage, number>();
 
 function estimateTokens(characters: number): number {
   return Math.ceil(characters / 4);
