@@ -115,7 +115,8 @@ export async function runClaimedStep(env: StepEnvironment, lease: Lease, carry?:
       return { previous: "FAILED", status: await failCorrupt(env, row, error), wakeAt: null };
     }
     if (isFinal(status)) return { previous: status, status, wakeAt: null };
-    const outcome = await stepUnderLease(env, id, env.agentFor(row.role), tx, carry !== undefined);
+    // The row was read under the lease already: the step goes on from it rather than reading it again.
+    const outcome = await stepUnderLease(env, id, env.agentFor(row.role), tx, carry !== undefined, row);
     kept = carry !== undefined && tx.usable;
     if (kept) carry!.tx = tx;
     return outcome;
@@ -157,9 +158,12 @@ async function claim(env: StepEnvironment, id: string): Promise<StepTransaction 
   }
 }
 
-async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx: StepTransaction, keepLease: boolean): Promise<StepOutcome> {
+/** One step under `tx`'s lease, from `read` when the job's row was read under it already. */
+async function stepUnderLease(
+  env: StepEnvironment, id: string, agent: Agent, tx: StepTransaction, keepLease: boolean, read?: JobRow,
+): Promise<StepOutcome> {
   env = { ...env, signal: tx.signal };
-  const row = await retried(env, () => env.store.getJob(id));
+  const row = read ?? (await retried(env, () => env.store.getJob(id)));
   if (!row || isFinal(row.status)) return { previous: row?.status ?? "FAILED", status: row?.status ?? "FAILED", wakeAt: null };
   let session = env.sessions.take(id, row.version, agent);
   if (!session) {
