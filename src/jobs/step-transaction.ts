@@ -142,6 +142,11 @@ export class StepTransaction implements JournalSink {
    */
   async commit(change: JobCommit, options: { keepLease?: boolean } = {}): Promise<void> {
     if (this.#lost) throw this.#lost;
+    // A commit that clears the journal deletes what it holds, so items still buffered are not written first: a
+    // write of its own per step, undone by the next. Left unwritten, they are what a crash just before this
+    // commit would leave unwritten too — never an effect's intent or result, which are durable before it runs
+    // and before the guest reads it.
+    if (change.clearJournal) this.#buffer = [];
     await this.flush().catch(() => undefined);
     if (this.#lost) throw this.#lost;
     // An aborted step (its caller gave up, a worker is stopping) commits nothing, whatever its cell made of the
