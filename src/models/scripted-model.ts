@@ -9,13 +9,13 @@ import type {
   LanguageModelV4CallOptions,
   LanguageModelV4Content,
   LanguageModelV4GenerateResult,
-  LanguageModelV4Prompt,
   LanguageModelV4StreamResult,
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
 import { ScriptExhaustedError } from "../errors/script-exhausted-error.ts";
 import type { ModelMessage, ModelToolPayload, ModelUsage } from "./model-request.ts";
 import { clonePromptValue } from "./clone-prompt-value.ts";
+import { ConversationRecorder } from "./conversation-recorder.ts";
 import { toStreamParts } from "./scripted-stream.ts";
 
 /**
@@ -109,6 +109,7 @@ export class ScriptedModel implements LanguageModelV4 {
   readonly requests: ScriptedRequest[] = [];
   readonly #turns: readonly ScriptedTurn[];
   #turnsUsed = 0;
+  readonly #recorder = new ConversationRecorder();
 
   constructor(turns: readonly ScriptedTurn[], options: ScriptedModelOptions = {}) {
     this.#turns = [...turns];
@@ -154,8 +155,8 @@ export class ScriptedModel implements LanguageModelV4 {
   #nextReply(options: LanguageModelV4CallOptions): ScriptedReply {
     // An aborted call neither consumes a turn nor counts as a request, like a request that never left.
     options.abortSignal?.throwIfAborted();
-    const recorded = recordRequest(options);
-    this.requests.push(recorded);
+    const { request, textLength } = recordRequest(options, this.#recorder);
+    this.requests.push(request);
     const turnIndex = this.#turnsUsed;
     const turn = this.#turns[turnIndex];
     if (turn === undefined) {
@@ -183,7 +184,7 @@ export class ScriptedModel implements LanguageModelV4 {
       content,
       finishReason: { unified: finishReason, raw: finishReason },
       usage: toV4Usage({
-        inputTokens: given(usage.inputTokens, () => estimateTokens(promptTextLength(options.prompt, recorded.messages))),
+        inputTokens: given(usage.inputTokens, () => estimateTokens(textLength)),
         cachedInputTokens: given(usage.cachedInputTokens, () => 0),
         outputTokens: given(usage.outputTokens, () => estimateTokens(text.length)),
       }),
@@ -227,13 +228,23 @@ interface ScriptedReply {
   responseId: string;
 }
 
-function recordRequest(options: LanguageModelV4CallOptions): ScriptedRequest {
+/**
+ * The request as recorded, and the characters of the prompt's text: system messages and text parts (what a
+ * tokenizer would mostly see), for estimating input tokens.
+ */
+function recordRequest(options: LanguageModelV4CallOptions, recorder: ConversationRecorder): { request: ScriptedRequest; textLength: number } {
   const system: string[] = [];
-  const messages: ModelMessage[] = [];
+  const conversation: ModelMessage[] = [];
+  let systemLength = 0;
   for (const message of options.prompt) {
-    if (message.role === "system") system.push(message.content);
-    else messages.push(clonePromptValue(message));
+    if (message.role === "system") {
+      system.push(message.content);
+      systemLength += message.content.length;
+    } else {
+      conversation.push(message);
+    }
   }
+  const { copies: messages, textLength } = recorder.record(conversation);
   const tools: ModelToolPayload[] = [];
   for (const tool of options.tools ?? []) {
     if (tool.type !== "function") continue;
@@ -243,31 +254,8 @@ function recordRequest(options: LanguageModelV4CallOptions): ScriptedRequest {
       inputSchema: clonePromptValue(tool.inputSchema as Record<string, unknown>),
     });
   }
-  return { system: system.join("\n\n"), messages, tools };
+  return { request: { system: system.join("\n\n"), messages, tools }, textLength: systemLength + textLength };
 }
-
-/**
- * Characters of the prompt's text: system messages and text parts (what a tokenizer would mostly see). The other
- * messages are counted in their recorded copies, which hold the same text; a frozen copy cannot change, so its
- * count is kept with it (a job's conversation is then counted once per message, not once per request).
- */
-function promptTextLength(prompt: LanguageModelV4Prompt, recorded: readonly ModelMessage[]): number {
-  let length = 0;
-  for (const message of prompt) if (message.role === "system") length += message.content.length;
-  for (const message of recorded) {
-    let counted = textLengths.get(message);
-    if (counted === undefined) {
-      counted = 0;
-      for (const part of message.content) if (part.type === "text") counted += part.text.length;
-      if (Object.isFrozen(message)) textLengths.set(message, counted);
-    }
-    length += counted;
-  }
-  return length;
-}
-
-/** The text length of each frozen recorded message (see {@link promptTextLength}). */
-const textLengths = new WeakMap<ModelMessage, number>();
 
 function estimateTokens(characters: number): number {
   return Math.ceil(characters / 4);
