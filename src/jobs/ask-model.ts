@@ -26,7 +26,6 @@ import { commitReply } from "./commit-reply.ts";
 import type { HistoryRecord, ModelAttemptRecord } from "./history.ts";
 import { PromptMemory } from "./prompt-memory.ts";
 import { recordedUsage } from "./recorded-reply.ts";
-import { requestTools } from "./request-tools.ts";
 import type { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { addUsage } from "./usage-totals.ts";
@@ -55,7 +54,7 @@ export async function askModel(
   // carries `ts_cli` (DIRECT) and what LLM_TOOLS_SCOPE selects, in the provider's schema profile.
   let tools;
   try {
-    tools = requestTools(agent, style.name, row.metadata, model.provider);
+    tools = memory.tools(agent, style.name, row.metadata, model.provider);
   } catch (error) {
     return changes.fail(`formal tools: ${formatError(error)}`, error);
   }

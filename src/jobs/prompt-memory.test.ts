@@ -10,6 +10,7 @@ import { countActions } from "./count-actions.ts";
 import type { HistoryRecord } from "./history.ts";
 import { historyRecord } from "./history-codec.ts";
 import { PromptMemory } from "./prompt-memory.ts";
+import { requestTools } from "./request-tools.ts";
 
 const ts = (code: string) => "```ts\n" + code + "\n```";
 
@@ -124,5 +125,48 @@ describe("PromptMemory", () => {
     assert.equal(memory.actions(other, style), countActions(other, style));
     const markdown = chatStyleRules("MARKDOWN");
     assert.equal(memory.actions(records, markdown), countActions(records, markdown));
+  });
+});
+
+describe("PromptMemory.tools", () => {
+  const make = (name: string) => tool({ name, description: `${name} it.`, params: z.object({ when: z.date().describe("When.") }), run: () => {} });
+  const agent = new Agent({ role: "tools-memory", tools: [make("first"), make("second")] });
+  const scoped = { LLM_TOOLS_SCOPE: "APPLICATION" };
+
+  it("gives what requestTools gives, frozen, and the same payloads again while nothing they are made from changed", () => {
+    const memory = new PromptMemory();
+    const payloads = memory.tools(agent, "MARKDOWN", scoped, "openai");
+    assert.deepEqual(payloads, requestTools(agent, "MARKDOWN", scoped, "openai"));
+    assert.ok(Object.isFrozen(payloads) && Object.isFrozen(payloads[0]!.inputSchema));
+    assert.equal(memory.tools(agent, "MARKDOWN", { ...scoped }, "openai"), payloads);
+  });
+
+  it("makes them again for another scope, schema profile, provider, style, agent or enum registration", () => {
+    const memory = new PromptMemory();
+    const other = new Agent({ role: "tools-memory-2", tools: [make("third")] });
+    const cases: Array<[typeof agent, "MARKDOWN" | "DIRECT", Record<string, string>, string]> = [
+      [agent, "MARKDOWN", scoped, "openai"],
+      [agent, "MARKDOWN", { LLM_TOOLS_SCOPE: "APPLICATION-second" }, "openai"],
+      [agent, "MARKDOWN", { ...scoped, TOOLS_SCHEMA: "plain" }, "openai"],
+      [agent, "MARKDOWN", scoped, "anthropic"],
+      [agent, "DIRECT", scoped, "anthropic"],
+      [other, "DIRECT", scoped, "anthropic"],
+    ];
+    for (const [who, style, metadata, provider] of cases) {
+      assert.deepEqual(memory.tools(who, style, metadata, provider), requestTools(who, style, metadata, provider));
+    }
+    const before = memory.tools(agent, "MARKDOWN", scoped, "openai");
+    class Mood {
+      static readonly CALM = new Mood();
+    }
+    registerEnum(Mood);
+    assert.notEqual(memory.tools(agent, "MARKDOWN", scoped, "openai"), before);
+  });
+
+  it("throws as requestTools does for a bad setting, every time", () => {
+    const memory = new PromptMemory();
+    for (let attempt = 0; attempt < 2; attempt++) {
+      assert.throws(() => memory.tools(agent, "MARKDOWN", { ...scoped, TOOLS_SCHEMA: "loose" }, "openai"), /TOOLS_SCHEMA/);
+    }
   });
 });
