@@ -1,9 +1,9 @@
 /**
  * @module
  * Warm state of recently stepped jobs in this process: the job's history as read so far, what its last prompt
- * was built from, and its workspace VM, valid for exactly one stored version of the job. A session is only reused when the job is still at the
- * version this process committed, so another process's step always forces a fresh read; a warm workspace
- * holds exactly what a cold restore from the store would give (see `Workspace`).
+ * was built from, and its workspace VM, valid for exactly one stored version of the job. A session is only
+ * reused when the job is still at the version this process committed, so another process's step always forces a
+ * fresh read; a warm workspace holds exactly what a cold restore from the store would give (see `Workspace`).
  */
 import type { Workspace } from "../workspace/workspace.ts";
 import type { Agent } from "./agent.ts";

@@ -4,8 +4,8 @@
  * does not rebuild its prompt from the whole history: the conversation grows by the records added since
  * ({@link MessageBuilder}), the system prompt and the formal tools' payloads (JSON Schemas made from the tools'
  * Zod schemas: the costliest part of a request for an agent with many tools) are made again only when something
- * they are made from changed, and the model's actions are counted from where the count stopped. Each gives exactly what building from
- * scratch gives; a job without a warm session builds from scratch (a fresh memory).
+ * they are made from changed, and the model's actions are counted from where the count stopped. Each gives
+ * exactly what building from scratch gives; a job without a warm session builds from scratch (a fresh memory).
  */
 import { renderPrompt, type PromptContext } from "../docs/render-prompt.ts";
 import type { ModelMessage, ModelToolPayload } from "../models/model-request.ts";
@@ -81,9 +81,12 @@ export class PromptMemory {
    * The formal tools to offer (what `requestTools(agent, style, metadata, provider)` gives, frozen throughout);
    * throws as it does.
    */
-  tools(agent: { readonly registry: { readonly all: readonly Tool[] } }, style: ChatStyle, metadata: Readonly<Record<string, JsonValue>>, provider: string): ModelToolPayload[] {
+  tools(
+    agent: { readonly registry: { readonly all: readonly Tool[] } }, style: ChatStyle, metadata: Readonly<Record<string, JsonValue>>, provider: string,
+  ): ModelToolPayload[] {
     const key = {
-      registry: agent.registry.all, style, scope: metadata.LLM_TOOLS_SCOPE, schema: metadata.TOOLS_SCHEMA, provider, enums: enumRegistrations(),
+      registry: agent.registry.all, style, scope: metadata.LLM_TOOLS_SCOPE, schema: metadata.TOOLS_SCHEMA, provider,
+      enums: enumRegistrations(),
     };
     const last = this.#tools;
     if (last && last.registry === key.registry && last.style === style && last.scope === key.scope && last.schema === key.schema &&
@@ -98,7 +101,9 @@ export class PromptMemory {
   /** The model's actions in `history` (what `countActions(history, style)` gives). */
   actions(history: readonly HistoryRecord[], style: ChatStyleRules): number {
     let counted = this.#actions;
-    if (!counted || counted.style !== style || history.length < counted.read || (counted.read > 0 && history[counted.read - 1] !== counted.last)) {
+    const continues = counted && counted.style === style && history.length >= counted.read &&
+      (counted.read === 0 || history[counted.read - 1] === counted.last);
+    if (!counted || !continues) {
       counted = { style, read: 0, last: undefined, count: 0 };
     }
     counted.count += countActions(history.slice(counted.read), style);
