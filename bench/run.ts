@@ -16,6 +16,7 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   "vm-create": () => import("./vm-create.ts"),
   approvals: () => import("./approvals.ts"),
   "worker-steps": () => import("./worker-steps.ts"),
+  "main-thread": () => import("./main-thread-steps.ts"),
   "worker-suspended": () => import("./worker-suspended.ts"),
   "worker-restart": () => import("./worker-restart.ts"),
 };

@@ -1,7 +1,8 @@
 /**
  * Durability under `kill -9` (issue 9): a child process runs 300 jobs whose cells loop over slow
  * side-effecting tools writing to the application's own SQLite table; this test kills it with SIGKILL at
- * random moments at least ten times and starts it again, until every job is DONE. Then: no effect of the
+ * random moments (after a random number of finished jobs, while the other lanes are mid-cell) at least ten
+ * times and starts it again, until every job is DONE. Then: no effect of the
  * idempotent tool twice (one row per idempotency key), no silent duplicate of the other (at most one row per
  * call, and every missing one matches an `InDoubtError` the code was shown), and no lost variables (each
  * job's total is what its recorded effects add up to).
@@ -19,20 +20,26 @@ const fixture = join(import.meta.dirname, "fixtures/chaos-worker.ts");
 const JOBS = 300;
 const KILLS = 10;
 
-/** Runs the fixture; kills it after `killAfterMs` unless it finished first. True when it finished. */
-function runChild(args: string[], killAfterMs?: number): Promise<boolean> {
+/**
+ * Runs the fixture; kills it once it has finished `killAfterJobs` jobs (while its other lanes are mid-cell), unless
+ * it finished everything first. Says whether it finished, and how many jobs it finished.
+ */
+function runChild(args: string[], killAfterJobs?: number): Promise<{ finished: boolean; jobsDone: number }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [fixture, ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     let errors = "";
-    child.stdout.on("data", (chunk) => (output += chunk));
+    const jobsDone = () => output.split("\n").filter((line) => line === "done").length;
+    child.stdout.on("data", (chunk) => {
+      output += chunk;
+      // Counted in jobs, not milliseconds: however fast steps get, the kill lands while work remains.
+      if (killAfterJobs !== undefined && jobsDone() >= killAfterJobs) child.kill("SIGKILL");
+    });
     child.stderr.on("data", (chunk) => (errors += chunk));
-    const timer = killAfterMs === undefined ? undefined : setTimeout(() => child.kill("SIGKILL"), killAfterMs);
     child.on("exit", (code, signal) => {
-      if (timer) clearTimeout(timer);
-      if (signal === "SIGKILL") return resolve(false);
+      if (signal === "SIGKILL") return resolve({ finished: false, jobsDone: jobsDone() });
       if (code !== 0) return reject(new Error(`the worker exited with ${code}: ${errors.slice(-2000)}`));
-      resolve(output.includes("finished"));
+      resolve({ finished: output.includes("finished"), jobsDone: jobsDone() });
     });
   });
 }
@@ -43,12 +50,16 @@ describe("durability under kill -9", () => {
     try {
       const store = join(dir, "statek.db");
       const appDb = join(dir, "app.db");
-      assert.equal(await runChild([store, appDb, "submit", String(JOBS)]), true);
+      assert.equal((await runChild([store, appDb, "submit", String(JOBS)])).finished, true);
       let kills = 0;
+      let jobsDone = 0;
       for (let round = 0; ; round++) {
-        // Kills land while the worker runs jobs: it takes about a second to start, and a second more to take over
-        // the leases the killed one held (leaseMs 1 s).
-        const finished = await runChild([store, appDb, "run"], kills < KILLS ? 1_500 + Math.random() * 2_000 : undefined);
+        // Each kill lands after a random share of the jobs left (so that ten of them fit), while the worker's other
+        // lanes are in the middle of their cells' effects.
+        const share = Math.max(1, Math.floor((JOBS - jobsDone) / (KILLS - kills + 1)));
+        const run = await runChild([store, appDb, "run"], kills < KILLS ? 1 + Math.floor(Math.random() * share) : undefined);
+        jobsDone += run.jobsDone;
+        const finished = run.finished;
         if (!finished) kills++;
         else if (kills >= KILLS) break;
         else assert.fail(`the jobs all finished after only ${kills} SIGKILLs: the kills must land while work remains`);

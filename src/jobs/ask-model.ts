@@ -6,7 +6,6 @@
  * with the usage it reported, which counts in the job's totals). The reply is handed to `commit-reply.ts`. A
  * call that fails for good ends the job `FAILED` with the reason.
  */
-import { renderPrompt } from "../docs/render-prompt.ts";
 import { recordModelReply, startModelSpan } from "../telemetry/spans.ts";
 import { endSpan } from "../telemetry/tracer.ts";
 import { ModelCallError } from "../errors/model-call-error.ts";
@@ -21,20 +20,23 @@ import { formatError } from "../tools/call-tool.ts";
 import { selectTools } from "../tools/tool-registry.ts";
 import { isolationNotice } from "../workspace/resolve-executor.ts";
 import type { Agent } from "./agent.ts";
-import { buildMessages } from "./build-messages.ts";
 import { chatStyleOf } from "./chat-styles/chat-style.ts";
 import { chatStyleRules } from "./chat-styles/chat-styles.ts";
 import { commitReply } from "./commit-reply.ts";
 import type { HistoryRecord, ModelAttemptRecord } from "./history.ts";
+import { PromptMemory } from "./prompt-memory.ts";
 import { recordedUsage } from "./recorded-reply.ts";
-import { requestTools } from "./request-tools.ts";
 import type { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { addUsage } from "./usage-totals.ts";
 
-/** Asks the model and commits its reply (or fails the job). `history` includes this step's records. */
+/**
+ * Asks the model and commits its reply (or fails the job). `history` includes this step's records; `memory` is
+ * what the job's previous request was built from (a warm session's), or a fresh one.
+ */
 export async function askModel(
   env: StepEnvironment, agent: Agent, row: JobRow, history: readonly HistoryRecord[], changes: StepChanges,
+  memory: PromptMemory = new PromptMemory(),
 ): Promise<void> {
   const style = chatStyleRules(chatStyleOf(row.metadata));
   let model: LanguageModel | undefined;
@@ -52,18 +54,18 @@ export async function askModel(
   // carries `ts_cli` (DIRECT) and what LLM_TOOLS_SCOPE selects, in the provider's schema profile.
   let tools;
   try {
-    tools = requestTools(agent, style.name, row.metadata, model.provider);
+    tools = memory.tools(agent, style.name, row.metadata, model.provider);
   } catch (error) {
     return changes.fail(`formal tools: ${formatError(error)}`, error);
   }
-  const system = renderPrompt(agent.systemPrompt, {
+  const system = memory.system(agent.systemPrompt, {
     tools: selectTools(agent.registry.own, "ALL", { chatStyle: style.name }),
     sharedVars: submitted?.vars ?? [],
     // The isolation the prompt describes comes from the executor in use, whatever the job's parameters say.
     params: { ...row.params, workspace_isolation: isolationNotice(env.executor) },
   });
   const box = typeof row.metadata.XML_BOX_CONSOLE === "string" && row.metadata.XML_BOX_CONSOLE ? row.metadata.XML_BOX_CONSOLE : env.xmlBoxConsole;
-  const messages = buildMessages(history, { style, provider: model.provider, ...(box ? { xmlBox: box } : {}) });
+  const messages = memory.messages(history, { style, provider: model.provider, ...(box ? { xmlBox: box } : {}) });
   const turn = row.turns + 1;
   const modelName = `${model.provider}/${model.modelId}`;
   // What the attempt in flight has produced so far, for the record of an attempt that fails.
@@ -101,7 +103,7 @@ export async function askModel(
     if (env.signal?.aborted) throw error;
     return changes.fail(error instanceof ModelCallError ? error.message : `model call failed: ${formatError(error)}`, error);
   }
-  await commitReply(env, agent, row, history, changes, style, reply);
+  await commitReply(env, agent, row, history, changes, style, reply, memory);
 }
 
 /** What one attempt produced before it ended. */

@@ -55,98 +55,178 @@ interface Window {
   queued: string[];
 }
 
-/** The conversation for the next request. Never empty. */
+/**
+ * The conversation for the next request. Never empty. Builds it from the whole history; a job stepped again and
+ * again keeps a {@link MessageBuilder} instead, which gives the same messages from the records added since.
+ */
 export function buildMessages(history: readonly HistoryRecord[], options: BuildMessagesOptions = {}): ModelMessage[] {
-  const style = options.style ?? MARKDOWN_STYLE;
-  const messages: ModelMessage[] = [];
-  const user = (text: string) => messages.push({ role: "user", content: [{ type: "text", text }] });
-  const consoleText = (lines: readonly string[]) => xmlBox(style.formatConsole(lines), options.xmlBox);
-  const assistant = (content: AssistantPart[]) => {
-    // Providers want the conversation to open with the user.
-    if (messages.length === 0) user(KICKOFF_MESSAGE);
-    const said = content.some((part) => (part.type === "text" && part.text !== "") || part.type === "tool-call");
-    messages.push({ role: "assistant", content: said ? content : [...content, { type: "text", text: EMPTY_REPLY }] });
-  };
-  let window: Window | undefined;
+  return new MessageBuilder(options).messagesFor(history);
+}
 
-  const flush = () => {
-    if (!window) return;
+/**
+ * Builds the conversation of one job incrementally: the windows the history has closed are turned into messages
+ * once and kept (frozen, so nobody can change what the next request reuses); the window still open — the latest
+ * response and what executing it has produced so far — is rendered again for each request. Handed a history that
+ * does not continue the one it has read (not the same records up to where it stopped), it starts over.
+ */
+export class MessageBuilder {
+  readonly #style: ChatStyleRules;
+  readonly #options: BuildMessagesOptions;
+  /** The messages of the closed windows, and of records read outside any window. */
+  #messages: ModelMessage[] = [];
+  #window: Window | undefined;
+  /** How many history records have been read, and the last of them (to notice a history that is not ours). */
+  #read = 0;
+  #last: HistoryRecord | undefined;
+
+  constructor(options: BuildMessagesOptions = {}) {
+    this.#options = options;
+    this.#style = options.style ?? MARKDOWN_STYLE;
+  }
+
+  /** Whether this builder renders as `options` asks (the same style, provider and console box). */
+  renders(options: BuildMessagesOptions): boolean {
+    return (options.style ?? MARKDOWN_STYLE) === this.#style && options.provider === this.#options.provider && options.xmlBox === this.#options.xmlBox;
+  }
+
+  /** The conversation for a request after `history`, which continues what this builder has read. Never empty. */
+  messagesFor(history: readonly HistoryRecord[]): ModelMessage[] {
+    if (history.length < this.#read || (this.#read > 0 && history[this.#read - 1] !== this.#last)) this.#restart();
+    for (let index = this.#read; index < history.length; index++) this.#add(history[index]!);
+    this.#read = history.length;
+    this.#last = history[history.length - 1];
+    const messages = [...this.#messages];
+    if (this.#window) this.#emitWindow(this.#window, messages);
+    if (messages.length === 0) messages.push(userMessage(KICKOFF_MESSAGE));
+    return messages;
+  }
+
+  #restart(): void {
+    this.#messages = [];
+    this.#window = undefined;
+    this.#read = 0;
+    this.#last = undefined;
+  }
+
+  #add(record: HistoryRecord): void {
+    const style = this.#style;
+    switch (record.kind) {
+      case "user-message":
+        this.#say(record.data.text);
+        break;
+      case "post-processed": {
+        const text = record.data.veto ?? record.data.note;
+        if (text) this.#say(text);
+        break;
+      }
+      case "warmup":
+        this.#close();
+        this.#window = { warmup: record.data, hidden: record.data.hidden, lines: [], results: [], queued: [] };
+        if (record.data.hidden) break;
+        if (style.name === "DIRECT") {
+          this.#assistant([{ type: "tool-call", toolCallId: warmupCallId(record.data), toolName: TS_CLI, input: { code: record.data.code } }]);
+        } else {
+          this.#assistant([{ type: "text", text: style.formatCode(record.data.code) }]);
+        }
+        break;
+      case "model-response": {
+        this.#close();
+        const response = record.data;
+        this.#window = { response, hidden: false, lines: [], results: [], queued: [] };
+        const sameProvider = this.#options.provider === undefined || providerOf(response.model) === this.#options.provider;
+        this.#assistant(sameProvider && response.parts ? replayParts(response) : assistantContent(response, style, sameProvider));
+        break;
+      }
+      case "tool-call":
+        if (this.#window && !this.#window.hidden && record.data.origin === "formal") this.#window.results.push(record.data);
+        break;
+      case "approval":
+      case "child-ended":
+        this.#say(waitNotice(record));
+        break;
+      case "console":
+        if (this.#window && !this.#window.hidden) this.#window.lines.push(record.data.text);
+        break;
+    }
+  }
+
+  /** Words from outside the model (a user, a post-processor, a notification): after the open window's output. */
+  #say(text: string): void {
+    if (this.#window) this.#window.queued.push(text);
+    else this.#messages.push(userMessage(text));
+  }
+
+  #assistant(content: AssistantPart[]): void {
+    // Providers want the conversation to open with the user.
+    if (this.#messages.length === 0) this.#messages.push(userMessage(KICKOFF_MESSAGE));
+    const said = content.some((part) => (part.type === "text" && part.text !== "") || part.type === "tool-call");
+    this.#messages.push(sealed({ role: "assistant", content: said ? content : [...content, { type: "text", text: EMPTY_REPLY }] }));
+  }
+
+  /** Ends the open window: what it produced becomes kept messages. */
+  #close(): void {
+    if (!this.#window) return;
+    this.#emitWindow(this.#window, this.#messages);
+    this.#window = undefined;
+  }
+
+  /** Appends what `window` produced — results, console output, then the words queued during it — to `messages`. */
+  #emitWindow(window: Window, messages: ModelMessage[]): void {
+    const style = this.#style;
+    const box = this.#options.xmlBox;
+    const user = (text: string) => messages.push(userMessage(text));
+    const consoleText = (lines: readonly string[]) => xmlBox(style.formatConsole(lines), box);
     const { response, warmup, lines, results, queued } = window;
     if (!window.hidden && warmup && style.name === "DIRECT") {
       const value = consoleText(lines.length ? lines : [NO_OUTPUT]);
-      messages.push({ role: "tool", content: [{ type: "tool-result", toolCallId: warmupCallId(warmup), toolName: TS_CLI, output: { type: "text", value } }] });
+      messages.push(sealed({ role: "tool", content: [{ type: "tool-result", toolCallId: warmupCallId(warmup), toolName: TS_CLI, output: { type: "text", value } }] }));
     } else if (!window.hidden && warmup) {
       user(consoleText(lines.length ? lines : [NO_OUTPUT]));
     } else if (response) {
       if (response.toolCalls.length) {
         const byId = new Map(results.map((record) => [record.callId, record]));
-        messages.push({
+        messages.push(sealed({
           role: "tool",
           content: response.toolCalls.map((call) => {
             const record = byId.get(call.id);
             // A failed call's own prints come first, so the model sees what it did before it failed.
             const printed = record?.error !== undefined && record.result ? `${record.result}\n` : "";
             let value = record ? (record.error !== undefined ? printed + record.error : record.result ?? "") : NOT_RUN;
-            if (record && call.name === TS_CLI) value = xmlBox(value || NO_OUTPUT, options.xmlBox);
+            if (record && call.name === TS_CLI) value = xmlBox(value || NO_OUTPUT, box);
             const output = record?.error !== undefined ? { type: "error-text" as const, value } : { type: "text" as const, value };
             return { type: "tool-result" as const, toolCallId: call.id, toolName: call.name, output };
           }),
-        });
+        }));
       }
       if (lines.length) user(consoleText(lines));
       else if (response.toolCalls.length === 0 && response.code !== null) user(consoleText([NO_OUTPUT]));
     }
     for (const text of queued) user(text);
-    window = undefined;
-  };
-  const say = (text: string) => {
-    if (window) window.queued.push(text);
-    else user(text);
-  };
-
-  for (const record of history) {
-    switch (record.kind) {
-      case "user-message":
-        say(record.data.text);
-        break;
-      case "post-processed": {
-        const text = record.data.veto ?? record.data.note;
-        if (text) say(text);
-        break;
-      }
-      case "warmup":
-        flush();
-        window = { warmup: record.data, hidden: record.data.hidden, lines: [], results: [], queued: [] };
-        if (record.data.hidden) break;
-        if (style.name === "DIRECT") {
-          assistant([{ type: "tool-call", toolCallId: warmupCallId(record.data), toolName: TS_CLI, input: { code: record.data.code } }]);
-        } else {
-          assistant([{ type: "text", text: style.formatCode(record.data.code) }]);
-        }
-        break;
-      case "model-response": {
-        flush();
-        const response = record.data;
-        window = { response, hidden: false, lines: [], results: [], queued: [] };
-        const sameProvider = options.provider === undefined || providerOf(response.model) === options.provider;
-        assistant(sameProvider && response.parts ? replayParts(response) : assistantContent(response, style, sameProvider));
-        break;
-      }
-      case "tool-call":
-        if (window && !window.hidden && record.data.origin === "formal") window.results.push(record.data);
-        break;
-      case "approval":
-      case "child-ended":
-        say(waitNotice(record));
-        break;
-      case "console":
-        if (window && !window.hidden) window.lines.push(record.data.text);
-        break;
-    }
   }
-  flush();
-  if (messages.length === 0) user(KICKOFF_MESSAGE);
-  return messages;
+}
+
+function userMessage(text: string): ModelMessage {
+  return sealed({ role: "user", content: [{ type: "text", text }] });
+}
+
+/**
+ * A message as plain data nobody can change: copied (its parts may share objects with history records, such as
+ * a call's arguments, which must not be frozen under their owners) and frozen all the way down. A kept message is
+ * handed to every later request of the job, so a model that changed one would change the job's next prompts.
+ */
+function sealed(message: ModelMessage): ModelMessage {
+  return frozenCopy(message) as ModelMessage;
+}
+
+function frozenCopy(value: unknown): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy));
+  const prototype = Object.getPrototypeOf(value);
+  // Only plain data is copied; the records hold nothing else (they are read from JSON).
+  if (prototype !== Object.prototype && prototype !== null) return value;
+  const copy: Record<string, unknown> = prototype === null ? Object.create(null) : {};
+  for (const [key, entry] of Object.entries(value)) copy[key] = frozenCopy(entry);
+  return Object.freeze(copy);
 }
 
 /**

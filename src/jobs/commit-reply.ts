@@ -13,11 +13,11 @@ import type { JobRow } from "../store/store.ts";
 import { formatError } from "../tools/call-tool.ts";
 import type { Agent } from "./agent.ts";
 import type { ChatStyleRules } from "./chat-styles/chat-style.ts";
-import { countActions } from "./count-actions.ts";
 import { recordDialog } from "./dialog.ts";
 import { checkUsage, effectiveLimits } from "./harness.ts";
 import type { HistoryRecord, ModelResponseRecord } from "./history.ts";
 import { applyPostProcessors, type ReplyDraft } from "./post-processor.ts";
+import type { PromptMemory } from "./prompt-memory.ts";
 import { recordedParts, recordedReasoning, recordedToolCall, recordedUsage } from "./recorded-reply.ts";
 import { replyDisposition } from "./reply-disposition.ts";
 import type { StepChanges } from "./step-changes.ts";
@@ -27,7 +27,7 @@ import { addUsage } from "./usage-totals.ts";
 /** Post-processes, records and (in dialog styles) delivers one model reply. */
 export async function commitReply(
   env: StepEnvironment, agent: Agent, row: JobRow, history: readonly HistoryRecord[], changes: StepChanges,
-  style: ChatStyleRules, reply: ModelReply,
+  style: ChatStyleRules, reply: ModelReply, memory: PromptMemory,
 ): Promise<void> {
   const turn = row.turns + 1;
   const job = { id: row.id, role: row.role };
@@ -46,7 +46,8 @@ export async function commitReply(
     processing = await applyPostProcessors(
       agent.postProcessors,
       draft,
-      { job, style: style.name, turn, actions: countActions(history, style), history },
+      // Counted only for post-processors to read.
+      { job, style: style.name, turn, actions: agent.postProcessors.length > 0 ? memory.actions(history, style) : 0, history },
       (candidate) => replyDisposition({ ...candidate, code: style.parseReply(candidate.text).code, finishReason }, style).final,
     );
   } catch (error) {

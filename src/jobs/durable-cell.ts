@@ -40,8 +40,10 @@ export interface DurableCellContext {
 /** The journal items of the job's current cell number, by part (`undefined`: the response's own cell). */
 export async function readJournal(context: DurableCellContext): Promise<Map<string, JournalItem[]>> {
   const { row, tx } = context;
-  const journal = await retried(context.env, () => tx.store.getJournal(row.id));
   const parts = new Map<string, JournalItem[]>();
+  // The step before, under this same lease, ended its cell and cleared the journal: there is nothing to replay.
+  if (tx.journalKnownEmpty) return parts;
+  const journal = await retried(context.env, () => tx.store.getJournal(row.id));
   if (!journal || journal.cell !== row.cell) return parts;
   for (const entry of journal.entries) {
     const data = entry.data as { p?: unknown } | null;

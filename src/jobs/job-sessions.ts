@@ -1,13 +1,14 @@
 /**
  * @module
- * Warm state of recently stepped jobs in this process: the job's history as read so far and its workspace
- * VM, valid for exactly one stored version of the job. A session is only reused when the job is still at the
- * version this process committed, so another process's step always forces a fresh read; a warm workspace
- * holds exactly what a cold restore from the store would give (see `Workspace`).
+ * Warm state of recently stepped jobs in this process: the job's history as read so far, what its last prompt
+ * was built from, and its workspace VM, valid for exactly one stored version of the job. A session is only
+ * reused when the job is still at the version this process committed, so another process's step always forces a
+ * fresh read; a warm workspace holds exactly what a cold restore from the store would give (see `Workspace`).
  */
 import type { Workspace } from "../workspace/workspace.ts";
 import type { Agent } from "./agent.ts";
 import type { HistoryRecord } from "./history.ts";
+import type { PromptMemory } from "./prompt-memory.ts";
 
 /** What a session keeps between steps of one job. */
 export interface JobSession {
@@ -17,6 +18,8 @@ export interface JobSession {
   agent: Agent;
   history: HistoryRecord[];
   workspace: Workspace | undefined;
+  /** What the job's last request was built from, so the next is built from the records added since. */
+  prompt: PromptMemory;
 }
 
 /** Default bound on the memory the warm sessions' VMs hold together: 256 MiB. */

@@ -23,6 +23,7 @@ import type { HistoryRecord } from "./history.ts";
 import { decodeHistory } from "./history-codec.ts";
 import { sendDialog } from "./dialog-delivery.ts";
 import type { JobSession } from "./job-sessions.ts";
+import { PromptMemory } from "./prompt-memory.ts";
 import { readJobState, writeJobState } from "./job-state.ts";
 import { StepChanges } from "./step-changes.ts";
 import { StepTransaction } from "./step-transaction.ts";
@@ -114,7 +115,8 @@ export async function runClaimedStep(env: StepEnvironment, lease: Lease, carry?:
       return { previous: "FAILED", status: await failCorrupt(env, row, error), wakeAt: null };
     }
     if (isFinal(status)) return { previous: status, status, wakeAt: null };
-    const outcome = await stepUnderLease(env, id, env.agentFor(row.role), tx, carry !== undefined);
+    // The row was read under the lease already: the step goes on from it rather than reading it again.
+    const outcome = await stepUnderLease(env, id, env.agentFor(row.role), tx, carry !== undefined, row);
     kept = carry !== undefined && tx.usable;
     if (kept) carry!.tx = tx;
     return outcome;
@@ -156,9 +158,12 @@ async function claim(env: StepEnvironment, id: string): Promise<StepTransaction 
   }
 }
 
-async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx: StepTransaction, keepLease: boolean): Promise<StepOutcome> {
+/** One step under `tx`'s lease, from `read` when the job's row was read under it already. */
+async function stepUnderLease(
+  env: StepEnvironment, id: string, agent: Agent, tx: StepTransaction, keepLease: boolean, read?: JobRow,
+): Promise<StepOutcome> {
   env = { ...env, signal: tx.signal };
-  const row = await retried(env, () => env.store.getJob(id));
+  const row = read ?? (await retried(env, () => env.store.getJob(id)));
   if (!row || isFinal(row.status)) return { previous: row?.status ?? "FAILED", status: row?.status ?? "FAILED", wakeAt: null };
   let session = env.sessions.take(id, row.version, agent);
   if (!session) {
@@ -170,7 +175,7 @@ async function stepUnderLease(env: StepEnvironment, id: string, agent: Agent, tx
       if (!(error instanceof CorruptRecordError)) throw error;
       return { previous: row.status, status: await failCorrupt(env, row, error), wakeAt: null };
     }
-    session = { version: row.version, agent, history, workspace: undefined } satisfies JobSession;
+    session = { version: row.version, agent, history, workspace: undefined, prompt: new PromptMemory() } satisfies JobSession;
   }
   // The step joins the trace its job was submitted in (a worker in another process included).
   const parent = contextFromCarrier(submittedTrace(session.history), context.active());
@@ -281,7 +286,7 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, se
   }
   if (changes.status === "READY") changes.setStatus("STARTED");
   if (row.pendingSeq !== null) {
-    const pending = session.history.find((record) => record.seq === row.pendingSeq);
+    const pending = session.history.findLast((record) => record.seq === row.pendingSeq);
     if (!pending || pending.kind !== "model-response") {
       throw new CorruptRecordError({ jobId: row.id, location: `history[${row.pendingSeq}] (the pending model response)` });
     }
@@ -302,7 +307,7 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, se
   // [model layer] harness: the turn limit.
   const turnsExceeded = checkTurns(limits, row.turns, readJobState(row, changes), dialog);
   if (turnsExceeded) return changes.fail(turnsExceeded);
-  await askModel(env, agent, row, [...session.history, ...changes.records], changes);
+  await askModel(env, agent, row, [...session.history, ...changes.records], changes, session.prompt);
 }
 
 /** The job's warmup blocks, fixed at submit time. */

@@ -27,6 +27,8 @@ export class StepTransaction implements JournalSink {
   #journalCell: number | undefined;
   #nextIndex = 0;
   #buffer: JournalEntry[] = [];
+  /** The job's journal is empty: a commit of ours cleared it, under this lease, and nothing was written since. */
+  #journalEmpty = false;
   #writing: Promise<void> = Promise.resolve();
   #lost: Error | undefined;
   #closed = false;
@@ -119,6 +121,7 @@ export class StepTransaction implements JournalSink {
     const entries = this.#buffer;
     this.#buffer = [];
     if (entries.length) {
+      this.#journalEmpty = false;
       const { jobId } = this.lease;
       // A busy store is waited out (a transient failure is never the job's); a lost lease stops the step.
       const cell = this.#cell;
@@ -142,8 +145,16 @@ export class StepTransaction implements JournalSink {
    */
   async commit(change: JobCommit, options: { keepLease?: boolean } = {}): Promise<void> {
     if (this.#lost) throw this.#lost;
+    // A commit that clears the journal deletes what it holds, so items still buffered are not written first: a
+    // write of its own per step, undone by the next. Left unwritten, they are what a crash just before this
+    // commit would leave unwritten too — never an effect's intent or result, which are durable before it runs
+    // and before the guest reads it.
+    if (change.clearJournal) this.#buffer = [];
     await this.flush().catch(() => undefined);
     if (this.#lost) throw this.#lost;
+    // Deleting what is known to be empty is a statement per step saved.
+    const clearsJournal = change.clearJournal === true;
+    if (clearsJournal && this.#journalEmpty) change = { ...change, clearJournal: false };
     // An aborted step (its caller gave up, a worker is stopping) commits nothing, whatever its cell made of the
     // abort: the job stays as it was and the next step replays the journal.
     this.signal.throwIfAborted();
@@ -156,7 +167,7 @@ export class StepTransaction implements JournalSink {
       this.close();
       throw error;
     }
-    if (keep) this.#nextStep();
+    if (keep) this.#nextStep(clearsJournal || this.#journalEmpty);
     else this.close();
     for (const effect of this.#after.splice(0)) {
       try {
@@ -183,8 +194,19 @@ export class StepTransaction implements JournalSink {
     return !this.#closed && !this.#lost && !this.#abort.signal.aborted;
   }
 
+  /**
+   * Whether the job's journal is known to be empty without reading it: the last commit of this transaction
+   * cleared it and kept the lease, and nothing has been written to it since. Nobody else can have written to
+   * it meanwhile: journal appends are fenced by the lease, and one that moved to another worker fails this
+   * step's every write (an effect never runs before its intent is durable), so the step writes nothing.
+   */
+  get journalKnownEmpty(): boolean {
+    return this.#journalEmpty;
+  }
+
   /** After a commit that kept the lease: the next step starts with a journal and effects of its own. */
-  #nextStep(): void {
+  #nextStep(journalCleared: boolean): void {
+    this.#journalEmpty = journalCleared;
     this.#journalCell = undefined;
     this.#buffer = [];
     this.#nextIndex = 0;

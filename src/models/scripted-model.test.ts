@@ -155,6 +155,40 @@ describe("scriptedModel", () => {
     assert.deepEqual(recorded.tools[0]?.inputSchema.required, ["durationMinutes"]);
   });
 
+  it("records a message frozen throughout once, sharing its frozen copy between requests", async () => {
+    const model = scriptedModel(["one", "two"]);
+    const deepFreeze = <T>(value: T): T => {
+      if (typeof value === "object" && value !== null) for (const member of Object.values(value)) deepFreeze(member);
+      return Object.freeze(value);
+    };
+    const kept = deepFreeze(userText("kept between requests"));
+    const open = userText("open");
+    // Frozen on the outside only: a member can still change, so it is copied each time.
+    const shallow = Object.freeze({ role: "user" as const, content: [{ type: "text" as const, text: "shallow" }] });
+    await generateReply(model, request({ messages: [kept, open, shallow] }));
+    (open.content[0] as { text: string }).text = "changed";
+    (shallow.content[0] as { text: string }).text = "changed too";
+    await generateReply(model, request({ messages: [kept, open, shallow] }));
+    const [first, second] = model.requests;
+    assert.equal(second!.messages[0], first!.messages[0], "the settled message is copied once");
+    assert.notEqual(first!.messages[0], kept, "a copy, not the caller's object");
+    assert.ok(Object.isFrozen(first!.messages[0]) && Object.isFrozen(first!.messages[0]!.content[0]));
+    assert.deepEqual(first!.messages.map((message) => (message.content[0] as { text: string }).text), ["kept between requests", "open", "shallow"]);
+    assert.deepEqual(second!.messages.map((message) => (message.content[0] as { text: string }).text), ["kept between requests", "changed", "changed too"]);
+    assert.ok(!Object.isFrozen(first!.messages[1]), "a copy of a value that can change is the recorder's own");
+  });
+
+  it("copies a frozen value with a getter afresh each time (it may answer differently)", async () => {
+    const model = scriptedModel(["one", "two"]);
+    let text = "first";
+    const part = Object.freeze(Object.defineProperty({ type: "text" }, "text", { get: () => text, enumerable: true }));
+    const message = Object.freeze({ role: "user", content: Object.freeze([part]) }) as unknown as ModelMessage;
+    await generateReply(model, request({ messages: [message] }));
+    text = "second";
+    await generateReply(model, request({ messages: [message] }));
+    assert.deepEqual(model.requests.map((recorded) => (recorded.messages[0]!.content[0] as { text: string }).text), ["first", "second"]);
+  });
+
   it("throws ScriptExhaustedError naming the turn count and the request number", async () => {
     const model = scriptedModel(["one", "two"]);
     await generateReply(model, request());

@@ -9,13 +9,13 @@ import type {
   LanguageModelV4CallOptions,
   LanguageModelV4Content,
   LanguageModelV4GenerateResult,
-  LanguageModelV4Prompt,
   LanguageModelV4StreamResult,
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
 import { ScriptExhaustedError } from "../errors/script-exhausted-error.ts";
 import type { ModelMessage, ModelToolPayload, ModelUsage } from "./model-request.ts";
 import { clonePromptValue } from "./clone-prompt-value.ts";
+import { ConversationRecorder } from "./conversation-recorder.ts";
 import { toStreamParts } from "./scripted-stream.ts";
 
 /**
@@ -64,7 +64,9 @@ export interface ScriptedRequest {
   system: string;
   /**
    * The other prompt messages as received, as a deep copy (later changes by callers do not show) without keys
-   * whose value is `undefined` (the `ai` package adds `providerOptions: undefined` to every message).
+   * whose value is `undefined` (the `ai` package adds `providerOptions: undefined` to every message). A message the
+   * caller froze throughout (STATEK freezes the messages a job keeps between its requests) is copied once: every
+   * request that carries it records the same frozen copy.
    */
   messages: ModelMessage[];
   /** The function tools offered (provider-defined tools are left out); `description` is `""` when none was given. */
@@ -107,6 +109,7 @@ export class ScriptedModel implements LanguageModelV4 {
   readonly requests: ScriptedRequest[] = [];
   readonly #turns: readonly ScriptedTurn[];
   #turnsUsed = 0;
+  readonly #recorder = new ConversationRecorder();
 
   constructor(turns: readonly ScriptedTurn[], options: ScriptedModelOptions = {}) {
     this.#turns = [...turns];
@@ -152,7 +155,8 @@ export class ScriptedModel implements LanguageModelV4 {
   #nextReply(options: LanguageModelV4CallOptions): ScriptedReply {
     // An aborted call neither consumes a turn nor counts as a request, like a request that never left.
     options.abortSignal?.throwIfAborted();
-    this.requests.push(recordRequest(options));
+    const { request, textLength } = recordRequest(options, this.#recorder);
+    this.requests.push(request);
     const turnIndex = this.#turnsUsed;
     const turn = this.#turns[turnIndex];
     if (turn === undefined) {
@@ -180,7 +184,7 @@ export class ScriptedModel implements LanguageModelV4 {
       content,
       finishReason: { unified: finishReason, raw: finishReason },
       usage: toV4Usage({
-        inputTokens: given(usage.inputTokens, () => estimateTokens(promptTextLength(options.prompt))),
+        inputTokens: given(usage.inputTokens, () => estimateTokens(textLength)),
         cachedInputTokens: given(usage.cachedInputTokens, () => 0),
         outputTokens: given(usage.outputTokens, () => estimateTokens(text.length)),
       }),
@@ -224,13 +228,23 @@ interface ScriptedReply {
   responseId: string;
 }
 
-function recordRequest(options: LanguageModelV4CallOptions): ScriptedRequest {
+/**
+ * The request as recorded, and the characters of the prompt's text: system messages and text parts (what a
+ * tokenizer would mostly see), for estimating input tokens.
+ */
+function recordRequest(options: LanguageModelV4CallOptions, recorder: ConversationRecorder): { request: ScriptedRequest; textLength: number } {
   const system: string[] = [];
-  const messages: ModelMessage[] = [];
+  const conversation: ModelMessage[] = [];
+  let systemLength = 0;
   for (const message of options.prompt) {
-    if (message.role === "system") system.push(message.content);
-    else messages.push(clonePromptValue(message));
+    if (message.role === "system") {
+      system.push(message.content);
+      systemLength += message.content.length;
+    } else {
+      conversation.push(message);
+    }
   }
+  const { copies: messages, textLength } = recorder.record(conversation);
   const tools: ModelToolPayload[] = [];
   for (const tool of options.tools ?? []) {
     if (tool.type !== "function") continue;
@@ -240,20 +254,7 @@ function recordRequest(options: LanguageModelV4CallOptions): ScriptedRequest {
       inputSchema: clonePromptValue(tool.inputSchema as Record<string, unknown>),
     });
   }
-  return { system: system.join("\n\n"), messages, tools };
-}
-
-/** Characters of the prompt's text: system messages and text parts (what a tokenizer would mostly see). */
-function promptTextLength(prompt: LanguageModelV4Prompt): number {
-  let length = 0;
-  for (const message of prompt) {
-    if (message.role === "system") {
-      length += message.content.length;
-      continue;
-    }
-    for (const part of message.content) if (part.type === "text") length += part.text.length;
-  }
-  return length;
+  return { request: { system: system.join("\n\n"), messages, tools }, textLength: systemLength + textLength };
 }
 
 function estimateTokens(characters: number): number {

@@ -13,6 +13,15 @@ import type { z } from "zod";
 import { instanceClassOf, schemaDef, schemaType } from "./schema-shape.ts";
 
 const registered = new WeakMap<Function, Readonly<Record<string, unknown>>>();
+let registrations = 0;
+
+/**
+ * How many times {@link registerEnum} has been called in this process: a text made from schemas (a tool's
+ * declaration names a registered class's members) and kept for reuse is stale once this has moved.
+ */
+export function enumRegistrations(): number {
+  return registrations;
+}
 
 /**
  * Lets a string naming a member stand for that member, for parameters declared `z.instanceof(cls)`.
@@ -41,6 +50,7 @@ export function registerEnum<T extends Function>(cls: T, members?: Readonly<Reco
   }
   if (Object.keys(found).length === 0) throw new TypeError(`registerEnum(${cls.name}): no members (pass them, or give the class static instances)`);
   registered.set(cls, Object.freeze(found));
+  registrations++;
   return cls;
 }
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import vm from "node:vm";
 import { compileCell } from "./cell-compiler.ts";
+import { MAX_COMPILED_CELLS } from "./compiled-cells.ts";
 
 function scriptOf(code: string): string {
   const compiled = compileCell(code);
@@ -151,5 +152,56 @@ describe("compileCell", () => {
     assert.equal(nodes.kind, "error");
     assert.match((nodes as { error: { message: string } }).error.message, /^the cell is too large \(\d+ syntax nodes; the limit is 5\)$/);
     assert.equal(compileCell("[1, 2, 3]", { maxSyntaxNodes: 5 }).kind, "script");
+  });
+
+  describe("memory of earlier compiles", () => {
+    it("gives a repeated source the same, frozen result", () => {
+      const source = "const memo1 = 1\nmemo1 + 1";
+      const first = compileCell(source);
+      assert.equal(first.kind, "script");
+      assert.equal(compileCell(source), first);
+      assert.ok(Object.isFrozen(first));
+      // A caller cannot change what the next caller gets.
+      assert.throws(() => { (first as { kind: string }).kind = "empty"; }, TypeError);
+      const error = compileCell("const = memo");
+      assert.ok(error.kind === "error" && Object.isFrozen(error.error));
+    });
+
+    it("gives the same result as a compile that remembers nothing", () => {
+      // A source seen for the first time is compiled afresh: compare it with its second, remembered compile.
+      const sources = ["let memo2: number = 2\nmemo2", "enum Memo3 { A }\nMemo3.A", "const = 3", "", "import x from 'memo4'"];
+      for (const source of sources) {
+        const fresh = structuredClone(compileCell(source));
+        assert.deepEqual(compileCell(source), fresh);
+      }
+    });
+
+    it("never shares a result between different size limits", () => {
+      const source = "const memo5 = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]";
+      assert.equal(compileCell(source).kind, "script");
+      const small = compileCell(source, { maxSyntaxNodes: 5 });
+      assert.ok(small.kind === "error" && /syntax nodes/.test(small.error.message));
+      const tiny = compileCell(source, { maxSourceBytes: 5 });
+      assert.ok(tiny.kind === "error" && /bytes/.test(tiny.error.message));
+      assert.equal(compileCell(source).kind, "script");
+      // The other order: a refusal remembered first does not stop the same source under larger limits.
+      const other = "const memo6 = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]";
+      assert.equal(compileCell(other, { maxSyntaxNodes: 5 }).kind, "error");
+      assert.equal(compileCell(other, { maxSyntaxNodes: 20_000 }).kind, "script");
+      // Limits spelled out at their defaults are the defaults.
+      assert.equal(compileCell(other, { maxSourceBytes: 200_000, maxSyntaxNodes: 20_000 }), compileCell(other));
+    });
+
+    it("is bounded: the least recently used compile is forgotten", () => {
+      const first = compileCell("memoFirst");
+      const kept = compileCell("memoKept");
+      for (let index = 0; index < MAX_COMPILED_CELLS; index++) {
+        compileCell(`memoFiller${index}`);
+        if (index % 100 === 0) compileCell("memoKept");
+      }
+      assert.notEqual(compileCell("memoFirst"), first);
+      assert.deepEqual(compileCell("memoFirst"), first);
+      assert.equal(compileCell("memoKept"), kept);
+    });
   });
 });

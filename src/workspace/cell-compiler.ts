@@ -17,6 +17,7 @@
  */
 import { parse, type Node } from "acorn";
 import amaro from "amaro";
+import { CompiledCells } from "./compiled-cells.ts";
 
 /** Size limits checked before a cell runs (DESIGN.md §6.4). */
 export interface CellSizeLimits {
@@ -42,20 +43,34 @@ type AnyNode = Node & Record<string, any>;
 
 const SILENT_CALLEES = new Set(["print", "exit"]);
 
-/** Compiles one cell; never throws for bad agent code (syntax errors are a result). */
+/** Results of earlier compiles, shared by every workspace of the process (a compile depends on nothing else). */
+const compiled = new CompiledCells<CompiledCell>();
+
+/**
+ * Compiles one cell; never throws for bad agent code (syntax errors are a result). The result is frozen: the same
+ * source under the same limits gives the same object again, from a bounded memory of recent compiles.
+ */
 export function compileCell(source: string, limits: CellSizeLimits = {}): CompiledCell {
+  const maxBytes = limits.maxSourceBytes ?? 200_000;
+  const maxNodes = limits.maxSyntaxNodes ?? 20_000;
+  const key = `${maxBytes}:${maxNodes}`;
+  const known = compiled.recall(key, source);
+  if (known) return known;
+  let result: CompiledCell;
   try {
-    return compile(source, limits);
+    result = compile(source, maxBytes, maxNodes);
   } catch (error) {
-    // The parser and the tree walks recurse: a cell nested deeply enough exhausts the host's stack.
+    // The parser and the tree walks recurse: a cell nested deeply enough exhausts the host's stack. How deep the
+    // stack already was is the caller's, so this outcome is not remembered.
     if (error instanceof RangeError) return { kind: "error", error: { name: "RangeError", message: "the cell is nested too deeply to compile" } };
     throw error;
   }
+  if (result.kind === "error") Object.freeze(result.error);
+  compiled.remember(key, source, Object.freeze(result));
+  return result;
 }
 
-function compile(source: string, limits: CellSizeLimits): CompiledCell {
-  const maxBytes = limits.maxSourceBytes ?? 200_000;
-  const maxNodes = limits.maxSyntaxNodes ?? 20_000;
+function compile(source: string, maxBytes: number, maxNodes: number): CompiledCell {
   const bytes = Buffer.byteLength(source, "utf8");
   if (bytes > maxBytes) return tooLarge(`${bytes.toLocaleString("en-US")} bytes`, `${maxBytes.toLocaleString("en-US")}`);
   const stripped = stripTypes(source);
