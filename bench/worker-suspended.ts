@@ -8,7 +8,7 @@
  *
  * Run: `npm run bench -- worker-suspended` (STATEK_BENCH_JOBS, default 100,000; STATEK_BENCH_CONCURRENCY, default 100).
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setFlagsFromString } from "node:v8";
@@ -27,6 +27,15 @@ const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 };
+
+/** Worker threads of this process now (the sandbox's: the bench starts none of its own); 0 without /proc. */
+function sandboxThreads(): number {
+  try {
+    return readdirSync("/proc/self/task").filter((task) => readFileSync(`/proc/self/task/${task}/comm`, "utf8").trim() === "WorkerThread").length;
+  } catch {
+    return 0;
+  }
+}
 
 function rss(): number {
   for (let n = 0; n < 3; n++) gc();
@@ -67,6 +76,8 @@ export async function main(): Promise<void> {
     // sandbox threads, VMs in flight and pooled instances are there), so what grows after is the suspended jobs'.
     const warmJobs = Math.min(JOBS / 2, 5_000);
     let steady: number | undefined;
+    let steadyHeap = 0;
+    let steadyThreads = 0;
     for (let n = 0; n < JOBS; n += 1_000) {
       const batch = Math.min(1_000, JOBS - n);
       const ids = await Promise.all(Array.from({ length: batch }, (_, i) => statek.submitJob((n + i) % 2 ? sleeper : listener)));
@@ -74,16 +85,20 @@ export async function main(): Promise<void> {
       if (steady === undefined && n + batch >= warmJobs) {
         while (worker.stats.suspended < n + batch + 20) await new Promise((resolve) => setTimeout(resolve, 100));
         steady = rss();
+        steadyHeap = process.memoryUsage().heapUsed;
+        steadyThreads = sandboxThreads();
       }
     }
     while (worker.stats.suspended < JOBS + 20) await new Promise((resolve) => setTimeout(resolve, 100));
     const suspendSeconds = (performance.now() - started) / 1000;
     const after = rss();
+    const afterHeap = process.memoryUsage().heapUsed;
     const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MiB`;
     console.log(`  time to suspend them all: ${suspendSeconds.toFixed(1)} s (${(JOBS / suspendSeconds).toFixed(0)} jobs/s)`);
     console.log(`  RSS: ${mib(before)} at start, ${mib(steady!)} with ${warmJobs.toLocaleString("en-US")} suspended (the worker at full concurrency), ${mib(after)} with all`);
     console.log(`  RSS per suspended job: ${((after - steady!) / (JOBS - warmJobs) / 1024).toFixed(2)} KiB beyond the first ${warmJobs.toLocaleString("en-US")}; ` +
       `${((after - before) / JOBS / 1024).toFixed(2)} KiB counting everything since the start`);
+    console.log(`  of which the worker's own JS heap (the scheduling thread): ${((afterHeap - steadyHeap) / (JOBS - warmJobs) / 1024).toFixed(2)} KiB per job beyond the first ${warmJobs.toLocaleString("en-US")} (${mib(steadyHeap)} → ${mib(afterHeap)}); sandbox threads ${steadyThreads} → ${sandboxThreads()}`);
 
     // pushMessage → the cell runs again, one at a time.
     const pushLatency: number[] = [];

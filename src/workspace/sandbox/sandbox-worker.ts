@@ -149,6 +149,7 @@ parentPort!.on("message", (command: PostedCommand) => {
       const batch = oneWay.take(command.vm);
       if (batch.length) result.oneWay = batch;
     }
+    channel.publishProgress();
     parentPort!.postMessage(result);
   });
 });
