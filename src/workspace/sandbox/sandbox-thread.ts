@@ -170,9 +170,6 @@ export class SandboxThread {
   stalled(ms: number, except?: number): boolean {
     // A thread that has not answered anything yet is starting (loading the engine), not running a long cell.
     if (!this.#started || this.#posted.length === 0 || performance.now() - this.#progressAt < ms) return false;
-    // Answers this thread has not read yet (its event loop was busy) are progress too: the sandbox thread says
-    // when it last finished a command.
-    if (SharedChannel.now() - this.#channel.progress() < ms) return false;
     const running = this.#inFlight.get(this.#posted[0]!)?.command;
     return except === undefined || !running || !("vm" in running) || running.vm !== except;
   }

@@ -149,7 +149,6 @@ parentPort!.on("message", (command: PostedCommand) => {
       const batch = oneWay.take(command.vm);
       if (batch.length) result.oneWay = batch;
     }
-    channel.publishProgress();
     parentPort!.postMessage(result);
   });
 });

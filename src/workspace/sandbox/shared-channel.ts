@@ -41,8 +41,6 @@ export const NESTED_DONE = 4;
 const CONTROL_WORDS = 16;
 /** Offset of the guest deadline: a float64 in `performance.timeOrigin + performance.now()` time. */
 const DEADLINE_OFFSET = 8 * 4;
-/** Offset of the time the sandbox thread last finished a command (a float64, the same clock). */
-const PROGRESS_OFFSET = 12 * 4;
 const MAX_STRINGS = 64;
 const LENGTHS_OFFSET = CONTROL_WORDS * 4;
 const DATA_OFFSET = LENGTHS_OFFSET + MAX_STRINGS * 4;
@@ -59,7 +57,6 @@ const decoder = new TextDecoder();
 export class SharedChannel {
   readonly control: Int32Array;
   readonly #deadline: Float64Array;
-  readonly #progress: Float64Array;
   readonly #lengths: Int32Array;
   readonly #data: Uint8Array;
   readonly #port: MessagePort;
@@ -67,7 +64,6 @@ export class SharedChannel {
   constructor(buffer: SharedArrayBuffer, port: MessagePort) {
     this.control = new Int32Array(buffer, 0, CONTROL_WORDS);
     this.#deadline = new Float64Array(buffer, DEADLINE_OFFSET, 1);
-    this.#progress = new Float64Array(buffer, PROGRESS_OFFSET, 1);
     this.#lengths = new Int32Array(buffer, LENGTHS_OFFSET, MAX_STRINGS);
     this.#data = new Uint8Array(buffer, DATA_OFFSET);
     this.#port = port;
@@ -147,19 +143,6 @@ export class SharedChannel {
   /** The deadline the sandbox thread published last. */
   deadline(): number {
     return this.#deadline[0]!;
-  }
-
-  /**
-   * Published by the sandbox thread when it finishes a command: the scheduling thread may not have read the
-   * answer yet (its event loop busy), yet the thread is not stuck in a long cell.
-   */
-  publishProgress(): void {
-    this.#progress[0] = SharedChannel.now();
-  }
-
-  /** When the sandbox thread last finished a command (0: never). */
-  progress(): number {
-    return this.#progress[0]!;
   }
 
   /** The current time in the clock deadlines are published in. */
