@@ -42,7 +42,8 @@ export class QuickJsVm implements EngineVm {
   /** QuickJS's own allocation limit, below the slot's bound. */
   readonly #heapLimit: number;
   /** The last measure of the heap (see {@link #report}). */
-  #measured: (VmMemory & { at: number; heapBreak: number | undefined }) | undefined;
+  /** `heapBreak` is set on the image's figure only: it holds until the heap grows past the image's break. */
+  #measured: (VmMemory & { at: number; heapBreak?: number | undefined }) | undefined;
   /** Where the module keeps its heap's break, when the VM's image told (see `quickjs-heap-break.ts`). */
   #breakAddress: number | undefined;
   /** The slot's memory when the current cell started (growth past the heap limit means the heap hit it). */
@@ -402,16 +403,16 @@ export class QuickJsVm implements EngineVm {
   /**
    * The memory a slice reports. Measuring the heap walks all of it (every object, every array element), which
    * would make every step cost more as the workspace grows: the heap in use is measured again only when the
-   * heap's break or the slot's memory moved or the last measure is a second old, and reported as of then
-   * otherwise.
+   * slot's memory changed or the last measure is a second old — or, for the image's figure a VM starts with,
+   * once its heap grew past the image's break — and reported as of then otherwise.
    */
   lastMemory(): VmMemory {
     const reserved = this.#slot.reservedBytes;
-    const heapBreak = this.#heapBreak();
     const now = performance.now();
     const measured = this.#measured;
-    if (measured === undefined || measured.reserved !== reserved || measured.heapBreak !== heapBreak || now - measured.at >= 1_000) {
-      this.#measured = { ...this.memory(), at: now, heapBreak };
+    const grewPastImage = measured?.heapBreak !== undefined && measured.heapBreak !== this.#heapBreak();
+    if (measured === undefined || measured.reserved !== reserved || grewPastImage || now - measured.at >= 1_000) {
+      this.#measured = { ...this.memory(), at: now };
     }
     const { used } = this.#measured!;
     return used === undefined ? { reserved } : { used, reserved };
