@@ -158,6 +158,12 @@ export class StoredRows {
       resolveKey: () => ({ why: "not resolved while checking" }),
     });
     const checked = new Set(put.keys());
+    // The rows the changed texts refer into, as the encoder writes those references: decoded in the first pass,
+    // a changed text that shares values with another variable neither fails nor needs a second pass. (A
+    // reference written any other way is still found by the decoder below, a pass later.)
+    for (const name of checked) {
+      for (const target of crossReferenceTargets(this.#rows.get(name)?.blob ?? "")) if (this.#rows.has(target)) checked.add(target);
+    }
     const replacedNames = new Set<string>();
     // Again after each replacement: a text that shared values with a replaced one no longer decodes either.
     for (let again = true; again;) {
@@ -190,4 +196,22 @@ export class StoredRows {
       }
     }
   }
+}
+
+/** How the codec's encoder writes a reference into another variable's text: `{"$":"xref","n":"name","i":3}`. */
+const CROSS_REFERENCE = /\{"\$":"xref","n":("(?:[^"\\]|\\.)*"),"i":\d+\}/g;
+
+/** The variables a text refers into, as far as its encoder's form shows them (names that do not parse are skipped). */
+function crossReferenceTargets(text: string): string[] {
+  if (!text.includes('"$":"xref"')) return [];
+  const names: string[] = [];
+  for (const match of text.matchAll(CROSS_REFERENCE)) {
+    try {
+      const name: unknown = JSON.parse(match[1]!);
+      if (typeof name === "string") names.push(name);
+    } catch {
+      // Not the encoder's form: the decoder reports what it refers to.
+    }
+  }
+  return names;
 }
