@@ -19,12 +19,6 @@ const PROBE_MEMORY_PAGES = 512; // 32 MiB: room for the probe's allocations with
 const FIRST = 2 * 1024 * 1024;
 const SECOND = 4 * 1024 * 1024;
 
-/** What the probe needs of an Emscripten module instance. */
-interface AllocatingModule {
-  _malloc(size: number): number;
-  _free(pointer: number): void;
-}
-
 let probing: Promise<number | undefined> | undefined;
 
 /** The address of the word holding the heap's break, or undefined when it cannot be told. Probed once. */
@@ -40,7 +34,7 @@ export function readHeapBreak(heap: Uint8Array, address: number): number {
 
 async function probe(wasm: QuickJsWasm): Promise<number | undefined> {
   const memory = new wasmApi.Memory({ initial: PROBE_MEMORY_PAGES, maximum: PROBE_MEMORY_PAGES });
-  const module = (await wasm.load({
+  const module = await wasm.load({
     wasmMemory: memory,
     instantiateWasm(imports: WasmImports, done: (instance: WasmInstance) => void) {
       wasmApi.instantiate(wasm.module, imports).then(done);
@@ -48,7 +42,7 @@ async function probe(wasm: QuickJsWasm): Promise<number | undefined> {
     },
     printErr() {},
     print() {},
-  })) as unknown as AllocatingModule;
+  });
   const words = () => Uint32Array.from(new Uint32Array(memory.buffer, 0, DATA_BYTES / 4));
   const before = words();
   const first = module._malloc(FIRST);
