@@ -78,6 +78,10 @@ export async function main(): Promise<void> {
     let steady: number | undefined;
     let steadyHeap = 0;
     let steadyThreads = 0;
+    // Also read at half the jobs: the worker's sandbox keeps growing for a while under load (extra threads), so
+    // the second half shows what the jobs themselves add.
+    const half = Math.floor(JOBS / 2);
+    let halfway: { rss: number; threads: number } | undefined;
     for (let n = 0; n < JOBS; n += 1_000) {
       const batch = Math.min(1_000, JOBS - n);
       const ids = await Promise.all(Array.from({ length: batch }, (_, i) => statek.submitJob((n + i) % 2 ? sleeper : listener)));
@@ -87,6 +91,10 @@ export async function main(): Promise<void> {
         steady = rss();
         steadyHeap = process.memoryUsage().heapUsed;
         steadyThreads = sandboxThreads();
+      }
+      if (halfway === undefined && half > warmJobs && n + batch >= half) {
+        while (worker.stats.suspended < n + batch + 20) await new Promise((resolve) => setTimeout(resolve, 100));
+        halfway = { rss: rss(), threads: sandboxThreads() };
       }
     }
     while (worker.stats.suspended < JOBS + 20) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -98,6 +106,10 @@ export async function main(): Promise<void> {
     console.log(`  RSS: ${mib(before)} at start, ${mib(steady!)} with ${warmJobs.toLocaleString("en-US")} suspended (the worker at full concurrency), ${mib(after)} with all`);
     console.log(`  RSS per suspended job: ${((after - steady!) / (JOBS - warmJobs) / 1024).toFixed(2)} KiB beyond the first ${warmJobs.toLocaleString("en-US")}; ` +
       `${((after - before) / JOBS / 1024).toFixed(2)} KiB counting everything since the start`);
+    if (halfway) {
+      console.log(`  RSS per suspended job in the second half (${half.toLocaleString("en-US")} → ${JOBS.toLocaleString("en-US")}): ${((after - halfway.rss) / (JOBS - half) / 1024).toFixed(2)} KiB ` +
+        `(sandbox threads ${halfway.threads} → ${sandboxThreads()})`);
+    }
     console.log(`  of which the worker's own JS heap (the scheduling thread): ${((afterHeap - steadyHeap) / (JOBS - warmJobs) / 1024).toFixed(2)} KiB per job beyond the first ${warmJobs.toLocaleString("en-US")} (${mib(steadyHeap)} → ${mib(afterHeap)}); sandbox threads ${steadyThreads} → ${sandboxThreads()}`);
 
     // pushMessage → the cell runs again, one at a time.
