@@ -181,8 +181,11 @@ describe("scriptedModel", () => {
   it("copies a frozen value with a getter afresh each time (it may answer differently)", async () => {
     const model = scriptedModel(["one", "two"]);
     let text = "first";
-    const part = Object.freeze(Object.defineProperty({ type: "text" }, "text", { get: () => text, enumerable: true }));
-    const message = Object.freeze({ role: "user", content: Object.freeze([part]) }) as unknown as ModelMessage;
+    const part = Object.freeze({ type: "text" as const, get text() { return text; } });
+    const content = [part];
+    const message: ModelMessage = { role: "user", content };
+    Object.freeze(content);
+    Object.freeze(message);
     await generateReply(model, request({ messages: [message] }));
     text = "second";
     await generateReply(model, request({ messages: [message] }));

@@ -10,8 +10,8 @@
  * top of the heap and keeps its value when the memory is freed (this build never gives heap back). When the
  * probe finds no such word, or more than one, there is no address and slots are zeroed whole, as before.
  */
-import type { QuickJsWasm } from "./quickjs-wasm.ts";
-import { wasmApi, type WasmImports, type WasmInstance } from "./wasm-api.ts";
+import { instantiateQuickJs, type QuickJsWasm } from "./quickjs-wasm.ts";
+import { wasmApi } from "./wasm-api.ts";
 
 /** The module's data (where the word lives) is at the start of its memory: the probe reads this much of it. */
 const DATA_BYTES = 1024 * 1024;
@@ -34,15 +34,7 @@ export function readHeapBreak(heap: Uint8Array, address: number): number {
 
 async function probe(wasm: QuickJsWasm): Promise<number | undefined> {
   const memory = new wasmApi.Memory({ initial: PROBE_MEMORY_PAGES, maximum: PROBE_MEMORY_PAGES });
-  const module = await wasm.load({
-    wasmMemory: memory,
-    instantiateWasm(imports: WasmImports, done: (instance: WasmInstance) => void) {
-      wasmApi.instantiate(wasm.module, imports).then(done);
-      return {};
-    },
-    printErr() {},
-    print() {},
-  });
+  const module = await instantiateQuickJs(wasm, memory);
   const words = () => Uint32Array.from(new Uint32Array(memory.buffer, 0, DATA_BYTES / 4));
   const before = words();
   const first = module._malloc(FIRST);

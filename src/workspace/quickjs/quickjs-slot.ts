@@ -22,8 +22,8 @@ import {
 } from "quickjs-emscripten-core";
 import { errorReply, operationName } from "../guest/guest-protocol.ts";
 import type { QuickJsImage } from "./quickjs-image.ts";
-import type { QuickJsWasm } from "./quickjs-wasm.ts";
-import { wasmApi, type WasmImports, type WasmInstance, type WasmMemory } from "./wasm-api.ts";
+import { instantiateQuickJs, type QuickJsWasm } from "./quickjs-wasm.ts";
+import { wasmApi, type WasmMemory } from "./wasm-api.ts";
 
 const PAGE = 65536;
 const SCRATCH_BYTES = 4096;
@@ -78,16 +78,8 @@ export class QuickJsSlot {
   /** Instantiates the module with a memory of at most `limitBytes`. */
   static async create(wasm: QuickJsWasm, limitBytes: number, initialBytes: number): Promise<QuickJsSlot> {
     const memory = new wasmApi.Memory({ initial: initialBytes / PAGE, maximum: Math.floor(limitBytes / PAGE) });
-    const raw = await wasm.load({
-      wasmMemory: memory,
-      instantiateWasm(imports: WasmImports, done: (instance: WasmInstance) => void) {
-        wasmApi.instantiate(wasm.module, imports).then(done);
-        return {};
-      },
-      // The glue prints engine aborts itself; the slot reports them as errors instead.
-      printErr() {},
-      print() {},
-    });
+    // The slot reports engine aborts as errors (the glue's own printing is silenced).
+    const raw = await instantiateQuickJs(wasm, memory);
     raw.type = "sync";
     return new QuickJsSlot(memory, Math.floor(limitBytes / PAGE) * PAGE, raw, new wasm.Ffi(raw));
   }

@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { EmscriptenModuleLoaderOptions, QuickJSEmscriptenModule, QuickJSFFI, QuickJSSyncVariant } from "quickjs-emscripten-core";
 import variantExport from "@jitl/quickjs-ng-wasmfile-release-sync";
-import { wasmApi, type WasmModule } from "./wasm-api.ts";
+import { wasmApi, type WasmImports, type WasmInstance, type WasmMemory, type WasmModule } from "./wasm-api.ts";
 
 // The package's one declaration file is typed as CommonJS; the ESM entry Node loads has the variant as default.
 const variant = variantExport as unknown as QuickJSSyncVariant;
@@ -53,6 +53,22 @@ export function loadQuickJsWasm(): Promise<QuickJsWasm> {
     return { module, load, Ffi };
   })();
   return loading;
+}
+
+/**
+ * Runs the Emscripten glue for one instance of the process's compiled module, over `memory` (which bounds it).
+ * The glue's own printing is silenced: engine aborts are reported as errors by whoever made the instance.
+ */
+export function instantiateQuickJs(wasm: QuickJsWasm, memory: WasmMemory): Promise<QuickJSEmscriptenModule> {
+  return wasm.load({
+    wasmMemory: memory,
+    instantiateWasm(imports: WasmImports, done: (instance: WasmInstance) => void) {
+      wasmApi.instantiate(wasm.module, imports).then(done);
+      return {};
+    },
+    printErr() {},
+    print() {},
+  });
 }
 
 function unwrapDefault(value: unknown): unknown {
