@@ -52,6 +52,9 @@ describe("statek.worker", () => {
         const view = (await env.statek.getJob(id))!;
         assert.ok((view.exitStatus as number) >= 270, `slept both times (${String(view.exitStatus)} ms)`);
       }
+      // A reader may see a commit before its fsync completes; the worker counts a step once it has (SQLite FULL,
+      // sqlite-wal-sync.ts): the last job's count follows within that fsync.
+      await eventually(async () => worker.stats.running === 0, 5_000);
       const stats = worker.stats;
       assert.equal(stats.done, 12);
       assert.equal(stats.running, 0);
