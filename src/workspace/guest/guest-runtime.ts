@@ -136,16 +136,22 @@ export function installGuestRuntime(
   const encode = (value: unknown) => codec.encode(value, "transfer");
   const handles = createGuestHandles({ send, ops, answer, answerCall, encodeArgs, encode });
 
+  // One handler serves every tombstone (a restored workspace may hold thousands): each trap finds its
+  // tombstone's message by the proxy's target.
+  const deadMessages = new WeakMap<object, string>();
+  const failDead = (target: object) => {
+    throw new ReferenceError(deadMessages.get(target));
+  };
+  const deadHandler: ProxyHandler<any> = freeze({
+    get: (target: object, prop: string | symbol) => (prop === "then" || typeof prop === "symbol" ? undefined : failDead(target)),
+    set: failDead, apply: failDead, construct: failDead, has: failDead, ownKeys: failDead, deleteProperty: failDead,
+    defineProperty: failDead, getOwnPropertyDescriptor: failDead,
+  });
   const tombstone = (why: string, path: string, key?: string) => {
-    const fail = () => {
-      throw new ReferenceError(path + " was not persisted: " + why);
-    };
     // A plain function target, so `new` on a tombstone reaches the construct trap too.
-    const proxy = new Proxy(function () {}, {
-      get: (_t, prop) => (prop === "then" || typeof prop === "symbol" ? undefined : fail()),
-      set: fail, apply: fail, construct: fail, has: fail, ownKeys: fail, deleteProperty: fail, defineProperty: fail,
-      getOwnPropertyDescriptor: fail,
-    });
+    const target = function () {};
+    deadMessages.set(target, path + " was not persisted: " + why);
+    const proxy = new Proxy(target, deadHandler);
     tombstones.set(proxy, key === undefined ? { why } : { why, k: key });
     return proxy;
   };
