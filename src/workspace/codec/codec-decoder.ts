@@ -173,6 +173,8 @@ export function createDecoder(
       }
     }
     const good = () => entries.filter(([name]) => !broken.has(name));
+    // A value written as itself needs no path (building one per item was most of decoding a large array).
+    const plain = (value: any) => value === null || typeof value !== "object";
     const dec = (value: any, root: string, path: string): any => {
       if (value === null || typeof value !== "object") return value;
       switch (value.$) {
@@ -281,7 +283,7 @@ export function createDecoder(
           switch (node.t) {
             case "obj":
             case "err":
-              for (const [key, v] of node.p || []) property(shell, key, dec(v, name, keyPath(name, key)));
+              for (const [key, v] of node.p || []) property(shell, key, plain(v) ? v : dec(v, name, keyPath(name, key)));
               if (typeof node.c === "string") {
                 if (H.foreignPrototype) Object.setPrototypeOf(shell, H.foreignPrototype(node.c));
               } else if (node.c !== undefined) {
@@ -298,13 +300,13 @@ export function createDecoder(
             case "fn":
               for (const [key, v] of node.p || []) {
                 try {
-                  property(shell, key, dec(v, name, keyPath(name, key)));
+                  property(shell, key, plain(v) ? v : dec(v, name, keyPath(name, key)));
                 } catch {
                   // The definition is a tombstone: its properties are gone with it.
                 }
               }
               break;
-            case "arr": node.v.forEach((v: any, i: number) => { shell[i] = dec(v, name, name + "[" + i + "]"); }); break;
+            case "arr": node.v.forEach((v: any, i: number) => { shell[i] = plain(v) ? v : dec(v, name, name + "[" + i + "]"); }); break;
             case "map": for (const [k, v] of node.v) shell.set(dec(k, name, name), dec(v, name, name)); break;
             case "set": for (const v of node.v) shell.add(dec(v, name, name)); break;
           }

@@ -26,6 +26,16 @@ describe("createCodec", () => {
     assert.equal(ninf, -Infinity);
   });
 
+  it("keeps those numbers inside arrays, wherever they are among others", () => {
+    const mixed = [0, -0, 1, NaN, -0, Infinity, 0, -Infinity, NaN, "x", null, undefined, true, [-0, NaN], 2.5, -0];
+    const back = roundTrip(mixed) as unknown[];
+    assert.equal(back.length, mixed.length);
+    mixed.forEach((value, index) => {
+      if (Array.isArray(value)) assert.deepEqual(back[index], value);
+      else assert.ok(Object.is(back[index], value), `item ${index}: ${String(back[index])} instead of ${String(value)}`);
+    });
+  });
+
   it("round-trips undefined, BigInt, Date, RegExp, Map, Set and nesting", () => {
     const re = /a(b)/gy;
     re.lastIndex = 3;

@@ -251,13 +251,18 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
           node.t = "arr";
           const length = value.length;
           const items = (node.v = new Array(length));
+          // The hot loop: a number is copied as it is, and the few numbers JSON cannot hold are found after it
+          // by the engine's own searches (in QuickJS, testing each number here cost as much as copying it).
           for (let i = 0; i < length; i++) {
             const v = value[i];
             const type = typeof v;
-            // isSimple, written out: this loop is the hot one.
-            const simple = type === "number" ? v - v === 0 && (v !== 0 || 1 / v > 0) : type === "string" || type === "boolean" || v === null;
-            items[i] = simple ? v : enc(v, path + "[" + i + "]");
+            items[i] = type === "number" || type === "string" || type === "boolean" || v === null ? v : enc(v, path + "[" + i + "]");
           }
+          if (items.includes(NaN)) for (let i = 0; i < length; i++) if (Number.isNaN(items[i])) items[i] = encodeValue(NaN, path);
+          for (const infinite of [Infinity, -Infinity]) {
+            for (let i = items.indexOf(infinite); i >= 0; i = items.indexOf(infinite, i + 1)) items[i] = encodeValue(infinite, path);
+          }
+          for (let i = items.indexOf(0); i >= 0; i = items.indexOf(0, i + 1)) if (1 / items[i] < 0) items[i] = encodeValue(-0, path);
           return ref;
         }
         if (value instanceof Date) {

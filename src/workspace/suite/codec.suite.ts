@@ -21,6 +21,13 @@ export function codecCases({ test, session }: SuiteContext): void {
     );
   });
 
+  test("codec: arrays keep the numbers JSON cannot, among any others", async () => {
+    const s = session();
+    await s.ok("const mixed = [0, -0, 1, NaN, -0, Infinity, 0, -Infinity, NaN, 'x', null, undefined, true, [-0, NaN], 2.5, -0]");
+    const show = "const show = (v) => Object.is(v, -0) ? '-0' : Array.isArray(v) ? v.map(show).join('/') : String(v)\nprint(mixed.map(show).join(' '))";
+    assert.equal(await s.output(show), "0 -0 1 NaN -0 Infinity 0 -Infinity NaN x null undefined true -0/NaN 2.5 -0");
+  });
+
   test("codec: undefined inside arrays and objects", async () => {
     const s = session();
     await s.ok("const arr = [1, undefined, 3]; const obj = { u: undefined, n: null }");
