@@ -33,4 +33,21 @@ describe("ConversationRecorder", () => {
     assert.deepEqual(other.copies.map(textOf), ["other", "second"]);
     assert.deepEqual(recorder.record([]), { copies: [], textLength: 0 });
   });
+
+  it("takes over the settled messages a growing conversation began with, and counts their text", () => {
+    const recorder = new ConversationRecorder();
+    const history = Array.from({ length: 5 }, (_, index) => deepFreeze(user(`m${index}`)));
+    const early = recorder.record(history.slice(0, 2));
+    const later = recorder.record(history.slice(0, 4));
+    const latest = recorder.record(history);
+    assert.deepEqual(latest.copies.map(textOf), ["m0", "m1", "m2", "m3", "m4"]);
+    assert.deepEqual([early.textLength, later.textLength, latest.textLength], [4, 8, 10]);
+    assert.equal(latest.copies[1], early.copies[1]);
+    assert.equal(latest.copies[3], later.copies[3]);
+    const open = user("open");
+    const unsettled = recorder.record([...history.slice(0, 3), open]);
+    assert.deepEqual(unsettled.copies.map(textOf), ["m0", "m1", "m2", "open"]);
+    assert.equal(unsettled.textLength, 10);
+    assert.equal(recorder.record([...history.slice(0, 3), open, history[4]!]).copies[3] === unsettled.copies[3], false, "an open message is copied every time");
+  });
 });

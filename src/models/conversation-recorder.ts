@@ -18,6 +18,8 @@ interface Recorded {
   settled: readonly boolean[];
   /** The characters of each message's text parts. */
   lengths: readonly number[];
+  /** `before[i]`: the characters of the text parts of the messages before message `i`. */
+  before: readonly number[];
 }
 
 /** What recording one request's messages gives. */
@@ -36,27 +38,29 @@ export class ConversationRecorder {
   record(messages: readonly ModelMessage[]): RecordedMessages {
     const first = messages[0];
     const last = first === undefined ? undefined : this.#conversations.get(first);
-    const copies: ModelMessage[] = [];
-    const settled: boolean[] = [];
-    const lengths: number[] = [];
-    let textLength = 0;
-    messages.forEach((message, index) => {
-      let copy: ModelMessage;
-      let length: number;
-      if (last && last.sources[index] === message && last.settled[index]) {
-        copy = last.copies[index]!;
-        length = last.lengths[index]!;
-      } else {
-        copy = clonePromptValue(message);
-        length = 0;
-        for (const part of copy.content) if (part.type === "text" && typeof part.text === "string") length += part.text.length;
-      }
+    // The settled messages the last request began with are taken over in bulk: a long job's request repeats
+    // thousands of them, and handling each one by one cost more than the rest of the step.
+    let kept = 0;
+    if (last) {
+      const most = Math.min(last.sources.length, messages.length);
+      while (kept < most && last.sources[kept] === messages[kept] && last.settled[kept]) kept++;
+    }
+    const copies = last ? last.copies.slice(0, kept) : [];
+    const settled = last ? last.settled.slice(0, kept) : [];
+    const lengths = last ? last.lengths.slice(0, kept) : [];
+    const before = last ? last.before.slice(0, kept) : [];
+    let textLength = last && kept > 0 ? last.before[kept - 1]! + last.lengths[kept - 1]! : 0;
+    for (let index = kept; index < messages.length; index++) {
+      const copy = clonePromptValue(messages[index]!);
+      let length = 0;
+      for (const part of copy.content) if (part.type === "text" && typeof part.text === "string") length += part.text.length;
       copies.push(copy);
       settled.push(Object.isFrozen(copy));
       lengths.push(length);
+      before.push(textLength);
       textLength += length;
-    });
-    if (first !== undefined) this.#conversations.set(first, { sources: [...messages], copies: [...copies], settled, lengths });
+    }
+    if (first !== undefined) this.#conversations.set(first, { sources: messages.slice(), copies: copies.slice(), settled, lengths, before });
     return { copies, textLength };
   }
 }
