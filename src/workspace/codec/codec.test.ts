@@ -26,6 +26,13 @@ describe("createCodec", () => {
     assert.equal(ninf, -Infinity);
   });
 
+  it("tells where each text refers into the texts before it", () => {
+    const shared = { n: 1 };
+    const { texts, refs } = createCodec({}).encodeAll([["a", [shared]], ["b", { x: shared, y: shared, own: [] }], ["c", 3]], "persist");
+    assert.deepEqual(refs, { a: [], b: [["a", 1], ["a", 1]], c: [] });
+    assert.equal(texts.b!.split('"$":"xref"').length - 1, 2, "one reference written per one told");
+  });
+
   it("keeps those numbers inside arrays, wherever they are among others", () => {
     const mixed = [0, -0, 1, NaN, -0, Infinity, 0, -Infinity, NaN, "x", null, undefined, true, [-0, NaN], 2.5, -0];
     const back = roundTrip(mixed) as unknown[];

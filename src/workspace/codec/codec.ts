@@ -95,10 +95,12 @@ export interface DecodeOptions {
 /** The codec's operations, bound to one realm's hooks. */
 export interface Codec {
   /**
-   * Encodes named roots together; returns one JSON text per name, plus what could not be kept. In `persist`
-   * mode a root whose value cannot be read becomes a tombstone of its own; in `transfer` mode that throws.
+   * Encodes named roots together; returns one JSON text per name, plus what could not be kept, and where each
+   * text refers into the tables of the texts before it (its `xref`s as `[name, node index]`, repeats
+   * included). In `persist` mode a root whose value cannot be read becomes a tombstone of its own; in
+   * `transfer` mode that throws.
    */
-  encodeAll(entries: Array<[string, unknown]>, mode: CodecMode): { texts: Record<string, string>; problems: CodecProblem[] };
+  encodeAll(entries: Array<[string, unknown]>, mode: CodecMode): { texts: Record<string, string>; problems: CodecProblem[]; refs: Record<string, Array<[string, number]>> };
   /** Decodes texts produced by `encodeAll` (in the same order), resolving references between them. */
   decodeAll(entries: Array<[string, string]>, assign?: (name: string, value: unknown) => void, options?: DecodeOptions): Record<string, unknown>;
   /** Encodes one value for transfer. */
@@ -181,8 +183,10 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
     const seen = new Map<any, any>();
     const problems: any[] = [];
     const texts: Record<string, string> = {};
+    const refs: Record<string, Array<[string, number]>> = {};
     for (const [name, root] of entries) {
       const nodes: any[] = [];
+      const into: Array<[string, number]> = [];
       let depth = 0;
       const enc = (value: any, path: string): any => {
         if (value === null || (typeof value !== "object" && typeof value !== "function")) return encodeValue(value, path);
@@ -215,7 +219,11 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
         };
         if (type === "symbol") return mode === "transfer" ? { $: "opaque", d: String(value) } : lost("a Symbol");
         const known = seen.get(value);
-        if (known) return known.root === name ? { $: "ref", i: known.index } : { $: "xref", n: known.root, i: known.index };
+        if (known) {
+          if (known.root === name) return { $: "ref", i: known.index };
+          into.push([known.root, known.index]);
+          return { $: "xref", n: known.root, i: known.index };
+        }
         const handle = H.handleOf ? H.handleOf(value, mode) : undefined;
         if (handle) {
           if (handle.id === undefined && handle.k === undefined) return lost(handle.why);
@@ -346,6 +354,7 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
       try {
         const v = enc(root, name);
         put(texts, name, JSON.stringify(nodes.length ? { v, o: nodes } : { v }));
+        put(refs, name, into);
       } catch (error: any) {
         if (mode !== "persist") throw error;
         // This variable cannot be kept, the others can: it becomes a tombstone, and nothing may share with it.
@@ -366,9 +375,10 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
         if (error && typeof error.codecReason === "string") why = error.codecReason;
         problems.push({ path: name, reason: why });
         put(texts, name, JSON.stringify({ v: { $: "tomb", why, at: name } }));
+        put(refs, name, []);
       }
     }
-    return { texts, problems };
+    return { texts, problems, refs };
   }
 
   const decodeAll = makeDecoder(H, { parseJson, put, keyPath, fromHex, TYPED, ERRORS, G });
