@@ -236,11 +236,18 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
       // A variable sharing only an encoded one's root stays out while that one still holds and owns its root.
       for (let again = true; again;) {
         again = false;
+        // Whether an owner still holds and owns its root, once per owner (a class has an instance per sharer).
+        const holds = new Map<string, boolean>();
         for (const [owner, sharer] of plan.rootSharers) {
           if (used.has(sharer)) continue;
-          const text = encoded.texts[owner];
-          const root = present.has(owner) ? current(owner) : UNKNOWN;
-          if (text === undefined || !ownsRoot(text) || root === UNKNOWN || !Object.is(root, scope.rootOf(owner))) {
+          let held = holds.get(owner);
+          if (held === undefined) {
+            const text = encoded.texts[owner];
+            const root = present.has(owner) ? current(owner) : UNKNOWN;
+            held = text !== undefined && ownsRoot(text) && root !== UNKNOWN && Object.is(root, scope.rootOf(owner));
+            holds.set(owner, held);
+          }
+          if (!held) {
             used.add(sharer);
             again = true;
           }
