@@ -5,8 +5,8 @@
  * numbers, which is encoded again), side by side with an empty workspace running a no-op cell, the same 50
  * variables with a no-op cell, and the list alone with the same cell (what encoding the changed list itself
  * costs). A step's cost should not grow with the variables the cell does not touch (issue 10, goal: the
- * 50-variable step within 1.5× of the empty one). Each figure is the median of several runs, taken in turn so that a noisy neighbour skews them
- * alike.
+ * 50-variable step within 1.5× of the empty one). Each figure is the median of several runs, taken in turn so
+ * that a noisy neighbour skews them alike.
  *
  * Run: `npm run bench -- workspace-size` (or `node bench/workspace-size.ts [runs]`).
  */

@@ -48,6 +48,6 @@ describe("ConversationRecorder", () => {
     const unsettled = recorder.record([...history.slice(0, 3), open]);
     assert.deepEqual(unsettled.copies.map(textOf), ["m0", "m1", "m2", "open"]);
     assert.equal(unsettled.textLength, 10);
-    assert.equal(recorder.record([...history.slice(0, 3), open, history[4]!]).copies[3] === unsettled.copies[3], false, "an open message is copied every time");
+    assert.notEqual(recorder.record([...history.slice(0, 3), open, history[4]!]).copies[3], unsettled.copies[3], "an open message is copied every time");
   });
 });

@@ -16,10 +16,8 @@ interface Recorded {
   copies: readonly ModelMessage[];
   /** Whether each copy is frozen: its source was frozen throughout when copied, so it can never change. */
   settled: readonly boolean[];
-  /** The characters of each message's text parts. */
-  lengths: readonly number[];
-  /** `before[i]`: the characters of the text parts of the messages before message `i`. */
-  before: readonly number[];
+  /** `through[i]`: the characters of the text parts of messages 0 to `i`. */
+  through: readonly number[];
 }
 
 /** What recording one request's messages gives. */
@@ -47,20 +45,16 @@ export class ConversationRecorder {
     }
     const copies = last ? last.copies.slice(0, kept) : [];
     const settled = last ? last.settled.slice(0, kept) : [];
-    const lengths = last ? last.lengths.slice(0, kept) : [];
-    const before = last ? last.before.slice(0, kept) : [];
-    let textLength = last && kept > 0 ? last.before[kept - 1]! + last.lengths[kept - 1]! : 0;
+    const through = last ? last.through.slice(0, kept) : [];
+    let textLength = kept > 0 ? through[kept - 1]! : 0;
     for (let index = kept; index < messages.length; index++) {
       const copy = clonePromptValue(messages[index]!);
-      let length = 0;
-      for (const part of copy.content) if (part.type === "text" && typeof part.text === "string") length += part.text.length;
+      for (const part of copy.content) if (part.type === "text" && typeof part.text === "string") textLength += part.text.length;
       copies.push(copy);
       settled.push(Object.isFrozen(copy));
-      lengths.push(length);
-      before.push(textLength);
-      textLength += length;
+      through.push(textLength);
     }
-    if (first !== undefined) this.#conversations.set(first, { sources: messages.slice(), copies: copies.slice(), settled, lengths, before });
+    if (first !== undefined) this.#conversations.set(first, { sources: messages.slice(), copies: copies.slice(), settled, through });
     return { copies, textLength };
   }
 }
