@@ -195,6 +195,8 @@ describe("statek.worker", () => {
       await worker.start();
       await eventually(async () => (await env.statek.store.getJob(id))!.status === "DONE");
       assert.deepEqual((await env.statek.getJob(id))!.exitStatus, [1, 1, 1], "one claim for the job's four steps");
+      // The worker counts the last step once its commit's fsync is done, just after a reader can see it.
+      await eventually(async () => worker.stats.running === 0, 5_000);
       assert.equal(worker.stats.steps, 4);
     } finally {
       await worker.stop();
