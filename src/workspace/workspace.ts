@@ -32,7 +32,7 @@ import { HostReferences } from "./membrane/host-references.ts";
 import { visibleUnder } from "./membrane/member-policy.ts";
 import { ReferenceGuard } from "./membrane/reference-guard.ts";
 import { ToolAccess } from "./membrane/tool-access.ts";
-import { parseUntrusted } from "./membrane/untrusted-json.ts";
+import { readCollectReport } from "./collect-report.ts";
 import type { ThreadVm } from "./sandbox/thread-vm.ts";
 import type { WorkspaceCellOptions, WorkspaceOptions, WorkspaceReport } from "./workspace-options.ts";
 import { StoredRows, tombstoneText, type Collected } from "./stored-rows.ts";
@@ -443,10 +443,7 @@ export class Workspace {
     try {
       if (!after) throw new TypeError("the workspace did not report its variables");
       if ("error" in after) throw Object.assign(new Error(`${after.error.name}: ${after.error.message}`), { guest: after.error });
-      collected = parseUntrusted(after.text) as Collected;
-      if (!collected || typeof collected.texts !== "object" || (collected.order !== undefined && !Array.isArray(collected.order)) || !Array.isArray(collected.problems)) {
-        throw new TypeError("the workspace reported its variables in an unreadable form");
-      }
+      collected = readCollectReport(after.text);
     } catch (error) {
       this.#effects.pushConsole("notice", `the variables of this step could not be saved: ${this.#collectFailure(error)}`);
       this.#discardVm();

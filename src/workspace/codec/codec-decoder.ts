@@ -59,6 +59,9 @@ export function createDecoder(
   }
   const isIndex = (value: any) => typeof value === "number" && Number.isInteger(value) && value >= 0;
   const NUMBERS = ["NaN", "Infinity", "-Infinity", "-0"];
+  const isFiniteNumber = Number.isFinite;
+  // Array nodes holding only finite numbers: the parsed list is the decoded array, no copy made.
+  const numberLists = new WeakSet<object>();
 
   /** Checks one inline value of graph `root` (`length` nodes); collects its cross-variable references. */
   function checkValue(value: any, length: number, xrefs: any[]) {
@@ -99,7 +102,14 @@ export function createDecoder(
       case "obj": properties(); break;
       case "err": text(node.name, "an error name"); text(node.msg, "an error message"); properties(); break;
       case "fn": text(node.src, "a definition"); text(node.name, "a name"); properties(); return;
-      case "arr": case "set": values(list(node.v, "items")); return;
+      case "arr": {
+        // A list of finite numbers needs no check per item, and is itself the decoded array (see pass 1).
+        const items = list(node.v, "items");
+        if (items.every(isFiniteNumber)) numberLists.add(node);
+        else values(items);
+        return;
+      }
+      case "set": values(list(node.v, "items")); return;
       case "map": for (const pair of pairs(node.v, "entries")) values(pair); return;
       case "date": if (node.v !== null && typeof node.v !== "number") fail("a date must be a number"); return;
       case "re": text(node.src, "a pattern"); text(node.fl, "flags"); if (node.li !== undefined && !isIndex(node.li)) fail("lastIndex must be an index"); return;
@@ -228,7 +238,7 @@ export function createDecoder(
         for (const node of graph.o) {
           switch (node.t) {
             case "obj": table.push(node.np ? Object.create(null) : {}); break;
-            case "arr": table.push(new Array(node.v.length)); break;
+            case "arr": table.push(numberLists.has(node) ? node.v : new Array(node.v.length)); break;
             case "date": table.push(new Date(node.v === null ? NaN : node.v)); break;
             case "re": { const re = new RegExp(node.src, node.fl); re.lastIndex = node.li || 0; table.push(re); break; }
             case "map": table.push(new Map()); break;
@@ -306,7 +316,9 @@ export function createDecoder(
                 }
               }
               break;
-            case "arr": node.v.forEach((v: any, i: number) => { shell[i] = plain(v) ? v : dec(v, name, name + "[" + i + "]"); }); break;
+            case "arr":
+              if (!numberLists.has(node)) node.v.forEach((v: any, i: number) => { shell[i] = plain(v) ? v : dec(v, name, name + "[" + i + "]"); });
+              break;
             case "map": for (const [k, v] of node.v) shell.set(dec(k, name, name), dec(v, name, name)); break;
             case "set": for (const v of node.v) shell.add(dec(v, name, name)); break;
           }

@@ -43,6 +43,73 @@ describe("createCodec", () => {
     });
   });
 
+  it("writes long lists of finite numbers exactly as JSON does, among the other nodes of a graph", () => {
+    const first = Array.from({ length: 20 }, (_, i) => i * 1.5 - 7);
+    const second = Array.from({ length: 16 }, (_, i) => 2 ** (i * 9) + 0.25);
+    const inner = [second, "x"];
+    const { texts } = createCodec({}).encodeAll([["v", { a: first, b: inner, c: first, d: [1, 2] }], ["w", [first, 3]]], "persist");
+    const expected = {
+      v: { $: "ref", i: 0 },
+      o: [
+        { t: "obj", p: [["a", { $: "ref", i: 1 }], ["b", { $: "ref", i: 2 }], ["c", { $: "ref", i: 1 }], ["d", { $: "ref", i: 4 }]] },
+        { t: "arr", v: first },
+        { t: "arr", v: [{ $: "ref", i: 3 }, "x"] },
+        { t: "arr", v: second },
+        { t: "arr", v: [1, 2] },
+      ],
+    };
+    assert.equal(texts.v, JSON.stringify(expected));
+    assert.equal(texts.w, JSON.stringify({ v: { $: "ref", i: 0 }, o: [{ t: "arr", v: [{ $: "xref", n: "v", i: 1 }, 3] }] }));
+    assert.equal(createCodec({}).encodeAll([["only", first]], "persist").texts.only, JSON.stringify({ v: { $: "ref", i: 0 }, o: [{ t: "arr", v: first }] }));
+  });
+
+  it("keeps holes, -0, NaN and other values in long lists, and reads each item once", () => {
+    const numbers = () => Array.from({ length: 24 }, (_, i) => i);
+    const holed = numbers();
+    delete holed[5];
+    const negative = numbers();
+    negative[9] = -0;
+    const notANumber = numbers();
+    notANumber[23] = NaN;
+    const mixed: unknown[] = numbers();
+    mixed[0] = "zero";
+    const [h, n, nan, m] = roundTrip([holed, negative, notANumber, mixed]) as unknown[][];
+    assert.equal(h!.length, 24);
+    assert.ok(5 in h! && h![5] === undefined && h![6] === 6, "a hole comes back as undefined");
+    assert.ok(Object.is(n![9], -0));
+    assert.ok(Number.isNaN(nan![23]));
+    assert.deepEqual(m, mixed);
+
+    let reads = 0;
+    const watched = numbers();
+    Object.defineProperty(watched, 3, { get: () => (reads++, 3), enumerable: true });
+    assert.deepEqual(roundTrip(watched), numbers());
+    assert.equal(reads, 1, "a getter runs once");
+
+    // A proxy that says it does not spread is still read item by item.
+    const unspread = new Proxy(numbers(), { get: (target, key) => (key === Symbol.isConcatSpreadable ? false : Reflect.get(target, key)) });
+    assert.deepEqual(roundTrip(unspread), numbers());
+    // A subclass's species is never asked for an array.
+    class Guarded extends Array {
+      static override get [Symbol.species](): ArrayConstructor {
+        throw new Error("species asked");
+      }
+    }
+    assert.deepEqual(roundTrip(Guarded.from(numbers())), numbers());
+  });
+
+  it("decodes a list of finite numbers as one array, shared where it was, and checks other lists item by item", () => {
+    const codec = createCodec({});
+    const list = [1, 2.5, -3];
+    const back = roundTrip({ a: list, b: [list, list] }) as { a: number[]; b: number[][] };
+    assert.deepEqual(back.a, list);
+    assert.ok(back.b[0] === back.a && back.b[1] === back.a, "one array where there was one");
+    const graph = (items: string) => '{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":' + items + "}]}";
+    assert.throws(() => codec.decodeAll([["x", graph("[1,1e400]")]]), /a number must be finite/);
+    assert.throws(() => codec.decodeAll([["x", graph('[1,{"$":"bogus"}]')]]), /unknown value tag/);
+    assert.deepEqual(codec.decodeAll([["x", graph('[1,{"$":"num","v":"-0"},"s"]')]]).x, [1, -0, "s"]);
+  });
+
   it("round-trips undefined, BigInt, Date, RegExp, Map, Set and nesting", () => {
     const re = /a(b)/gy;
     re.lastIndex = 3;

@@ -128,6 +128,9 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
   // Deepest nesting of objects the encoder follows (its recursion must end well before the stack does).
   const MAX_DEPTH = 1000;
   const TOO_DEEP = "it is nested too deeply to be saved";
+  // Arrays at least this long are copied and, when they hold only finite numbers, written by the engine.
+  const NATIVE_MIN_LENGTH = 16;
+  const isFiniteNumber = Number.isFinite;
   const DETACHED = "a detached ArrayBuffer (its contents were transferred away)";
   // Throws `error` (what a transfer reports), carrying the reason a persisted variable's tombstone gives.
   function refuse(error: any, why: string): never {
@@ -178,6 +181,26 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
     return /^[A-Za-z_$][\w$]*$/.test(key) ? path + "." + key : path + "[" + JSON.stringify(key) + "]";
   }
 
+  function hasNegativeZero(items: number[]) {
+    for (let i = items.indexOf(0); i >= 0; i = items.indexOf(0, i + 1)) if (1 / items[i]! < 0) return true;
+    return false;
+  }
+  // The same text as `JSON.stringify({ v, o: nodes })`, with each array node in `raw` written as its items' text.
+  function graphText(v: unknown, nodes: any[], raw: Map<number, string>) {
+    const parts: string[] = [];
+    let from = 0;
+    const run = (to: number) => {
+      if (to > from) parts.push(JSON.stringify(nodes.slice(from, to)).slice(1, -1));
+    };
+    for (const [index, items] of raw) {
+      run(index);
+      parts.push('{"t":"arr","v":' + items + "}");
+      from = index + 1;
+    }
+    run(nodes.length);
+    return '{"v":' + JSON.stringify(v) + ',"o":[' + parts.join(",") + "]}";
+  }
+
   function encodeAll(entries: Array<[string, unknown]>, mode: string) {
     // Objects seen in earlier roots are referenced, not copied again: sharing between variables survives.
     const seen = new Map<any, any>();
@@ -186,6 +209,8 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
     const refs: Record<string, Array<[string, number]>> = {};
     for (const [name, root] of entries) {
       const nodes: any[] = [];
+      // The items of array nodes the engine wrote as text, by node index (see `graphText`).
+      let raw: Map<number, string> | undefined;
       const into: Array<[string, number]> = [];
       let depth = 0;
       const enc = (value: any, path: string): any => {
@@ -258,11 +283,22 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
         if (Array.isArray(value)) {
           node.t = "arr";
           const length = value.length;
+          // A long array is read once, by the engine, into an array of the codec's own (an interpreted loop cost
+          // QuickJS twice as much). `concat` on a fresh array makes no array of agent code's species; a value
+          // that does not spread (a proxy saying so) comes out another length and is read item by item instead.
+          const copy: any[] | undefined = length >= NATIVE_MIN_LENGTH ? ([] as any[]).concat(value) : undefined;
+          const source = copy !== undefined && copy.length === length ? copy : value;
+          // Only finite numbers and no holes (`every` skips them; `includes` sees them as `undefined`): the
+          // engine writes the list, as JSON would (a -0 would come out as 0, so it takes the loop).
+          if (source === copy && copy.every(isFiniteNumber) && !copy.includes(undefined) && !hasNegativeZero(copy)) {
+            (raw || (raw = new Map())).set(index, "[" + copy.join(",") + "]");
+            return ref;
+          }
           const items = (node.v = new Array(length));
           // The hot loop: a number is copied as it is, and the few numbers JSON cannot hold are found after it
           // by the engine's own searches (in QuickJS, testing each number here cost as much as copying it).
           for (let i = 0; i < length; i++) {
-            const v = value[i];
+            const v = source[i];
             const type = typeof v;
             items[i] = type === "number" || type === "string" || type === "boolean" || v === null ? v : enc(v, path + "[" + i + "]");
           }
@@ -353,7 +389,7 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
       const problemCount = problems.length;
       try {
         const v = enc(root, name);
-        put(texts, name, JSON.stringify(nodes.length ? { v, o: nodes } : { v }));
+        put(texts, name, raw ? graphText(v, nodes, raw) : JSON.stringify(nodes.length ? { v, o: nodes } : { v }));
         put(refs, name, into);
       } catch (error: any) {
         if (mode !== "persist") throw error;

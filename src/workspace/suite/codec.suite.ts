@@ -28,6 +28,22 @@ export function codecCases({ test, session }: SuiteContext): void {
     assert.equal(await s.output(show), "0 -0 1 NaN -0 Infinity 0 -Infinity NaN x null undefined true -0/NaN 2.5 -0");
   });
 
+  test("codec: long lists of numbers, with a hole, -0 and NaN, alone and inside other values", async () => {
+    const s = session();
+    await s.ok(
+      "const long = Array.from({ length: 40 }, (_, i) => i * 1.5 - 3)\nconst holed = [...long]; delete holed[7]\nconst signed = [...long]; signed[9] = -0; signed[10] = NaN\n" +
+        "const nested = { a: long, b: [long, Array.from({ length: 20 }, (_, i) => i)], c: Array.from({ length: 20 }, () => long) }",
+    );
+    assert.equal(
+      await s.output(
+        "print(long.join(','), holed.length, holed[7], holed[8], Object.is(signed[9], -0), Number.isNaN(signed[10]), signed[11])\n" +
+          "print(nested.a === long, nested.b[0] === long, nested.c.every((item) => item === long), nested.b[1].join(','))",
+      ),
+      `${Array.from({ length: 40 }, (_, i) => i * 1.5 - 3).join(",")} 40 undefined 9 true true 13.5\n` +
+        `true true true ${Array.from({ length: 20 }, (_, i) => i).join(",")}`,
+    );
+  });
+
   test("codec: undefined inside arrays and objects", async () => {
     const s = session();
     await s.ok("const arr = [1, undefined, 3]; const obj = { u: undefined, n: null }");

@@ -6,6 +6,7 @@
  * lockdown must not become an escape — and these tests keep that defence tested by rewriting the guest's
  * messages on their way to the host, exactly where a forged text would travel.
  */
+import { readCollectReport, writeCollectReport } from "../collect-report.ts";
 import type { Executor, Vm, VmHost } from "../executor.ts";
 
 /** What to forge. */
@@ -51,9 +52,9 @@ export function forgingExecutor(inner: Executor, forgery: Forgery): Executor {
       const forgeCollected = (text: string): string => {
         const forged = forgery.variable;
         if (!forged) return text;
-        const report = JSON.parse(text) as { texts: Record<string, string> };
+        const report = readCollectReport(text);
         if (forged.name in report.texts) report.texts[forged.name] = forged.text;
-        return JSON.stringify(report);
+        return writeCollectReport(report);
       };
       const runCell: Vm["runCell"] = async (script, cellOptions) => {
         const outcome = await vm.runCell(script, cellOptions);
