@@ -293,7 +293,11 @@ export function createDecoder(
           switch (node.t) {
             case "obj":
             case "err":
-              for (const [key, v] of node.p || []) property(shell, key, plain(v) ? v : dec(v, name, keyPath(name, key)));
+              for (const pair of node.p || []) {
+                const key = pair[0];
+                const v = pair[1];
+                property(shell, key, plain(v) ? v : dec(v, name, keyPath(name, key)));
+              }
               if (typeof node.c === "string") {
                 if (H.foreignPrototype) Object.setPrototypeOf(shell, H.foreignPrototype(node.c));
               } else if (node.c !== undefined) {
@@ -308,9 +312,9 @@ export function createDecoder(
               }
               break;
             case "fn":
-              for (const [key, v] of node.p || []) {
+              for (const pair of node.p || []) {
                 try {
-                  property(shell, key, plain(v) ? v : dec(v, name, keyPath(name, key)));
+                  property(shell, pair[0], plain(pair[1]) ? pair[1] : dec(pair[1], name, keyPath(name, pair[0])));
                 } catch {
                   // The definition is a tombstone: its properties are gone with it.
                 }
@@ -319,7 +323,7 @@ export function createDecoder(
             case "arr":
               if (!numberLists.has(node)) node.v.forEach((v: any, i: number) => { shell[i] = plain(v) ? v : dec(v, name, name + "[" + i + "]"); });
               break;
-            case "map": for (const [k, v] of node.v) shell.set(dec(k, name, name), dec(v, name, name)); break;
+            case "map": for (const pair of node.v) shell.set(dec(pair[0], name, name), dec(pair[1], name, name)); break;
             case "set": for (const v of node.v) shell.add(dec(v, name, name)); break;
           }
         });

@@ -17,7 +17,9 @@
  * restore, than the whole workspace's texts (and more than {@link REGROUP_FLOOR} characters), the collect
  * asks the host to restore the VM before the next cell, which starts the groups over.
  *
- * {@link createCollectScope} runs *inside* the sandbox from its source text, so it is self-contained.
+ * {@link createCollectScope} runs *inside* the sandbox from its source text, so it is self-contained. Its loops
+ * read pairs by index: in QuickJS, destructuring `[name, index]` goes through the iterator protocol (~0.7 µs a
+ * pair, more than the rest of the loop).
  */
 
 /** The plan of one collect: what to encode, and what must be checked once the texts are made. */
@@ -88,12 +90,12 @@ export function createCollectScope(floor: number): CollectScope {
     members.set(rootB, listB);
   };
   const unlink = (name: string) => {
-    for (const [target] of refsOf.get(name) ?? []) referrers.get(target)?.delete(name);
+    for (const ref of refsOf.get(name) ?? []) referrers.get(ref[0])?.delete(name);
     refsOf.delete(name);
   };
   // True when every reference of `sharer` into `owner` is to its root value (node 0).
   const sharesRootOnly = (sharer: string, owner: string) => {
-    for (const [target, index] of refsOf.get(sharer) ?? []) if (target === owner && index !== 0) return false;
+    for (const ref of refsOf.get(sharer) ?? []) if (ref[0] === owner && ref[1] !== 0) return false;
     return true;
   };
 
@@ -111,7 +113,8 @@ export function createCollectScope(floor: number): CollectScope {
     note(name, refs, length, root) {
       unlink(name);
       refsOf.set(name, refs);
-      for (const [target] of refs) {
+      for (const ref of refs) {
+        const target = ref[0];
         if (!referrers.has(target)) referrers.set(target, new Set());
         referrers.get(target)!.add(name);
       }
@@ -140,7 +143,7 @@ export function createCollectScope(floor: number): CollectScope {
           if (seen.has(name)) continue;
           seen.add(name);
           if (withGroups) for (const member of groupOf(name)) stack.push(member);
-          for (const [target] of refsOf.get(name) ?? []) stack.push(target);
+          for (const ref of refsOf.get(name) ?? []) stack.push(ref[0]);
           for (const sharer of referrers.get(name) ?? []) {
             if (!gone.has(name) && sharesRootOnly(sharer, name)) {
               if (withGroups) rootSharers.push([name, sharer]);

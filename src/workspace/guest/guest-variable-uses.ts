@@ -92,7 +92,10 @@ export function createVariableUses(G: any): VariableUses {
     arm,
     isArmed: (name) => armed.has(name),
     sweep() {
-      for (const [name, slot] of armed) if (!current(name, slot)) armed.delete(name);
+      // `forEach`, not `for…of` with destructuring: in QuickJS that makes an iterator and an entry per variable.
+      armed.forEach((slot, name) => {
+        if (!current(name, slot)) armed.delete(name);
+      });
     },
     peek(name) {
       const slot = armed.get(name);

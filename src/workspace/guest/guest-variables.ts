@@ -15,7 +15,8 @@
  * or a new prototype of the global object makes every later collect of the VM a full one. docs/architecture.md
  * gives the argument.
  *
- * {@link createWorkspaceVariables} runs *inside* the sandbox from its source text, so it is self-contained.
+ * {@link createWorkspaceVariables} runs *inside* the sandbox from its source text, so it is self-contained. Like
+ * the collect scope's, its loops read pairs by index (destructuring is slow in QuickJS).
  */
 
 /** What the variables need from the guest runtime. */
@@ -75,7 +76,8 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
     const symbols = ownSymbols(G);
     if (symbols.length !== baseSymbols.length) return true;
     for (let i = 0; i < symbols.length; i++) {
-      const [symbol, base] = baseSymbols[i]!;
+      const symbol = baseSymbols[i]![0];
+      const base = baseSymbols[i]![1];
       const now = describe(G, symbols[i]!);
       if (symbols[i] !== symbol || !now || now.value !== base.value || now.get !== base.get || now.set !== base.set) return true;
     }
@@ -185,7 +187,7 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
         broken: (name: string) => uses.markUsed(name),
         altered: (name: string) => uses.markUsed(name),
       });
-      for (const [name, source] of entries) scope.note(name, shares.get(name) || [], source.length, values.get(name));
+      for (const entry of entries) scope.note(entry[0], shares.get(entry[0]) || [], entry[1].length, values.get(entry[0]));
       return "";
     },
     /**
@@ -238,7 +240,9 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
         again = false;
         // Whether an owner still holds and owns its root, once per owner (a class has an instance per sharer).
         const holds = new Map<string, boolean>();
-        for (const [owner, sharer] of plan.rootSharers) {
+        for (const pair of plan.rootSharers) {
+          const owner = pair[0];
+          const sharer = pair[1];
           if (used.has(sharer)) continue;
           let held = holds.get(owner);
           if (held === undefined) {
