@@ -60,7 +60,28 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
   const uses = link.createVariableUses(G);
   const scope = link.createCollectScope(link.regroupFloor);
 
+  // The variables in definition order; the same names as a set, and each name's place (made when needed).
   let order: string[] = [];
+  let listed = new Set<string>();
+  let places: Map<string, number> | undefined;
+  const setOrder = (names: string[]) => {
+    order = names;
+    listed = new Set(names);
+    places = undefined;
+  };
+  // `names` in definition order. A few of many are sorted by their places instead of filtering every name.
+  const inOrder = (names: ReadonlySet<string>): string[] => {
+    if (names.size * 8 > order.length) return order.filter((name) => names.has(name));
+    if (!places) {
+      places = new Map();
+      for (let i = 0; i < order.length; i++) places.set(order[i]!, i);
+    }
+    const chosen: string[] = [];
+    names.forEach((name) => {
+      if (listed.has(name)) chosen.push(name);
+    });
+    return chosen.sort((a, b) => places!.get(a)! - places!.get(b)!);
+  };
   const baseline: Map<string, unknown> = new Map();
   const provided = new Set<string>();
   // Provided globals holding guest data that code may change: armed like variables, grouped, never stored.
@@ -129,7 +150,7 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
 
   // The text's root value is a node it owns, the first one.
   const ownsRoot = (text: string) => text.startsWith('{"v":{"$":"ref","i":0}');
-  const encodeInOrder = (names: ReadonlySet<string>) => codec.encodeAll(order.filter((name) => names.has(name)).map(readable), "persist");
+  const encodeInOrder = (names: ReadonlySet<string>) => codec.encodeAll(inOrder(names).map(readable), "persist");
 
   return {
     /** Defines host-provided globals (tools, context); they are not workspace variables. */
@@ -170,7 +191,7 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
      */
     restore(text: string) {
       const entries = parse(text);
-      order = entries.map((entry: [string, string]) => entry[0]);
+      setOrder(entries.map((entry: [string, string]) => entry[0]));
       scope.reset();
       const shares = new Map<string, Array<[string, number]>>();
       const values = new Map<string, unknown>();
@@ -201,13 +222,18 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
     collect(mode?: string) {
       uses.sweep();
       const { variables, unguarded } = survey();
-      const present = new Set(variables);
-      const gone = new Set(order.filter((name) => !present.has(name)));
-      if (gone.size) order = order.filter((name) => present.has(name));
-      const reordered = gone.size > 0 || order.length !== variables.length;
-      if (order.length !== variables.length) {
-        const listed = new Set(order);
-        for (const name of variables) if (!listed.has(name)) order.push(name);
+      // Most collects find the variables of the last one. A new variable holds no accessor of ours (it is
+      // unguarded), and one that does was listed when it was armed; so when every unguarded one is listed and
+      // the counts agree, the variables are exactly the listed ones.
+      const same = variables.length === order.length && unguarded.every((name) => listed.has(name));
+      const present = same ? listed : new Set(variables);
+      const gone = same ? new Set<string>() : new Set(order.filter((name) => !present.has(name)));
+      const reordered = !same && (gone.size > 0 || order.length !== variables.length);
+      if (reordered) {
+        const next = gone.size ? order.filter((name) => present.has(name)) : order.slice();
+        const known = new Set(next);
+        for (const name of variables) if (!known.has(name)) next.push(name);
+        setOrder(next);
       }
       if (!untracked && globalObjectChanged()) untracked = true;
       const full = mode === "full" || untracked;
@@ -262,7 +288,7 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
           noteLate();
         }
       }
-      const chosen = everything ? order : order.filter((name) => plan.names.has(name));
+      const chosen = everything ? order : inOrder(plan.names);
       // Where each text refers into other variables, as the encoder wrote it (scanning a large text for its
       // references again cost as much as a third of encoding it).
       for (const name of chosen) scope.note(name, encoded.refs[name], encoded.texts[name].length, current(name));
