@@ -20,8 +20,12 @@
 export interface VariableUses {
   /** Arms the global `name` when it is a writable, configurable data property; false when it cannot be. */
   arm(name: string): boolean;
-  /** True while `name` holds this tracker's accessor (after {@link sweep}, without looking again). */
+  /** True while `name` holds this tracker's accessor (as last looked at: {@link verify}, {@link sweep}). */
   isArmed(name: string): boolean;
+  /** True when `name` holds this tracker's accessor, looking now; one agent code replaced is forgotten. */
+  verify(name: string): boolean;
+  /** How many names are armed. */
+  armedCount(): number;
   /** Forgets the accessors agent code replaced or deleted; looks at every armed name once. */
   sweep(): void;
   /** The value of global `name` without counting a use (an armed binding's value, else the property read). */
@@ -91,6 +95,14 @@ export function createVariableUses(G: any): VariableUses {
   return {
     arm,
     isArmed: (name) => armed.has(name),
+    verify(name) {
+      const slot = armed.get(name);
+      if (!slot) return false;
+      if (current(name, slot)) return true;
+      armed.delete(name);
+      return false;
+    },
+    armedCount: () => armed.size,
     sweep() {
       // `forEach`, not `for…of` with destructuring: in QuickJS that makes an iterator and an entry per variable.
       armed.forEach((slot, name) => {

@@ -106,10 +106,12 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
   };
 
   // One pass over the global object's names: the variables (globals the cells created, plus provided globals a
-  // cell replaced), and among them the ones no accessor of ours guards.
+  // cell replaced), and among them the ones no accessor of ours guards. It looks at each variable's accessor as
+  // it goes (forgetting one agent code replaced), so the armed names to sweep are only those it did not see.
   const survey = () => {
     const variables: string[] = [];
     const unguarded: string[] = [];
+    let verified = 0;
     for (const name of ownNames(G)) {
       if (name === "__statek") continue;
       if (baseline.has(name)) {
@@ -120,8 +122,15 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
         }
       }
       variables.push(name);
-      if (!uses.isArmed(name)) unguarded.push(name);
+      if (uses.verify(name)) verified++;
+      else unguarded.push(name);
     }
+    // The carriers still holding their provided value were skipped above; an armed name not seen at all is no
+    // longer on the global object (deleted), and only then is every armed name looked at again.
+    carriers.forEach((name) => {
+      if (variables.indexOf(name) < 0 && uses.verify(name)) verified++;
+    });
+    if (uses.armedCount() > verified) uses.sweep();
     return { variables, unguarded };
   };
 
@@ -220,7 +229,6 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
      * detached buffer, nesting too deep) becomes a tombstone with the reason, and the others are kept.
      */
     collect(mode?: string) {
-      uses.sweep();
       const { variables, unguarded } = survey();
       // Most collects find the variables of the last one. A new variable holds no accessor of ours (it is
       // unguarded), and one that does was listed when it was armed; so when every unguarded one is listed and
