@@ -60,6 +60,8 @@ export function createDecoder(
   const isIndex = (value: any) => typeof value === "number" && Number.isInteger(value) && value >= 0;
   const NUMBERS = ["NaN", "Infinity", "-Infinity", "-0"];
   const isFiniteNumber = Number.isFinite;
+  // A missing item, only in a list (`{ "$": "hole" }`).
+  const isHole = (item: any) => item !== null && typeof item === "object" && item.$ === "hole";
   // Array nodes holding only finite numbers: the parsed list is the decoded array, no copy made.
   const numberLists = new WeakSet<object>();
 
@@ -106,7 +108,7 @@ export function createDecoder(
         // A list of finite numbers needs no check per item, and is itself the decoded array (see pass 1).
         const items = list(node.v, "items");
         if (items.every(isFiniteNumber)) numberLists.add(node);
-        else values(items);
+        else for (const item of items) if (!isHole(item)) checkValue(item, length, xrefs);
         return;
       }
       case "set": values(list(node.v, "items")); return;
@@ -321,7 +323,8 @@ export function createDecoder(
               }
               break;
             case "arr":
-              if (!numberLists.has(node)) node.v.forEach((v: any, i: number) => { shell[i] = plain(v) ? v : dec(v, name, name + "[" + i + "]"); });
+              // A hole is left a hole: the shell was made with the list's length and no items.
+              if (!numberLists.has(node)) node.v.forEach((v: any, i: number) => { if (!isHole(v)) shell[i] = plain(v) ? v : dec(v, name, name + "[" + i + "]"); });
               break;
             case "map": for (const pair of node.v) shell.set(dec(pair[0], name, name), dec(pair[1], name, name)); break;
             case "set": for (const v of node.v) shell.add(dec(v, name, name)); break;

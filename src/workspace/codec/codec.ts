@@ -16,7 +16,8 @@
  * point into each other's tables with `{ "$": "xref", "n": name, "i": index }`, which keeps sharing between
  * variables. Host objects are never copied: the realm's hooks turn them into handle references. A value that
  * cannot be kept is a tombstone written in place, `{ "$": "tomb", "why": reason, "at": path }`, so a restored
- * tombstone stored again yields the same text.
+ * tombstone stored again yields the same text. A missing item of an array is `{ "$": "hole" }` (a list
+ * only).
  *
  * Texts are untrusted (DESIGN.md §6.6): decoding checks every field, resolves references only as integers into
  * the tables of the call, and never looks a name up on an object of the realm. Persisting is guarded per
@@ -133,6 +134,8 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
   // Arrays at least this long are copied and, when they hold only finite numbers, written by the engine.
   const NATIVE_MIN_LENGTH = 16;
   const isFiniteNumber = Number.isFinite;
+  // A missing item of an array (`[1, , 3]`), which a restored array must not have as `undefined`.
+  const HOLE = { $: "hole" };
   const DETACHED = "a detached ArrayBuffer (its contents were transferred away)";
   // Throws `error` (what a transfer reports), carrying the reason a persisted variable's tombstone gives.
   function refuse(error: any, why: string): never {
@@ -302,7 +305,7 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
           for (let i = 0; i < length; i++) {
             const v = source[i];
             const type = typeof v;
-            items[i] = type === "number" || type === "string" || type === "boolean" || v === null ? v : enc(v, path + "[" + i + "]");
+            items[i] = type === "number" || type === "string" || type === "boolean" || v === null ? v : v === undefined && !(i in source) ? HOLE : enc(v, path + "[" + i + "]");
           }
           if (items.includes(NaN)) for (let i = 0; i < length; i++) if (Number.isNaN(items[i])) items[i] = encodeValue(NaN, path);
           for (const infinite of [Infinity, -Infinity]) {
@@ -429,7 +432,7 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
     // Host calls mostly carry a few primitives: those skip the graph machinery in both directions.
     encode(value: unknown, mode?: CodecMode) {
       if (isSimple(value)) return '{"v":' + JSON.stringify(value) + "}";
-      if (Array.isArray(value) && value.every(isSimple)) return '{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":' + JSON.stringify(value) + "}]}";
+      if (Array.isArray(value) && value.every(isSimple) && !value.includes(undefined)) return '{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":' + JSON.stringify(value) + "}]}";
       return encodeAll([["$", value]], mode || "transfer").texts.$;
     },
     decode(text: string) {
