@@ -12,6 +12,7 @@
  * changed text is checked together with the rows it refers into, not with every row.
  */
 import type { VariableRow } from "../store/store.ts";
+import type { Codec } from "./codec/codec.ts";
 import { HandleTable } from "./membrane/handle-table.ts";
 import { createHostCodec } from "./membrane/host-codec.ts";
 import type { ReferenceGuard } from "./membrane/reference-guard.ts";
@@ -50,6 +51,17 @@ export function tombstoneText(why: string, name: string): string {
 }
 
 const TOMBSTONE = '"$":"tomb"';
+
+let checker: Codec | undefined;
+/** The codec that checks texts: host references are not resolved, only read (one for all, made once). */
+function checkingCodec(): Codec {
+  checker ??= createHostCodec({
+    table: new HandleTable(),
+    describeHandle: () => ({ key: null }),
+    resolveKey: () => ({ why: "not resolved while checking" }),
+  });
+  return checker;
+}
 
 /** The rows a workspace knows are stored. */
 export class StoredRows {
@@ -152,11 +164,7 @@ export class StoredRows {
    */
   #refuseUndecodable(changes: RowChanges): void {
     const put = new Map(changes.put.map((row) => [row.name, row]));
-    const codec = createHostCodec({
-      table: new HandleTable(),
-      describeHandle: () => ({ key: null }),
-      resolveKey: () => ({ why: "not resolved while checking" }),
-    });
+    const codec = checkingCodec();
     const checked = new Set(put.keys());
     // The rows the changed texts refer into, as the encoder writes those references: decoded in the first pass,
     // a changed text that shares values with another variable neither fails nor needs a second pass. (A
