@@ -83,6 +83,11 @@ hostileSuite("hostile code: denial of service", [
     expect: "the variables of this step could not be saved: saving them took longer than the runtime's time limit; the workspace continues from the variables saved before",
   },
   {
+    name: "an array of 4 billion holes while variables are saved",
+    code: "const holes = []\nholes.length = 2 ** 32 - 1",
+    expect: "the variables of this step could not be saved: saving them took longer than the runtime's time limit; the workspace continues from the variables saved before",
+  },
+  {
     name: "a thrown value whose message never ends",
     code: "throw { get message() { while (true) {} } }",
     expect: TIMEOUT,

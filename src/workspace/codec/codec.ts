@@ -131,8 +131,12 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
   // Deepest nesting of objects the encoder follows (its recursion must end well before the stack does).
   const MAX_DEPTH = 1000;
   const TOO_DEEP = "it is nested too deeply to be saved";
-  // Arrays at least this long are copied and, when they hold only finite numbers, written by the engine.
+  // Arrays at least this long are copied and, when they hold only finite numbers, written by the engine. Not
+  // longer ones: the engine's own loops cannot be interrupted, and a sparse array's length costs agent code
+  // nothing (`a.length = 2 ** 32 - 1`); the item-by-item loop stops at the time limit. 100,000 items take the
+  // engine's functions ~40 ms here.
   const NATIVE_MIN_LENGTH = 16;
+  const NATIVE_MAX_LENGTH = 100_000;
   const isFiniteNumber = Number.isFinite;
   // A missing item of an array (`[1, , 3]`), which a restored array must not have as `undefined`.
   const HOLE = { $: "hole" };
@@ -291,7 +295,8 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
           // A long array is read once, by the engine, into an array of the codec's own (an interpreted loop cost
           // QuickJS twice as much). `concat` on a fresh array makes no array of agent code's species; a value
           // that does not spread (a proxy saying so) comes out another length and is read item by item instead.
-          const copy: any[] | undefined = length >= NATIVE_MIN_LENGTH ? ([] as any[]).concat(value) : undefined;
+          const native = length >= NATIVE_MIN_LENGTH && length <= NATIVE_MAX_LENGTH;
+          const copy: any[] | undefined = native ? ([] as any[]).concat(value) : undefined;
           const source = copy !== undefined && copy.length === length ? copy : value;
           // Only finite numbers and no holes (`every` skips them; `includes` sees them as `undefined`): the
           // engine writes the list, as JSON would (a -0 would come out as 0, so it takes the loop).
@@ -432,7 +437,7 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
     // Host calls mostly carry a few primitives: those skip the graph machinery in both directions.
     encode(value: unknown, mode?: CodecMode) {
       if (isSimple(value)) return '{"v":' + JSON.stringify(value) + "}";
-      if (Array.isArray(value) && value.every(isSimple) && !value.includes(undefined)) return '{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":' + JSON.stringify(value) + "}]}";
+      if (Array.isArray(value) && value.length <= NATIVE_MAX_LENGTH && value.every(isSimple) && !value.includes(undefined)) return '{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":' + JSON.stringify(value) + "}]}";
       return encodeAll([["$", value]], mode || "transfer").texts.$;
     },
     decode(text: string) {
