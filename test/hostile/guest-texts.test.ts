@@ -136,6 +136,22 @@ hostileSuite("hostile code: texts from the guest", [
     },
   },
   {
+    name: "a forged collect report whose texts run past their lengths",
+    code: "globalThis.added = 1",
+    // Two characters more than the header says (the ordinary job beside it reports as it should).
+    forge: { report: (text) => (text.includes('["added",') ? text + "{}" : text) },
+    expect: "the variables of this step could not be saved: TypeError: the workspace reported its variables in an unreadable form (2 characters follow the last text)",
+    check: (view) => assert.ok(!("added" in view.variables), "nothing of the report was stored"),
+  },
+  {
+    name: "a forged collect report whose header claims a longer text",
+    code: "globalThis.added = 1",
+    // The header says 17 characters where the report has 7 left.
+    forge: { report: (text) => text.replace('"texts":[["added",', '"texts":[["added",1') },
+    expect: /^the variables of this step could not be saved: TypeError: the workspace reported its variables in an unreadable form \(a text's name or length does not fit the report\)$/,
+    check: (view) => assert.ok(!("added" in view.variables)),
+  },
+  {
     name: "a forged variable text that does not decode",
     code: "globalThis.forged = 1; globalThis.fine = 2",
     forge: { variable: { name: "forged", text: '{"v":{"$":"ref","i":"constructor"}}' } },

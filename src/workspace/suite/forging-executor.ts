@@ -19,6 +19,8 @@ export interface Forgery {
   exit?: { text: string };
   /** Replaces the stored text of variable `name` in what the guest reports at the end of a cell. */
   variable?: { name: string; text: string };
+  /** Rewrites the whole report of the guest's collect at the end of a cell (after `variable`). */
+  report?: (text: string) => string;
   /** Replaces every message of operation `op` with `to` (another operation, other arguments). */
   message?: { op: string; to: (args: readonly string[]) => { op: string; args: string[] } };
 }
@@ -51,10 +53,13 @@ export function forgingExecutor(inner: Executor, forgery: Forgery): Executor {
       const vm = await inner.createVm({ ...options, host });
       const forgeCollected = (text: string): string => {
         const forged = forgery.variable;
-        if (!forged) return text;
-        const report = readCollectReport(text);
-        if (forged.name in report.texts) report.texts[forged.name] = forged.text;
-        return writeCollectReport(report);
+        let report = text;
+        if (forged) {
+          const read = readCollectReport(text);
+          if (forged.name in read.texts) read.texts[forged.name] = forged.text;
+          report = writeCollectReport(read);
+        }
+        return forgery.report ? forgery.report(report) : report;
       };
       const runCell: Vm["runCell"] = async (script, cellOptions) => {
         const outcome = await vm.runCell(script, cellOptions);
