@@ -232,6 +232,19 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
       // A property's value; plain strings, booleans, finite numbers and null are themselves, and skip the path
       // (building one per item was most of the cost of encoding a large array or object).
       const item = (value: any, path: string, key: string): any => (isSimple(value) ? value : enc(value, keyPath(path, key)));
+      // A tombstone is written in place, the same way whether the value is new or a tombstone restored earlier,
+      // so storing it again yields the same text (and no repeated notice).
+      const lost = (why: string, path: string) => {
+        problems.push({ path, reason: why });
+        return { $: "tomb", why, at: path };
+      };
+      // Takes back the node just reserved for `value`: it is written in place instead. (Neither helper is made
+      // per value: in QuickJS a closure costs microseconds, and the locals it captures get slower to reach.)
+      const unshare = (value: any, inPlace: any) => {
+        nodes.pop();
+        seen.delete(value);
+        return inPlace;
+      };
       const encodeValue = (value: any, path: string): any => {
         const type = typeof value;
         if (value === null || type === "string" || type === "boolean") return value;
@@ -245,13 +258,7 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
         if (type === "undefined") return { $: "undef" };
         // Hexadecimal: the engine converts a BigInt to decimal in quadratic time (seconds for a large one).
         if (type === "bigint") return { $: "big", x: value < 0 ? "-" + (-value).toString(16) : value.toString(16) };
-        // A tombstone is written in place, the same way whether the value is new or a tombstone restored
-        // earlier, so storing it again yields the same text (and no repeated notice).
-        const lost = (why: string) => {
-          problems.push({ path, reason: why });
-          return { $: "tomb", why, at: path };
-        };
-        if (type === "symbol") return mode === "transfer" ? { $: "opaque", d: String(value) } : lost("a Symbol");
+        if (type === "symbol") return mode === "transfer" ? { $: "opaque", d: String(value) } : lost("a Symbol", path);
         const known = seen.get(value);
         if (known) {
           if (known.root === name) return { $: "ref", i: known.index };
@@ -260,7 +267,7 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
         }
         const handle = H.handleOf ? H.handleOf(value, mode) : undefined;
         if (handle) {
-          if (handle.id === undefined && handle.k === undefined) return lost(handle.why);
+          if (handle.id === undefined && handle.k === undefined) return lost(handle.why, path);
           // A persisted reference remembers where it was, for the notice when it cannot be re-attached.
           return mode === "persist" ? { $: "h", ...handle, at: path } : { $: "h", ...handle };
         }
@@ -269,17 +276,11 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
         nodes.push(node);
         seen.set(value, { root: name, index });
         const ref = { $: "ref", i: index };
-        // Takes back the node just reserved for `value`: it is written in place instead.
-        const unshare = (inPlace: any) => {
-          nodes.pop();
-          seen.delete(value);
-          return inPlace;
-        };
         if (type === "function") {
           const source = mode === "persist" && H.definitionOf ? H.definitionOf(value) : undefined;
           if (source === undefined) {
-            if (mode === "transfer") return unshare({ $: "opaque", d: opaqueFunction(value) });
-            return unshare(lost("a function that is not a top-level declaration (closure over local state)"));
+            if (mode === "transfer") return unshare(value, { $: "opaque", d: opaqueFunction(value) });
+            return unshare(value, lost("a function that is not a top-level declaration (closure over local state)", path));
           }
           node.t = "fn";
           node.src = source;
@@ -319,20 +320,23 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
           for (let i = items.indexOf(0); i >= 0; i = items.indexOf(0, i + 1)) if (1 / items[i] < 0) items[i] = encodeValue(-0, path);
           return ref;
         }
-        if (value instanceof Date) {
+        // A plain object (most are) has none of the classes below on its prototype chain: none is asked for.
+        const proto = Object.getPrototypeOf(value);
+        const builtin = proto !== objectProto && proto !== null;
+        if (builtin && value instanceof Date) {
           node.t = "date";
           const time = value.getTime();
           node.v = Number.isNaN(time) ? null : time;
           return ref;
         }
-        if (value instanceof RegExp) {
+        if (builtin && value instanceof RegExp) {
           node.t = "re";
           node.src = value.source;
           node.fl = value.flags;
           node.li = value.lastIndex;
           return ref;
         }
-        if (value instanceof Map) {
+        if (builtin && value instanceof Map) {
           node.t = "map";
           node.v = [];
           let i = 0;
@@ -347,7 +351,7 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
           }
           return ref;
         }
-        if (value instanceof Set) {
+        if (builtin && value instanceof Set) {
           node.t = "set";
           node.v = [];
           let i = 0;
@@ -357,7 +361,7 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
           }
           return ref;
         }
-        const typed = typedName(value);
+        const typed = builtin ? typedName(value) : undefined;
         if (typed) {
           node.t = "ta";
           node.k = typed;
@@ -365,13 +369,13 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
           node.b = toHex(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
           return ref;
         }
-        if (value instanceof ArrayBuffer) {
+        if (builtin && value instanceof ArrayBuffer) {
           node.t = "ab";
           if ((value as any).detached === true) refuse(new TypeError(DETACHED), "it holds " + DETACHED);
           node.b = toHex(new Uint8Array(value));
           return ref;
         }
-        if (value instanceof Error) {
+        if (builtin && value instanceof Error) {
           node.t = "err";
           node.name = String(value.name);
           node.msg = String(value.message);
@@ -381,13 +385,12 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
           for (const key of Object.keys(value)) node.p.push([key, item((value as any)[key], path, key)]);
           return ref;
         }
-        const proto = Object.getPrototypeOf(value);
         let classRef: any;
-        if (proto !== objectProto && proto !== null) {
+        if (builtin) {
           const cls = H.classOf ? H.classOf(value) : undefined;
           if (!cls) {
             const why = describe(value);
-            return unshare(mode === "transfer" ? { $: "opaque", d: why.split(" (")[0] } : lost(why));
+            return unshare(value, mode === "transfer" ? { $: "opaque", d: why.split(" (")[0] } : lost(why, path));
           }
           classRef = mode === "persist" ? enc(cls, path + ".constructor") : String(cls.name || "Object");
         }
