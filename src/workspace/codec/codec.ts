@@ -314,9 +314,9 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
             items[i] = type === "number" || type === "string" || type === "boolean" || v === null ? v : v === undefined && !(i in source) ? HOLE : enc(v, path + "[" + i + "]");
           }
           if (items.includes(NaN)) for (let i = 0; i < length; i++) if (Number.isNaN(items[i])) items[i] = encodeValue(NaN, path);
-          for (const infinite of [Infinity, -Infinity]) {
-            for (let i = items.indexOf(infinite); i >= 0; i = items.indexOf(infinite, i + 1)) items[i] = encodeValue(infinite, path);
-          }
+          // (Written out twice: a `for…of` over `[Infinity, -Infinity]` made an iterator for every array.)
+          for (let i = items.indexOf(Infinity); i >= 0; i = items.indexOf(Infinity, i + 1)) items[i] = encodeValue(Infinity, path);
+          for (let i = items.indexOf(-Infinity); i >= 0; i = items.indexOf(-Infinity, i + 1)) items[i] = encodeValue(-Infinity, path);
           for (let i = items.indexOf(0); i >= 0; i = items.indexOf(0, i + 1)) if (1 / items[i] < 0) items[i] = encodeValue(-0, path);
           return ref;
         }
