@@ -397,8 +397,14 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
         node.t = "obj";
         if (proto === null) node.np = 1;
         if (classRef !== undefined) node.c = classRef;
-        node.p = [];
-        for (const key of Object.keys(value)) node.p.push([key, item(value[key], path, key)]);
+        const keys = Object.keys(value);
+        const p = (node.p = new Array(keys.length));
+        for (let i = 0; i < keys.length; i++) {
+          const key = keys[i]!;
+          const v = value[key];
+          const t = typeof v;
+          p[i] = [key, t === "string" || t === "boolean" || v === null || (t === "number" && v - v === 0 && (v !== 0 || 1 / v > 0)) ? v : enc(v, keyPath(path, key))];
+        }
         return ref;
       };
       const problemCount = problems.length;
