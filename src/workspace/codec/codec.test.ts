@@ -24,6 +24,9 @@ describe("createCodec", () => {
     assert.ok(Number.isNaN(nan));
     assert.equal(inf, Infinity);
     assert.equal(ninf, -Infinity);
+    const fields = roundTrip({ nz: -0, nan: NaN, inf: Infinity, ninf: -Infinity, zero: 0, n: 1.5 }) as Record<string, number>;
+    assert.ok(Object.is(fields.nz, -0) && Object.is(fields.zero, 0), "as an object's fields too");
+    assert.ok(Number.isNaN(fields.nan) && fields.inf === Infinity && fields.ninf === -Infinity && fields.n === 1.5);
   });
 
   it("tells where each text refers into the texts before it", () => {
