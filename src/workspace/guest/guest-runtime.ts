@@ -47,8 +47,12 @@ export function installGuestRuntime(
   // persist as tombstones. The mark travels with the stored source as a leading comment.
   const privateClasses = new WeakSet<Function>();
   const PRIVATE_MARK = "/*#private*/";
+  // The built-in prototypes end the walk: their constructors are never private classes (the collect asks this of
+  // every object it encodes, and a plain object or array is most of them).
+  const objectPrototype = Object.prototype;
+  const arrayPrototype = Array.prototype;
   const privateClassOf = (value: object) => {
-    for (let proto = Object.getPrototypeOf(value); proto; proto = Object.getPrototypeOf(proto)) {
+    for (let proto = Object.getPrototypeOf(value); proto && proto !== objectPrototype && proto !== arrayPrototype; proto = Object.getPrototypeOf(proto)) {
       const cls = Object.prototype.hasOwnProperty.call(proto, "constructor") ? proto.constructor : undefined;
       if (cls && privateClasses.has(cls)) return cls;
     }
