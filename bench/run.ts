@@ -7,6 +7,7 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   sandbox: () => import("./sandbox.ts"),
   "native-loops": () => import("./native-loops.ts"),
   "workspace-size": () => import("./workspace-size.ts"),
+  "record-variables": () => import("./record-variables.ts"),
   "store-writes": () => import("./store-writes.ts"),
   durable: () => import("./durable.ts"),
   ui: () => import("./ui.ts"),

@@ -25,7 +25,8 @@ for (let i = 0; i < 13; i++) globalThis["index" + i] = new Map(Array.from({ leng
 for (let i = 0; i < 12; i++) globalThis["when" + i] = new Date(86400000 * i)
 for (let i = 0; i < 12; i++) globalThis["account" + i] = new Account(i, "owner " + i)
 `;
-interface Scenario {
+/** A job's workspace setup and the cell each measured step runs. */
+export interface Scenario {
   label: string;
   setup: string | undefined;
   cell: string;
@@ -40,7 +41,8 @@ const SCENARIOS: Scenario[] = [
   { label: "the list alone, cell changes it       ", setup: "const list7 = Array.from({ length: 1000 }, (_, k) => k * 7)", cell: "list7[3] += 1" },
 ];
 
-async function stepsPerSecond(scenario: Scenario, steps: number): Promise<number> {
+/** Durable steps per second of one job on a fresh SQLite file: the setup cell, then `steps` runs of the cell. */
+export async function stepsPerSecond(scenario: Scenario, steps: number): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "statek-bench-"));
   try {
     const replies = [...(scenario.setup ? [fenced(scenario.setup)] : []), ...Array.from({ length: steps + 20 }, () => fenced(scenario.cell))];
@@ -64,7 +66,8 @@ async function stepsPerSecond(scenario: Scenario, steps: number): Promise<number
   }
 }
 
-function median(values: number[]): number {
+/** The middle value (the upper one of an even count). */
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
 }
