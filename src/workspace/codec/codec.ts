@@ -306,6 +306,16 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
             return ref;
           }
           const items = (node.v = new Array(length));
+          if (length < NATIVE_MIN_LENGTH) {
+            // A short array (a record's tags): each number is tested here, which costs less than four searches.
+            for (let i = 0; i < length; i++) {
+              const v = source[i];
+              const type = typeof v;
+              const plain = type === "string" || type === "boolean" || v === null || (type === "number" && v - v === 0 && (v !== 0 || 1 / v > 0));
+              items[i] = plain ? v : v === undefined && !(i in source) ? HOLE : enc(v, path + "[" + i + "]");
+            }
+            return ref;
+          }
           // The hot loop: a number is copied as it is, and the few numbers JSON cannot hold are found after it
           // by the engine's own searches (in QuickJS, testing each number here cost as much as copying it).
           for (let i = 0; i < length; i++) {
