@@ -314,7 +314,8 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
           }
           const items = (node.v = new Array(length));
           if (length < NATIVE_MIN_LENGTH) {
-            // A short array (a record's tags): each number is tested here, which costs less than four searches.
+            // A short array (a record's tags): each item is tested here (`isSimple`, written out), which costs
+            // less than the four searches after the long loop.
             for (let i = 0; i < length; i++) {
               const v = source[i];
               const type = typeof v;
@@ -414,6 +415,7 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
         node.t = "obj";
         if (proto === null) node.np = 1;
         if (classRef !== undefined) node.c = classRef;
+        // `item`, written out with `isSimple` inline: two calls per field cost QuickJS more than the test.
         const keys = Object.keys(value);
         const p = (node.p = new Array(keys.length));
         for (let i = 0; i < keys.length; i++) {
