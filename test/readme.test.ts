@@ -46,8 +46,8 @@ describe("the README", () => {
     worker.stderr.on("data", (chunk) => (workerOutput += chunk));
     const exited = new Promise<number | null>((resolve) => worker.on("exit", (code) => resolve(code)));
     try {
-      const output = execFileSync(process.execPath, ["--conditions=statek-source", join(dir, "client.ts")], { cwd: dir, encoding: "utf8" });
-      assert.equal(output.trim(), "Hello, Ada!");
+      const output = execFileSync(process.execPath, ["--conditions=statek-source", join(dir, "client.ts")], { cwd: dir, encoding: "utf8", timeout: 120_000 });
+      assert.equal(output.trim(), "Hello, Ada!", workerOutput);
       worker.kill("SIGTERM");
       assert.equal(await exited, 0, workerOutput);
     } finally {
