@@ -34,7 +34,7 @@ export { CHAT_STYLES, DEFAULT_CHAT_STYLE, CHAT_STYLE_NAMES } from "./tools/chat-
 export type { ChatStyle, ChatStyleName } from "./tools/chat-style.ts";
 export { DEFAULT_HARNESS_LIMITS } from "./agents/harness.ts";
 export type { HarnessLimits } from "./agents/harness.ts";
-export type { WarmupBlock, WarmupSource } from "./jobs/step/warmup.ts";
+export type { WarmupBlock, WarmupSource } from "./agents/warmup-blocks.ts";
 export { FinalCheck, FINAL_CHECK_MESSAGE } from "./agents/final-check.ts";
 export type { FinalCheckOptions } from "./agents/final-check.ts";
 export type { PostProcessor, PostProcessorContext, PostProcessorOutcome, ReplyDraft } from "./agents/post-processor.ts";

@@ -8,7 +8,7 @@ import { Agent } from "./agent.ts";
 import { Statek } from "../jobs/statek.ts";
 import { scriptedModel } from "../models/scripted-model.ts";
 import { z } from "zod";
-import { CHAT_STYLES } from "../jobs/chat-styles/chat-style.ts";
+import { CHAT_STYLES } from "./chat-styles/chat-style.ts";
 
 const make = (name: string) => tool({ name, description: `The ${name} tool.`, run: () => name });
 const names = (tools: ReadonlyArray<{ name: string }>) => tools.map((t) => t.name);

@@ -9,8 +9,8 @@ import type { LanguageModel } from "../models/language-model.ts";
 import { isTool, type Tool } from "../tools/tool.ts";
 import { agentTools, type AgentTools } from "../tools/ai-sdk-tool.ts";
 import { kindOf } from "../tools/with-article.ts";
-import { chatStyleOf, type ChatStyle } from "../jobs/chat-styles/chat-style.ts";
-import { chatStyleRules } from "../jobs/chat-styles/chat-styles.ts";
+import { chatStyleOf, type ChatStyle } from "./chat-styles/chat-style.ts";
+import { chatStyleRules } from "./chat-styles/chat-styles.ts";
 import type { HarnessLimits } from "./harness.ts";
 import {
   applyTypedSettings, checkHarnessOption, checkMetadataObject, checkMetadataSettings, checkModelString, harnessFromMetadata,
@@ -19,8 +19,8 @@ import {
 import { parsePostProcessors } from "./parse-post-processors.ts";
 import type { PostProcessor } from "./post-processor.ts";
 import { readPromptFile } from "./prompt-file.ts";
-import { parseWarmup, type WarmupBlock, type WarmupSource } from "../jobs/step/warmup.ts";
-import type { OnModelText } from "../jobs/events/job-events.ts";
+import { parseWarmup, type WarmupBlock, type WarmupSource } from "./warmup-blocks.ts";
+import type { OnModelText } from "./model-text.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
 import { SYSTEM_TOOLS } from "./system-tools.ts";
 import { isIdentifier } from "../tools/is-identifier.ts";

@@ -18,7 +18,7 @@ import type { JsonValue } from "../store/store.ts";
 import { selectScopedTools } from "../tools/llm-tools-scope.ts";
 import type { Tool } from "../tools/tool.ts";
 import { kindOf } from "../tools/with-article.ts";
-import { CHAT_STYLES, chatStyleOf, isChatStyle, type ChatStyle } from "../jobs/chat-styles/chat-style.ts";
+import { CHAT_STYLES, chatStyleOf, isChatStyle, type ChatStyle } from "./chat-styles/chat-style.ts";
 import { HARNESS_METADATA_KEYS, checkHarnessLimits, type HarnessLimits } from "./harness.ts";
 import { parsePostProcessors } from "./parse-post-processors.ts";
 

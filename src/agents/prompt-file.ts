@@ -22,7 +22,7 @@ import { readFileSync } from "node:fs";
 import { basename, extname } from "node:path";
 import { InvalidPromptFileError } from "../errors/invalid-prompt-file-error.ts";
 import { parseModelString } from "../models/model-string.ts";
-import { CHAT_STYLES, isChatStyle } from "../jobs/chat-styles/chat-style.ts";
+import { CHAT_STYLES, isChatStyle } from "./chat-styles/chat-style.ts";
 import { HARNESS_METADATA_KEYS, type HarnessLimits } from "./harness.ts";
 import { parsePostProcessors } from "./parse-post-processors.ts";
 

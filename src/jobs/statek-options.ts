@@ -11,7 +11,7 @@ import type { Agent } from "../agents/agent.ts";
 import type { HarnessLimits } from "../agents/harness.ts";
 import type { OnModelText } from "./events/job-events.ts";
 import type { JobMetadata, JobSettings } from "../agents/job-settings.ts";
-import type { WarmupSource } from "./step/warmup.ts";
+import type { WarmupSource } from "../agents/warmup-blocks.ts";
 
 /** What {@link Statek.open} accepts. */
 export interface StatekOptions {

@@ -9,6 +9,9 @@
  */
 import type { JobStatus, JsonValue } from "../../store/store.ts";
 import type { ConsoleRecord } from "../history/history.ts";
+import type { OnModelText } from "../../agents/model-text.ts";
+
+export type { OnModelText };
 
 /** A piece of a model's reply text, as the provider streamed it (live: not in the outbox). */
 export interface ModelTextEvent {
@@ -98,19 +101,6 @@ export type LiveJobEvent = ModelTextEvent;
 
 /** Every job event `statek.events()` yields. */
 export type JobEvent = RecordedJobEvent | LiveJobEvent;
-
-/**
- * Hears a model's reply text as it streams in — for progress displays and chat applications. Called once per
- * piece of text, before the reply is complete or committed; the reply that is committed is in the job's
- * history. When a call is retried, `attempt` grows and the text starts over. Must not throw (what it throws
- * is ignored: the reply does not depend on it) and should return quickly.
- *
- * @example
- * ```ts
- * const statek = await Statek.open({ agents: [agent], onModelText: (delta, { job, turn }) => process.stdout.write(delta) });
- * ```
- */
-export type OnModelText = (delta: string, context: { job: { id: string; role: string }; turn: number; attempt: number }) => void;
 
 /** Calls `listener` with `event`'s delta, ignoring what it throws or rejects with (a listener cannot break a step). */
 export function notifyModelText(listener: OnModelText | undefined, event: ModelTextEvent): void {

@@ -11,7 +11,7 @@ import type { SubmittedRecord } from "../history/history.ts";
 import { encodeHistoryRow } from "../history/history-codec.ts";
 import { jobMetadata, type JobMetadata, type JobSettings } from "../../agents/job-settings.ts";
 import { encodeInitialVariables, toJsonParams, type SubmitScope } from "./submit-values.ts";
-import { parseWarmup, type WarmupSource } from "../step/warmup.ts";
+import { parseWarmup, type WarmupSource } from "../../agents/warmup-blocks.ts";
 
 /** What a new job is made of (the options of `submitJob`). */
 export interface NewJobOptions extends JobSettings {

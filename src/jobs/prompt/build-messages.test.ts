@@ -4,10 +4,10 @@ import type { ModelMessage } from "../../models/model-request.ts";
 import type { ToolCallRecord } from "../../tools/call-tool.ts";
 import { CHAT_STYLES } from "../../tools/chat-style.ts";
 import { buildMessages, KICKOFF_MESSAGE, MessageBuilder, type BuildMessagesOptions } from "./build-messages.ts";
-import { chatStyleRules } from "../chat-styles/chat-styles.ts";
+import { chatStyleRules } from "../../agents/chat-styles/chat-styles.ts";
 import type { HistoryKind, HistoryRecord, HistoryRecordData, ModelResponseRecord } from "../history/history.ts";
 import { historyRecord } from "../history/history-codec.ts";
-import { TS_CLI } from "../step/ts-cli.ts";
+import { TS_CLI } from "../../agents/chat-styles/ts-cli-tool.ts";
 
 const usage = { inputTokens: 10, cachedInputTokens: 0, outputTokens: 5 };
 

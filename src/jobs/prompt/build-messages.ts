@@ -9,11 +9,11 @@
  */
 import type { ModelMessage } from "../../models/model-request.ts";
 import type { ToolCallRecord } from "../../tools/call-tool.ts";
-import type { ChatStyleRules } from "../chat-styles/chat-style.ts";
-import { xmlBox } from "../chat-styles/chat-styles.ts";
-import { MARKDOWN_STYLE } from "../chat-styles/markdown.ts";
+import type { ChatStyleRules } from "../../agents/chat-styles/chat-style.ts";
+import { xmlBox } from "../../agents/chat-styles/chat-styles.ts";
+import { MARKDOWN_STYLE } from "../../agents/chat-styles/markdown.ts";
 import type { HistoryRecord, ModelResponseRecord, RecordedToolCall, WarmupRecord } from "../history/history.ts";
-import { TS_CLI } from "../step/ts-cli.ts";
+import { TS_CLI } from "../../agents/chat-styles/ts-cli-tool.ts";
 
 /** The user message that opens a job with no user message of its own. */
 export const KICKOFF_MESSAGE = "The workspace is ready. Begin.";

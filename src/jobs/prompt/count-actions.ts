@@ -3,7 +3,7 @@
  * Counting the model's actions in a job, for `FinalCheck`: each reply counts 1 for code it ran, 1 per formal
  * tool call, and 1 for an answer to the user (dialog styles). Warmup, user messages and notes do not count.
  */
-import type { ChatStyleRules } from "../chat-styles/chat-style.ts";
+import type { ChatStyleRules } from "../../agents/chat-styles/chat-style.ts";
 import type { HistoryRecord } from "../history/history.ts";
 
 /** The model's actions in `history`. */

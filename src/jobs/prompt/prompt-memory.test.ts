@@ -5,7 +5,7 @@ import { renderPrompt } from "../../docs/render-prompt.ts";
 import { Agent, Statek, scriptedModel, tool, type PostProcessor, type ScriptedTurn, type Tool } from "../../index.ts";
 import { registerEnum } from "../../tools/enum-members.ts";
 import { buildMessages } from "./build-messages.ts";
-import { chatStyleRules } from "../chat-styles/chat-styles.ts";
+import { chatStyleRules } from "../../agents/chat-styles/chat-styles.ts";
 import { countActions } from "./count-actions.ts";
 import type { HistoryRecord } from "../history/history.ts";
 import { historyRecord } from "../history/history-codec.ts";

@@ -14,7 +14,7 @@ import type { ChatStyle } from "../../tools/chat-style.ts";
 import { enumRegistrations } from "../../tools/enum-members.ts";
 import type { Tool } from "../../tools/tool.ts";
 import { MessageBuilder, type BuildMessagesOptions } from "./build-messages.ts";
-import type { ChatStyleRules } from "../chat-styles/chat-style.ts";
+import type { ChatStyleRules } from "../../agents/chat-styles/chat-style.ts";
 import { countActions } from "./count-actions.ts";
 import { requestTools } from "./request-tools.ts";
 import type { HistoryRecord } from "../history/history.ts";

@@ -10,7 +10,7 @@ import type { JsonValue } from "../../store/store.ts";
 import type { ChatStyle } from "../../tools/chat-style.ts";
 import { selectScopedTools } from "../../tools/llm-tools-scope.ts";
 import type { Tool } from "../../tools/tool.ts";
-import { tsCliTool } from "../step/ts-cli.ts";
+import { tsCliTool } from "../../agents/chat-styles/ts-cli-tool.ts";
 
 /**
  * The tools to offer the model for one request; empty when the style has no tool of its own and

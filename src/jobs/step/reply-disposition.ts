@@ -15,7 +15,7 @@
  * agree, and so would a replay.
  */
 import { compileCell } from "../../workspace/cell-compiler.ts";
-import type { ChatStyleRules, ReplyShape } from "../chat-styles/chat-style.ts";
+import type { ChatStyleRules, ReplyShape } from "../../agents/chat-styles/chat-style.ts";
 
 /** A reply that is recorded but not run: what the model is told, and what its tool calls read as results. */
 export interface HeldReply {

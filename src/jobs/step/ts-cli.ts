@@ -1,39 +1,17 @@
 /**
  * @module
- * The `ts_cli` system tool of the `DIRECT` chat style: the model runs TypeScript in the job's workspace by
- * calling it formally with one parameter, `code`. The cell runs like any other (variables persist, tools are
- * in scope), but its console output is the call's result, sent back as the tool result — it is not written
- * to the job's console.
+ * Running a call of the `ts_cli` system tool of the `DIRECT` chat style (`agents/chat-styles/ts-cli-tool.ts`):
+ * the code runs as a cell like any other (variables persist, tools are in scope), but its console output is
+ * the call's result, sent back as the tool result — it is not written to the job's console.
  */
-import { z } from "zod";
 import { llmRepr } from "../../tools/llm-repr.ts";
-import { tool } from "../../tools/tool.ts";
 import type { Workspace } from "../../workspace/workspace.ts";
-import { stripOuterFence } from "../chat-styles/fences.ts";
+import { stripOuterFence } from "../../agents/chat-styles/fences.ts";
 import type { RecordedToolCall } from "../history/history.ts";
 import type { JournalItem } from "../../workspace/cell-journal.ts";
 import type { DurableCellContext } from "./durable-cell.ts";
 import { runDurableCell, settleCell } from "./durable-cell.ts";
-
-/** The name of the system tool. */
-export const TS_CLI = "ts_cli";
-
-/**
- * The `ts_cli` tool as the model is offered it. Its calls never reach `run`: the job runner executes them in
- * the workspace (see {@link runTsCli}).
- */
-export const tsCliTool = tool({
-  name: TS_CLI,
-  system: true,
-  target: "DIRECT",
-  description:
-    "Run TypeScript in your persistent workspace and get its console output back. Top-level declarations " +
-    "persist between calls; the value of a top-level expression is printed; call exit(result) when the task is done.",
-  params: z.object({ code: z.string().describe("TypeScript to run (no Markdown fences).") }),
-  run: () => {
-    throw new Error("ts_cli runs in the job's workspace; it is executed by the job runner, not called");
-  },
-});
+import { TS_CLI } from "../../agents/chat-styles/ts-cli-tool.ts";
 
 /**
  * Runs one `ts_cli` call as a durable cell (part `ts:<call id>` of the response's journal); returns the

@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Agent, Statek, scriptedModel, tool } from "../../index.ts";
-import { parseWarmup } from "./warmup.ts";
+import { parseWarmup } from "../../agents/warmup-blocks.ts";
 
 const ts = (code: string) => "```ts\n" + code + "\n```";
 

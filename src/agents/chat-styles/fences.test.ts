@@ -1,7 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { Agent, Statek, scriptedModel } from "../../index.ts";
-import { splitDialog } from "../step/dialog.ts";
+import { splitDialog } from "../../jobs/step/dialog.ts";
 import { chatStyleRules } from "./chat-styles.ts";
 import { CHAT_STYLES } from "./chat-style.ts";
 import { findFences, stripOuterFence, textOutsideCode } from "./fences.ts";
