@@ -37,9 +37,29 @@ import { recordSettledWaits } from "./settled-waits.ts";
 
 export { DEFAULT_MAX_TURNS, type StepEnvironment } from "./step-environment.ts";
 
+/** What a step left its job as. */
+export interface StepOutcome {
+  /** The job's status before the step. */
+  previous: JobStatus;
+  status: JobStatus;
+  /** For a `SUSPENDED` job, when it becomes runnable by itself (its earliest timer), else `null`. */
+  wakeAt: number | null;
+}
+
 /**
- * Runs one step of job `id` and commits it. Returns the job's status afterwards. Transient store failures are
- * retried (`store-retries.ts`); when they persist the step rejects and the job stays as it was.
+ * The lease a caller stepping one job several times in a row (`runJob`, a worker) carries from a step to the
+ * next: a step that leaves the job runnable keeps it, so the next needs no claim. The caller releases it when
+ * it stops (`releaseCarriedLease`).
+ */
+export interface LeaseCarry {
+  tx?: StepTransaction | undefined;
+}
+
+/**
+ * Runs one step of job `id` for a caller that holds no lease on it (`statek.step`, `runJob`): claims the job —
+ * waiting out another worker's live lease, which expires if that worker died — then steps it exactly as a
+ * worker steps a job it claimed ({@link runClaimedStep}). Returns the job's status afterwards. Transient store
+ * failures are retried (`store-retries.ts`); when they persist the step rejects and the job stays as it was.
  */
 export async function runStep(env: StepEnvironment, id: string, carry?: LeaseCarry): Promise<JobStatus> {
   const first = await retried(env, () => env.store.getJob(id));
@@ -51,19 +71,12 @@ export async function runStep(env: StepEnvironment, id: string, carry?: LeaseCar
     return failCorrupt(env, first, error);
   }
   if (isFinal(status)) return status;
-  const agent = env.agentFor(first.role);
-  // The step runs under the job's lease: another worker stepping it meanwhile makes this one write nothing.
-  const held = carry?.tx?.usable ? carry.tx : undefined;
-  if (carry) carry.tx = undefined;
-  const tx = held ?? (await claim(env, id));
+  // An agent this process does not have fails the call before the job is claimed.
+  env.agentFor(first.role);
+  const tx = takeCarried(carry, id) ?? (await claim(env, id));
   if (!tx) return status;
-  env.activeSteps?.set(id, tx);
-  let kept = false;
   try {
-    const after = await stepUnderLease(env, id, agent, tx, carry !== undefined);
-    kept = carry !== undefined && tx.usable;
-    if (kept) carry!.tx = tx;
-    return after.status;
+    return (await stepUnderLease(env, tx, carry)).status;
   } catch (error) {
     // A step whose lease was taken from it (an operator cancelled the job) wrote nothing; it reports where the
     // job stands now rather than failing.
@@ -76,19 +89,7 @@ export async function runStep(env: StepEnvironment, id: string, carry?: LeaseCar
       await new Promise((resolve) => setTimeout(resolve, wait));
     }
     throw error;
-  } finally {
-    if (env.activeSteps?.get(id) === tx) env.activeSteps.delete(id);
-    if (!kept) await tx.abandon();
   }
-}
-
-/** What a step left its job as. */
-export interface StepOutcome {
-  /** The job's status before the step. */
-  previous: JobStatus;
-  status: JobStatus;
-  /** For a `SUSPENDED` job, when it becomes runnable by itself (its earliest timer), else `null`. */
-  wakeAt: number | null;
 }
 
 /**
@@ -100,41 +101,10 @@ export interface StepOutcome {
  * job, and its warm workspace, instead of handing it to whichever process claims first). The caller releases a
  * lease left in `carry` with {@link releaseCarriedLease}.
  */
-export async function runClaimedStep(env: StepEnvironment, lease: Lease, carry?: LeaseCarry): Promise<StepOutcome> {
-  const held = carry?.tx?.usable && carry.tx.lease.jobId === lease.jobId ? carry.tx : undefined;
-  if (carry) carry.tx = undefined;
-  const tx = held ?? StepTransaction.adopt(env.store, lease, { leaseMs: env.leaseMs, ...(env.signal ? { signal: env.signal } : {}) });
-  const id = lease.jobId;
-  env.activeSteps?.set(id, tx);
-  let kept = false;
-  try {
-    const row = await retried(env, () => env.store.getJob(id));
-    if (!row) throw new NoSuchJobError({ jobId: id });
-    let status: JobStatus;
-    try {
-      status = row.status;
-    } catch (error) {
-      return { previous: "FAILED", status: await failCorrupt(env, row, error), wakeAt: null };
-    }
-    if (isFinal(status)) return { previous: status, status, wakeAt: null };
-    // The row was read under the lease already: the step goes on from it rather than reading it again.
-    const outcome = await stepUnderLease(env, id, env.agentFor(row.role), tx, carry !== undefined, row);
-    kept = carry !== undefined && tx.usable;
-    if (kept) carry!.tx = tx;
-    return outcome;
-  } finally {
-    if (env.activeSteps?.get(id) === tx) env.activeSteps.delete(id);
-    if (!kept) await tx.abandon();
-  }
-}
-
-/**
- * The lease a caller stepping one job several times in a row (`runJob`, a worker) carries from a step to the
- * next: a step that leaves the job runnable keeps it, so the next needs no claim. The caller releases it when
- * it stops (`releaseCarriedLease`).
- */
-export interface LeaseCarry {
-  tx?: StepTransaction | undefined;
+export function runClaimedStep(env: StepEnvironment, lease: Lease, carry?: LeaseCarry): Promise<StepOutcome> {
+  const tx = takeCarried(carry, lease.jobId)
+    ?? StepTransaction.adopt(env.store, lease, { leaseMs: env.leaseMs, ...(env.signal ? { signal: env.signal } : {}) });
+  return stepUnderLease(env, tx, carry);
 }
 
 /** Releases the lease a {@link LeaseCarry} still holds. */
@@ -149,6 +119,13 @@ export function isFinal(status: JobStatus): boolean {
   return status === "DONE" || status === "FAILED" || status === "CANCELLED";
 }
 
+/** The transaction `carry` kept for job `jobId`, if it is still usable; `carry` gives it up either way. */
+function takeCarried(carry: LeaseCarry | undefined, jobId: string): StepTransaction | undefined {
+  const held = carry?.tx?.usable && carry.tx.lease.jobId === jobId ? carry.tx : undefined;
+  if (carry) carry.tx = undefined;
+  return held;
+}
+
 /** The job's lease for one step, waiting out another worker's live lease (it expires if that worker died). */
 async function claim(env: StepEnvironment, id: string): Promise<StepTransaction | null> {
   for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
@@ -160,13 +137,38 @@ async function claim(env: StepEnvironment, id: string): Promise<StepTransaction 
   }
 }
 
-/** One step under `tx`'s lease, from `read` when the job's row was read under it already. */
-async function stepUnderLease(
-  env: StepEnvironment, id: string, agent: Agent, tx: StepTransaction, keepLease: boolean, read?: JobRow,
-): Promise<StepOutcome> {
+/**
+ * The one path of a step, whoever claimed its lease: read the job under the lease, step it, commit. The lease
+ * is released unless `carry` keeps it for the next step of a job that stays runnable.
+ */
+async function stepUnderLease(env: StepEnvironment, tx: StepTransaction, carry: LeaseCarry | undefined): Promise<StepOutcome> {
+  const id = tx.lease.jobId;
+  env.activeSteps?.set(id, tx);
+  let kept = false;
+  try {
+    const row = await retried(env, () => env.store.getJob(id));
+    if (!row) throw new NoSuchJobError({ jobId: id });
+    let status: JobStatus;
+    try {
+      status = row.status;
+    } catch (error) {
+      return { previous: "FAILED", status: await failCorrupt(env, row, error), wakeAt: null };
+    }
+    if (isFinal(status)) return { previous: status, status, wakeAt: null };
+    const outcome = await stepRow(env, env.agentFor(row.role), tx, carry !== undefined, row);
+    kept = carry !== undefined && tx.usable;
+    if (kept) carry!.tx = tx;
+    return outcome;
+  } finally {
+    if (env.activeSteps?.get(id) === tx) env.activeSteps.delete(id);
+    if (!kept) await tx.abandon();
+  }
+}
+
+/** One step of the job of `row`, read under `tx`'s lease: its history, then the step in the job's trace. */
+async function stepRow(env: StepEnvironment, agent: Agent, tx: StepTransaction, keepLease: boolean, row: JobRow): Promise<StepOutcome> {
   env = { ...env, signal: tx.signal };
-  const row = read ?? (await retried(env, () => env.store.getJob(id)));
-  if (!row || isFinal(row.status)) return { previous: row?.status ?? "FAILED", status: row?.status ?? "FAILED", wakeAt: null };
+  const id = row.id;
   let session = env.sessions.take(id, row.version, agent);
   if (!session) {
     const rows = await retried(env, () => env.store.getHistory(id));
