@@ -47,7 +47,7 @@ async function measure(slot: () => Promise<QuickJsSlot>, image: QuickJsImage | u
 export async function main(): Promise<void> {
   console.log(`bench/vm-create (load average ${loadavg()[0]!.toFixed(2)})`);
   const wasm = await loadQuickJsWasm();
-  let started = performance.now();
+  const started = performance.now();
   const image = await vmImage(LIMITS, INVOKE_MS);
   const built = performance.now() - started;
   if (!image) throw new Error("no VM image could be built");

@@ -6,7 +6,6 @@
  * user message; tokens and cost count over the job's whole life. The step checks them
  * (`jobs/step/harness-checks.ts`).
  */
-import type { JsonValue } from "../store/store.ts";
 import { kindOf } from "../tools/with-article.ts";
 
 /** Per-job limits; a limit left out is unlimited (except `maxTurns`, see the defaults). */

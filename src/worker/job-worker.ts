@@ -115,7 +115,7 @@ export class JobWorker {
     this.#schedule = schedule;
     this.#timer = new WakeTimer(() => {
       this.#timerKnown = false;
-      this.#kick();
+      void this.#kick();
     });
     this.#pruner = new OutboxPruner(host.store, {
       retentionMs: schedule.eventRetentionMs,
@@ -126,7 +126,7 @@ export class JobWorker {
         intervalMs: schedule.pollIntervalMs,
         onEvents: () => {
           this.#timerKnown = false;
-          this.#kick();
+          void this.#kick();
         },
         onError: (error) => this.#report({ kind: "worker-error", error }),
       });
@@ -142,7 +142,7 @@ export class JobWorker {
   async start(): Promise<void> {
     if (this.#state !== "new") throw new Error(`worker.start: this worker was started already (it is ${this.#state}); create another with statek.worker()`);
     this.#state = "starting";
-    this.#stopWaking = this.#host.signals.onWake(() => this.#kick());
+    this.#stopWaking = this.#host.signals.onWake(() => void this.#kick());
     try {
       await this.#watch?.start();
     } catch (error) {
@@ -152,8 +152,8 @@ export class JobWorker {
     }
     this.#safety = setInterval(() => {
       this.#timerKnown = false;
-      this.#kick();
-      this.#sweep();
+      void this.#kick();
+      void this.#sweep();
     }, this.#schedule.safetyIntervalMs);
     this.#state = "running";
     this.#pruner.start();

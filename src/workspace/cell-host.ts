@@ -154,7 +154,7 @@ export class CellHost implements VmHost {
       return errorReply("ReplayDivergence", this.divergence);
     }
     // Crossings that touch nothing outside the step run again (the step's own state is rebuilt by them).
-    if (op === "exit") this.#answerLive(op, args, seq);
+    if (op === "exit") void this.#answerLive(op, args, seq);
     if (recorded.position >= this.#committedItems) this.#options.effects?.apply(recorded.effects);
     if (recorded.reply === undefined) return this.#inDoubt(seq, op, args, recorded);
     const pending = /^p(\d+)$/.exec(recorded.reply);

@@ -10,7 +10,6 @@
  * One model response may run several parts — formal tool calls, `ts_cli` cells, its own cell — so journal
  * items carry the part they belong to (`p`), and each part replays only its own.
  */
-import type { Context } from "@opentelemetry/api";
 import { CorruptRecordError } from "../../errors/corrupt-record-error.ts";
 import { startCellSpan } from "../../telemetry/spans.ts";
 import { endSpan } from "../../telemetry/tracer.ts";

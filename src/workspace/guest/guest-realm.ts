@@ -82,7 +82,7 @@ export function installRealmGlobals(G: any, link: RealmLink, parts: RealmParts):
   const settled = Promise.resolve();
   global("queueMicrotask", function queueMicrotask(callback: () => void) {
     if (typeof callback !== "function") throw new TypeError("queueMicrotask: the callback is not a function");
-    settled.then(() => {
+    void settled.then(() => {
       try {
         callback();
       } catch (error) {

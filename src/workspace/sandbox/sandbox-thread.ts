@@ -388,7 +388,7 @@ export class SandboxThread {
     const control = this.#channel.control;
     let burstStart = performance.now();
     while (!this.#lost) {
-      let state = Atomics.load(control, 0);
+      const state = Atomics.load(control, 0);
       if (state === CALL && !this.#answering) {
         this.#answer();
         // A guest in a loop calls again within microseconds: look for its next call briefly before sleeping,

@@ -30,7 +30,7 @@ class Calendar {
     return n + 1;
   }
   async refuse(): Promise<never> {
-    await null;
+    await Promise.resolve();
     throw new TypeError("not today");
   }
   fail(): never {
