@@ -39,7 +39,7 @@ async function stepsPerSecond(setting: Setting, jobs: number, rounds: number, co
   const dir = mkdtempSync(join(tmpdir(), "statek-bench-"));
   try {
     const model = scriptedModel([...Array.from({ length: jobs }, () => fenced(SETUP)), ...Array.from({ length: jobs * (rounds + 4) }, () => fenced(CELL))]);
-    const agent = new Agent({ role: "bench", model, limits: { maxTurns: rounds + 20 } });
+    const agent = new Agent({ role: "bench", model, harness: { maxTurns: rounds + 20 } });
     const statek = await Statek.open({
       store: memory ? ":memory:" : join(dir, "bench.db"),
       agents: [agent],

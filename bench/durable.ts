@@ -68,7 +68,7 @@ async function resumeLatencies(rounds: number): Promise<number[]> {
   const arrived: number[] = [];
   const mark = tool({ name: "mark", description: "Notes when the cell ran again.", readOnly: true, run: () => void arrived.push(performance.now()) });
   const cells = [ts(fiftyVariables()), ...Array.from({ length: rounds }, () => ts("const m = await waitForMessage()\nmark()\nv0[0] = m")), ts("exit()")];
-  const agent = new Agent({ role: "resume", tools: [mark], model: scriptedModel(cells), limits: { maxTurns: rounds + 10 } });
+  const agent = new Agent({ role: "resume", tools: [mark], model: scriptedModel(cells), harness: { maxTurns: rounds + 10 } });
   const { statek, done } = await openOnFile([agent]);
   try {
     const { id } = await statek.submitJob(agent);

@@ -47,7 +47,7 @@ export async function stepsPerSecond(scenario: Scenario, steps: number): Promise
   try {
     const replies = [...(scenario.setup ? [fenced(scenario.setup)] : []), ...Array.from({ length: steps + 20 }, () => fenced(scenario.cell))];
     const model = scriptedModel(replies);
-    const agent = new Agent({ role: "bench", model, limits: { maxTurns: steps + 30 } });
+    const agent = new Agent({ role: "bench", model, harness: { maxTurns: steps + 30 } });
     const statek = await Statek.open({ store: join(dir, "bench.db"), agents: [agent] });
     const { id } = await statek.submitJob(agent);
     // The first step commits the first reply; the next runs it (the setup, when there is one) and asks again.

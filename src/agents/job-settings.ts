@@ -195,10 +195,8 @@ export function checkMetadataSettings(metadata: Readonly<Record<string, JsonValu
 
 /** Checks harness limits given as a typed option (`harness`, or its old name `limits`). */
 export function checkHarnessOption(harness: unknown, limits: unknown, label: string): HarnessLimits {
-  if (harness !== undefined && limits !== undefined) {
-    throw new TypeError(`${label}: give harness or limits (the old name of harness), not both`);
-  }
-  return checkHarnessLimits(harness ?? limits, label);
+  if (limits !== undefined) throw new TypeError(`${label}: limits is not an option; an agent's limits (turns, exceptions, tokens, cost) are harness`);
+  return checkHarnessLimits(harness, label);
 }
 
 /**

@@ -1,19 +1,18 @@
 /**
  * @module
- * Checks of `Statek.open`'s options that need more than a line: the agents given, and the workspace limits
- * under their name or their old one.
+ * Checks of `Statek.open`'s options that need more than a line: the agents given, and the workspace limits.
  */
 import type { WorkspaceLimits } from "../workspace/limits.ts";
 import { kindOf } from "../tools/with-article.ts";
 import { Agent } from "../agents/agent.ts";
 import type { StatekOptions } from "./statek.ts";
 
-/** The workspace limits of `Statek.open`, by their name or their old one (not both). */
+/** The workspace limits of `Statek.open`; `limits`, which names them on no option, is refused by name. */
 export function workspaceLimitsOf(options: StatekOptions): Partial<WorkspaceLimits> | undefined {
-  if (options.workspaceLimits !== undefined && options.limits !== undefined) {
-    throw new TypeError("Statek.open: give workspaceLimits or limits (the old name of workspaceLimits), not both");
+  if ((options as { limits?: unknown }).limits !== undefined) {
+    throw new TypeError("Statek.open: limits is not an option; workspace limits (cellTimeMs, memoryBytes, …) are workspaceLimits, harness limits (maxTurns, …) are harness");
   }
-  return options.workspaceLimits ?? options.limits;
+  return options.workspaceLimits;
 }
 
 /** Checks `Statek.open({ agents })`: agents, and one agent per role. */

@@ -31,8 +31,8 @@ export interface StatekOptions {
    * docs/security.md.
    */
   workspaceLimits?: Partial<WorkspaceLimits>;
-  /** @deprecated The old name of {@link StatekOptions.workspaceLimits}; still accepted (not together with it). */
-  limits?: Partial<WorkspaceLimits>;
+  /** Not an option: workspace limits are {@link StatekOptions.workspaceLimits}; giving `limits` throws a `TypeError` saying so. */
+  limits?: never;
   /** Harness limits of every job (turns, exceptions, tokens, cost), unless its agent or the job says otherwise. */
   harness?: HarnessLimits;
   /** Model turns a job may take unless its agent or the job says otherwise: a shorthand for `harness.maxTurns`. @default 50 */

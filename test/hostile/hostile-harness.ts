@@ -195,7 +195,7 @@ async function runCase(test: HostileCase): Promise<void> {
     tools: [twice, wipe, adminReset],
     allowedTools: ["twice"],
     context: { calendar, meeting: new Meeting(), formatSlot: (slot: unknown) => `slot ${String(slot)}` },
-    limits: { maxTurns: 10 },
+    harness: { maxTurns: 10 },
   });
   const ordinary = new Agent({
     role: "ordinary",
@@ -212,7 +212,7 @@ async function runCase(test: HostileCase): Promise<void> {
     agents: [hostile, ordinary],
     bindings: { adminVault: new AdminVault() },
     executor: tracking.executor,
-    limits: { cellTimeMs: 300, memoryBytes: HOSTILE_MEMORY_BYTES, maxHostCalls: 20_000, ...test.limits },
+    workspaceLimits: { cellTimeMs: 300, memoryBytes: HOSTILE_MEMORY_BYTES, maxHostCalls: 20_000, ...test.limits },
     warmJobs: 0,
   });
   statek.expose(Meeting, test.expose ?? { deny: ["delete*"], readOnly: ["title"] });

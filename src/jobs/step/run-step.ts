@@ -280,7 +280,7 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, se
   } catch (error) {
     return changes.fail(`job metadata: ${(error as Error).message}`);
   }
-  const limits = effectiveLimits(agent.limits, env.harness);
+  const limits = effectiveLimits(agent.harness, env.harness);
   // [model layer] warmup: one block per step before the first model call.
   // A warmup block that waited (the job suspended there) resumes in warmup.
   const waitedInWarmup = changes.status === "SUSPENDED" && row.state.suspendedIn === "warmup";

@@ -10,7 +10,8 @@ import type { FutureRow, JobRow } from "../../store/store.ts";
 import type { JobDetails } from "../job-details.ts";
 import { unavailable, type PendingApproval, type UiActions } from "../ui-actions.ts";
 import { CSRF_FIELD } from "../ui-csrf.ts";
-import { block, cost, time } from "./format.ts";
+import { formatJobUsage } from "../../format/format-job-usage.ts";
+import { block, time } from "./format.ts";
 import type { Html } from "./html-types.ts";
 import { safe } from "./jobs-page.ts";
 import { TIMELINE_SECTIONS, timeline } from "./timeline.ts";
@@ -51,7 +52,6 @@ ${timeline(job.id, details.history, context.wholeTimeline ? Infinity : TIMELINE_
 function header(details: JobDetails): Html {
   const { job } = details;
   const usage = safe(() => job.usage) ?? {};
-  const count = (value: unknown) => (typeof value === "number" ? value.toLocaleString("en-US") : "0");
   const error = safe(() => job.error);
   const exitStatus = details.exitValue;
   const role = safe(() => job.role) ?? "?";
@@ -63,7 +63,7 @@ function header(details: JobDetails): Html {
 <dt>Created</dt><dd>${time(safe(() => job.createdAt))}</dd>
 <dt>Updated</dt><dd>${time(safe(() => job.updatedAt))}</dd>
 <dt>Turns</dt><dd>${safe(() => job.turns) ?? "?"} <span class="meta">(cell ${safe(() => job.cell) ?? "?"})</span></dd>
-<dt>Usage</dt><dd>${count(usage["inputTokens"])} input tokens (${count(usage["cachedInputTokens"])} cached) · ${count(usage["outputTokens"])} output tokens · ${cost(usage["cost"])}${typeof usage["unknownCalls"] === "number" && usage["unknownCalls"] > 0 ? ` · ${usage["unknownCalls"]} calls without usage` : ""}</dd>
+<dt>Usage</dt><dd>${formatJobUsage(usage)}</dd>
 ${safe(() => job.wakeAt) ? html`<dt>Wakes</dt><dd>${time(job.wakeAt)}</dd>` : ""}
 ${exitStatus ? html`<dt>Exit value</dt><dd>${block(exitStatus)}</dd>` : ""}
 ${error ? html`<dt>Error</dt><dd>${block(error, { className: "error" })}</dd>` : ""}
