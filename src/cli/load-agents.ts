@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Agent } from "../agents/agent.ts";
 import { formatError } from "../tools/call-tool.ts";
-import { CliError } from "./cli-error.ts";
+import { CliError } from "../errors/cli-error.ts";
 
 /**
  * The agents `path` exports, in export order without repeats. Fails (exit code 1) when the module cannot be

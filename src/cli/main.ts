@@ -7,7 +7,7 @@
  * Exit codes: `0` success, `1` the command could not do its work (no store, no such job), `2` it was
  * called wrongly (unknown command or option, missing argument).
  */
-import { CliError } from "./cli-error.ts";
+import { CliError } from "../errors/cli-error.ts";
 import { PROCESS_IO, type CliIo } from "./cli-io.ts";
 import type { Command } from "./command.ts";
 import { approvalsCommand } from "./commands/approvals.ts";

@@ -17,6 +17,8 @@ import { childReply } from "../workspace/wait-messages.ts";
 import { authorizeApprovedCall, openApproval, requestApprovalOf, type ApprovalWaitContext } from "./approval-waits.ts";
 import { openChild, startChild, type ChildWaitContext } from "./child-waits.ts";
 import type { FutureSignals } from "./future-signals.ts";
+import { TimeoutError } from "../errors/timeout-error.ts";
+import { errorInfo } from "../errors/guest-entry-error.ts";
 
 /** Waits shorter than this stay in memory instead of suspending the job (DESIGN §7). */
 export const SHORT_WAIT_MS = 100;
@@ -221,7 +223,7 @@ export class JobFutures implements FutureWaits {
   }
 
   async #timeOut(key: string, timeoutMs: number): Promise<FutureOutcome> {
-    const error = { name: "TimeoutError", message: `the future ${key} was not settled within ${timeoutMs} ms` };
+    const error = errorInfo(new TimeoutError({ kind: "future", key, timeoutMs }));
     const settled = await this.#options.store.settleFuture(key, { state: "rejected", value: error });
     return outcomeOf(settled.future) ?? { error };
   }

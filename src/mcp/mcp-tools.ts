@@ -18,6 +18,7 @@ import { isPlainObject } from "../tools/is-plain-object.ts";
 import { tool, type Tool, type ToolContext } from "../tools/tool.ts";
 import { McpConnection, type McpSource } from "./mcp-connection.ts";
 import { valueOfResult } from "./mcp-result.ts";
+import { errorMessage } from "../errors/error-text.ts";
 
 export type { McpCommand, McpUrl, McpSource } from "./mcp-connection.ts";
 
@@ -66,7 +67,7 @@ export async function mcpTools(source: McpSource, options: McpToolsOptions = {})
   const connection = new McpConnection(source, { connectTimeoutMs });
   try {
     const client = await connection.client().catch((error: unknown) => {
-      throw new Error(`mcpTools: cannot connect to the MCP server ${connection.description}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new Error(`mcpTools: cannot connect to the MCP server ${connection.description}: ${errorMessage(error)}`, { cause: error });
     });
     const server = options.name ?? client.getServerVersion()?.name ?? connection.description;
     const listed = await listAllTools(client, connectTimeoutMs);
@@ -160,7 +161,7 @@ const CONNECTION_CLOSED = -32000;
 const REQUEST_TIMEOUT = -32001;
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 /** An identifier for an MCP tool name (`get-forecast` → `get_forecast`). */

@@ -9,6 +9,7 @@
  * while its work runs, so spans the application's own code opens (in a tool's `run`) nest under it when one is.
  */
 import { context, SpanStatusCode, trace, type Attributes, type Context, type Span, type SpanKind, type Tracer } from "@opentelemetry/api";
+import { errorText } from "../errors/error-text.ts";
 
 /** The instrumentation scope STATEK's spans are created under. */
 export const TRACER_NAME = "statek";
@@ -50,7 +51,7 @@ export function startSpan(name: string, start: SpanStart = {}): StartedSpan {
 export function failSpan(span: Span, error: unknown): void {
   if (!span.isRecording()) return;
   const type = error instanceof Error ? error.name : typeof error === "string" ? error.split(":", 1)[0]! : "Error";
-  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const message = errorText(error);
   if (error instanceof Error) span.recordException(error);
   span.setAttribute("error.type", type);
   span.setStatus({ code: SpanStatusCode.ERROR, message });

@@ -18,6 +18,7 @@
 import { parse, type Node } from "acorn";
 import amaro from "amaro";
 import { CompiledCells } from "./compiled-cells.ts";
+import { errorMessage } from "../errors/error-text.ts";
 
 /** Size limits checked before a cell runs (DESIGN.md §6.4). */
 export interface CellSizeLimits {
@@ -130,7 +131,7 @@ function typeScriptError(error: unknown): CompiledCell {
 }
 
 function syntaxError(error: unknown): CompiledCell {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (message.includes("'import' and 'export' may appear only")) {
     const where = /\((\d+:\d+)\)/.exec(message)?.[1];
     return {

@@ -24,6 +24,8 @@ import type { Delivery, IdleAnswer, VmHost } from "./executor.ts";
 import { CODE_START_OP, errorReply, pendingReply, thrownReply } from "./guest/guest-protocol.ts";
 import { parseUntrusted } from "./membrane/untrusted-json.ts";
 import { childReply, futureKindOf, guestWait } from "./wait-messages.ts";
+import { InDoubtError } from "../errors/in-doubt-error.ts";
+import { ReplayDivergence } from "../errors/replay-divergence.ts";
 
 const hostTimers: TimerSource = (ms, fire) => {
   const timer = setTimeout(fire, ms);
@@ -150,7 +152,7 @@ export class CellHost implements VmHost {
   #replayMessage(seq: number, op: string, args: readonly string[], recorded: JournaledMessage): string | Promise<string> {
     if (recorded.op !== op || recorded.hash !== hashMessage(op, args)) {
       this.#replay!.stop();
-      this.divergence = `at call ${seq + 1} the cell called ${this.#describe(op, args)} but the journal recorded ${recorded.what}`;
+      this.divergence = new ReplayDivergence({ call: seq + 1, called: this.#describe(op, args), recorded: recorded.what }).message;
       return errorReply("ReplayDivergence", this.divergence);
     }
     // Crossings that touch nothing outside the step run again (the step's own state is rebuilt by them).
@@ -175,10 +177,7 @@ export class CellHost implements VmHost {
       })();
       return again.catch((error: unknown) => this.#lost(error));
     }
-    const reply = errorReply(
-      "InDoubtError",
-      `${recorded.what} was started but its worker stopped before it finished; it may or may not have taken effect`,
-    );
+    const reply = inDoubtReply(recorded.what);
     this.#append({ t: "done", seq, r: reply });
     return this.#flush().then(() => reply, (error: unknown) => this.#lost(error));
   }
@@ -225,7 +224,7 @@ export class CellHost implements VmHost {
       else again.then((text) => this.#settleJournaled(id, text), (error: unknown) => this.#settleJournaled(id, thrownReply(error)));
     } else {
       this.#pending.set(id, { keepAlive: false, seq });
-      this.#settleJournaled(id, errorReply("InDoubtError", `${recorded.what} was started but its worker stopped before it finished; it may or may not have taken effect`));
+      this.#settleJournaled(id, inDoubtReply(recorded.what));
     }
   }
 
@@ -519,4 +518,10 @@ export type * from "./cell-host-contracts.ts";
 /** True for the host-internal reply that stands for a durable future (`tools/durable-future.ts`). */
 function isFutureReply(reply: string): boolean {
   return reply.charCodeAt(0) === 102 /* f */;
+}
+
+/** The reply a guest reads for a crossing in doubt. */
+function inDoubtReply(call: string): string {
+  const error = new InDoubtError({ call });
+  return errorReply(error.name, error.message);
 }

@@ -7,7 +7,7 @@ import { formatError } from "../../tools/call-tool.ts";
 import { parseTokens } from "../../ui/ui-access.ts";
 import { uiActionsOf } from "../../ui/ui-actions.ts";
 import { DEFAULT_UI_HOST, DEFAULT_UI_PORT, startUi } from "../../ui/serve-ui.ts";
-import { CliError } from "../cli-error.ts";
+import { CliError } from "../../errors/cli-error.ts";
 import { HELP_OPTION, STORE_OPTION, type Command, type CommandInput } from "../command.ts";
 import { openCliStore } from "../open-cli-store.ts";
 

@@ -12,6 +12,8 @@ import type { JournalItem } from "../../workspace/cell-journal.ts";
 import type { Workspace } from "../../workspace/workspace.ts";
 import type { DurableCellContext } from "./durable-cell.ts";
 import type { RecordedToolCall } from "../history/history.ts";
+import { InDoubtError } from "../../errors/in-doubt-error.ts";
+import { formatError } from "../../tools/call-tool.ts";
 
 /** Runs one formal call; true when it failed (an exception for the harness). */
 export async function runFormalCall(
@@ -30,7 +32,7 @@ export async function runFormalCall(
   tx.journalFor(row.cell, journalLength(journal));
   const tool = workspace.tool(call.name);
   if (items.length && !tool?.idempotent) {
-    const error = `InDoubtError: ${call.name}(…) was started but its worker stopped before it finished; it may or may not have taken effect`;
+    const error = formatError(new InDoubtError({ call: `${call.name}(…)` }));
     const record: ToolCallRecord = { name: call.name, origin: "formal", callId: call.id, args: "", error, durationMs: 0 };
     tx.appendPart([{ t: "done", seq: 0, r: "", fx: { toolCalls: [record] } }], part);
     await tx.flush();

@@ -34,6 +34,7 @@ import type { WarmupBlock } from "../../agents/warmup-blocks.ts";
 import { runWarmupBlock } from "./warmup.ts";
 import { settleParentWait } from "./child-jobs.ts";
 import { recordSettledWaits } from "./settled-waits.ts";
+import { errorMessage } from "../../errors/error-text.ts";
 
 export { DEFAULT_MAX_TURNS, type StepEnvironment } from "./step-environment.ts";
 
@@ -247,7 +248,7 @@ function submittedTrace(history: readonly HistoryRecord[]): TraceCarrier | undef
 /** A row whose status cannot be read fails like any other job: through `StepChanges.fail`, handlers first. */
 async function failCorrupt(env: StepEnvironment, row: JobRow, error: unknown): Promise<JobStatus> {
   const changes = new StepChanges(row);
-  changes.fail(error instanceof Error ? error.message : String(error), error);
+  changes.fail(errorMessage(error), error);
   let agent: Agent | undefined;
   try {
     agent = env.agentFor(row.role);
@@ -278,7 +279,7 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, se
     dialog = chatStyleRules(chatStyleOf(row.metadata)).dialog;
     agent = agentForJob(agent, row.metadata);
   } catch (error) {
-    return changes.fail(`job metadata: ${(error as Error).message}`);
+    return changes.fail(`job metadata: ${errorMessage(error)}`);
   }
   const limits = effectiveLimits(agent.harness, env.harness);
   // [model layer] warmup: one block per step before the first model call.

@@ -23,6 +23,7 @@ import type { ClassPolicy } from "./exposed-classes.ts";
 import type { HandleEntry, HandleTable } from "./handle-table.ts";
 import { memberRefusal, publicKeys, visibleUnder, writeRefusal } from "./member-policy.ts";
 import type { ToolAccess } from "./tool-access.ts";
+import { errorMessage } from "../../errors/error-text.ts";
 
 /** What the broker needs from its workspace. */
 export interface BrokerOptions {
@@ -317,7 +318,7 @@ export class Broker {
       if (record) this.#options.journal.fail(record, error);
       // Shown once per cell: a loop of prints past a limit would otherwise flood the console with the same error.
       if (this.#options.journal.notePrintFailure()) {
-        this.#options.console.push("error", `${error instanceof Error ? error.name : "Error"}: ${error instanceof Error ? error.message : String(error)}`);
+        this.#options.console.push("error", `${error instanceof Error ? error.name : "Error"}: ${errorMessage(error)}`);
       }
     }
     return UNDEFINED_REPLY;

@@ -6,6 +6,7 @@
  * also enforces the per-cell crossing limits, which bound what one cell can make the host hold.
  */
 import { ResourceLimitError } from "../../errors/resource-limit-error.ts";
+import { errorText } from "../../errors/error-text.ts";
 
 /** What kind of crossing a record is. */
 export type CrossingOp = "get" | "set" | "has" | "keys" | "call" | "tool" | "now" | "monotonic" | "random" | "print" | "exit";
@@ -100,7 +101,7 @@ export class CrossingJournal {
   /** Completes a record with a failure. Never throws, whatever was thrown. */
   fail(record: Crossing, error: unknown): void {
     try {
-      record.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      record.error = errorText(error);
     } catch {
       record.error = "Error: a value that could not be described was thrown";
     }
