@@ -146,7 +146,7 @@ export class JobFutures implements FutureWaits {
     const { store, jobId, cell, fence } = this.#options;
     const key = `${jobId}:${cell}:${seq}`;
     let row = await store.getFuture(key);
-    if (!row) {
+    if (!row || row.jobId === null) {
       await store.createFutures(jobId, fence, [{ key, jobId, kind: "timer", wakeAt: now + ms, data: { ms } }]);
       row = await store.getFuture(key);
     }
@@ -164,7 +164,7 @@ export class JobFutures implements FutureWaits {
   }
 
   async #settleDue(key: string): Promise<FutureOutcome> {
-    const settled = await this.#options.store.settleFuture(key, { state: "resolved", value: null });
+    const settled = await this.#options.store.settleFuture(key, { state: "resolved", value: null, door: "time" });
     const outcome = outcomeOf(settled.future);
     return outcome && "error" in outcome ? outcome : { value: undefined };
   }
@@ -174,7 +174,7 @@ export class JobFutures implements FutureWaits {
     const n = this.#options.messagesTaken + this.#messageWaits++;
     const key = messageKey(jobId, n);
     let row = await store.getFuture(key);
-    if (!row) {
+    if (!row || row.jobId === null) {
       await store.createFutures(jobId, fence, [{ key, jobId, kind: "message", wakeAt: null, data: { n } }]);
       row = await store.getFuture(key);
     }
@@ -183,7 +183,7 @@ export class JobFutures implements FutureWaits {
     // A message recorded in the job whose settlement was lost (its pusher stopped in between) still counts.
     const recorded = this.#options.inboxMessage(n);
     if (recorded !== undefined) {
-      const settled = await store.settleFuture(key, { state: "resolved", value: recorded });
+      const settled = await store.settleFuture(key, { state: "resolved", value: recorded, door: "message" });
       return { outcome: outcomeOf(settled.future) ?? { value: recorded }, durable: true };
     }
     this.#stops.push(signals.once(key, settle));
@@ -206,6 +206,7 @@ export class JobFutures implements FutureWaits {
     }
     if (!row) return { outcome: { error: { name: "Error", message: `the future ${key} could not be stored` } }, durable: false };
     if (row.jobId !== jobId) return { outcome: { error: { name: "Error", message: `the future ${key} belongs to another job` } }, durable: false };
+    if (row.kind !== "external") return { outcome: { error: { name: "Error", message: `the key ${key} is this job's ${row.kind} wait, not an application's future` } }, durable: false };
     const known = outcomeOf(row);
     if (known) return { outcome: known, durable: true };
     if (row.wakeAt !== null) {
@@ -222,7 +223,7 @@ export class JobFutures implements FutureWaits {
 
   async #timeOut(key: string, timeoutMs: number): Promise<FutureOutcome> {
     const error = { name: "TimeoutError", message: `the future ${key} was not settled within ${timeoutMs} ms` };
-    const settled = await this.#options.store.settleFuture(key, { state: "rejected", value: error });
+    const settled = await this.#options.store.settleFuture(key, { state: "rejected", value: error, door: "time" });
     return outcomeOf(settled.future) ?? { error };
   }
 

@@ -12,9 +12,9 @@ export { JOB_STATUSES } from "./store.ts";
 export type {
   Store, StoreCallOptions, JobStatus, JobRow, VariableRow, HistoryRow, JobCommit, JobFilter, JsonValue, ClaimFilter, EventQuery,
 } from "./store.ts";
-export { FUTURE_KINDS, FUTURE_STATES } from "./durable-rows.ts";
+export { FUTURE_KINDS, FUTURE_STATES, WAIT_DOORS } from "./durable-rows.ts";
 export type {
-  Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JournalEntry, JobEventRow, Lease, NewFuture, NewJobEvent, SettleResult,
+  Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JournalEntry, JobEventRow, Lease, NewFuture, NewJobEvent, SettleResult, WaitDoor,
 } from "./durable-rows.ts";
 export { STATUS_TRANSITIONS } from "./store-rules.ts";
 export { JobConflictError } from "../errors/job-conflict-error.ts";
@@ -22,6 +22,7 @@ export { LeaseLostError } from "../errors/lease-lost-error.ts";
 export { NoSuchJobError } from "../errors/no-such-job-error.ts";
 export { CorruptRecordError } from "../errors/corrupt-record-error.ts";
 export { StoreError } from "../errors/store-error.ts";
+export { WaitKindError } from "../errors/wait-kind-error.ts";
 
 /** The conformance suite every store passes, and sample rows for an adapter's own tests. */
 export { runStoreSuite, sampleJob, sampleRecord } from "./store.suite.ts";

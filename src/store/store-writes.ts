@@ -10,9 +10,9 @@ import { JobConflictError } from "../errors/job-conflict-error.ts";
 import { NoSuchJobError } from "../errors/no-such-job-error.ts";
 import type { Fence, FutureSettlement, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult } from "./durable-rows.ts";
 import type { AdapterTransaction, JobValues, StoredRow } from "./store-adapter.ts";
-import { decodeClaimCandidate, decodeFuture, decodeLease, decodeLockedJob, futureJobIdOf, futureStateOf, readInteger, readStrict } from "./store-rows.ts";
+import { decodeClaimCandidate, decodeFuture, decodeLease, decodeLockedJob, futureJobIdOf, futureKindOf, futureStateOf, readInteger, readStrict } from "./store-rows.ts";
 import {
-  WAITING_STATUS, checkContinues, checkFence, checkTransition, claimedLease, holds, isFinal, isLive, isRunnable, runnableSince,
+  WAITING_STATUS, checkContinues, checkDoor, checkFence, checkTransition, claimedLease, earlyKindOf, holds, isFinal, isLive, isRunnable, runnableSince,
 } from "./store-rules.ts";
 import type { ClaimFilter, HistoryRow, JobCommit, JobRow, VariableRow } from "./store.ts";
 
@@ -120,8 +120,13 @@ export async function createFuturesIn(transaction: AdapterTransaction, jobId: st
     if (created) continue;
     const existing = (await transaction.lockFuture(future.key))!;
     const owner = futureJobIdOf(existing);
-    if (owner === null) await transaction.updateFuture(future.key, { jobId, kind: future.kind, wakeAt: future.wakeAt, data });
-    else if (owner !== jobId) throw new Error(`job ${jobId}: the future key ${JSON.stringify(future.key)} belongs to job ${owner}`);
+    if (owner === null && futureKindOf(existing).kind === future.kind) {
+      await transaction.updateFuture(future.key, { jobId, kind: future.kind, wakeAt: future.wakeAt, data });
+    } else if (owner === null) {
+      // Settled early through another kind's door (`resolveFuture` naming a message wait's key before the job
+      // waited): that settlement never counted. The job's wait starts afresh.
+      await transaction.updateFuture(future.key, { jobId, kind: future.kind, wakeAt: future.wakeAt, data, state: "waiting", value: "null", createdAt: now, settledAt: null });
+    } else if (owner !== jobId) throw new Error(`job ${jobId}: the future key ${JSON.stringify(future.key)} belongs to job ${owner}`);
   }
 }
 
@@ -156,15 +161,26 @@ export async function appendJournalIn(transaction: AdapterTransaction, jobId: st
   if (entries.length) await transaction.insertJournal(jobId, cell, entries.map((entry) => ({ index: entry.index, data: encodeJson(entry.data) })));
 }
 
-/** `settleFuture`: first writer wins; wakes a suspended job and tells the outbox. */
+/**
+ * `settleFuture`: through the door of the future's kind only; first writer wins; wakes a suspended job and tells
+ * the outbox. A key nobody created yet is created settled, when its door may answer early (an application's
+ * future, a pushed message).
+ */
 export async function settleIn(transaction: AdapterTransaction, key: string, settlement: FutureSettlement): Promise<SettleResult> {
   const now = await transaction.now();
   const value = encodeJson(settlement.value);
-  const created = await transaction.insertFuture({
-    key, jobId: null, kind: "external", wakeAt: null, state: settlement.state, value, data: "null", createdAt: now, settledAt: now,
+  const early = earlyKindOf(settlement.door);
+  const created = early !== undefined && await transaction.insertFuture({
+    key, jobId: null, kind: early, wakeAt: null, state: settlement.state, value, data: "null", createdAt: now, settledAt: now,
   });
   if (!created) {
-    const existing = (await transaction.lockFuture(key))!;
+    const existing = await transaction.lockFuture(key);
+    if (existing === undefined) throw new Error(`settleFuture: there is no future ${JSON.stringify(key)} to settle (by ${settlement.door})`);
+    // A job's wait is settled through its own door only; one settled early, before any job waited, is nobody's yet.
+    if (futureJobIdOf(existing) !== null) {
+      const { kind, wakeAt } = futureKindOf(existing);
+      checkDoor(key, kind, wakeAt, settlement.door);
+    }
     if (futureStateOf(existing) !== "waiting") return { settled: false, future: decodeFuture(existing) };
     await transaction.updateFuture(key, { state: settlement.state, value, settledAt: now });
     const jobId = futureJobIdOf(existing);

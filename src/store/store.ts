@@ -10,9 +10,9 @@
  * Rows are plain data: JSON-able values and strings. Encoding workspace values is the workspace codec's job;
  * the store never looks inside a variable's blob or a history record's data.
  */
-import type { Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JobEventRow, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult } from "./durable-rows.ts";
+import type { Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JobEventRow, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult, WaitDoor } from "./durable-rows.ts";
 
-export type { Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JobEventRow, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult };
+export type { Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JobEventRow, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult, WaitDoor };
 
 
 /** Every status a job can have, in lifecycle order. */

@@ -64,7 +64,7 @@ export async function pushUserMessage(store: Store, sessions: JobSessions, signa
     // Then the waiting cell's future (a cell that waits later finds it settled; a lost settlement is made up for
     // from the history, see job-futures.ts). A cell of this process that waits for it now hears it at once.
     const key = messageKey(id, inbox);
-    await withStoreRetries(() => store.settleFuture(key, { state: "resolved", value: message }));
+    await withStoreRetries(() => store.settleFuture(key, { state: "resolved", value: message, door: "message" }));
     signals.emit(key, { value: message });
     signals.wake(id);
     // Keep a warm session current, so the next step need not re-read the history.

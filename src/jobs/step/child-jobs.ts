@@ -75,7 +75,7 @@ export async function settleParentWait(env: Pick<StepEnvironment, "store" | "sig
   if (child.status === "DONE" && child.exitStatus !== null) exitValue = await readableExit(env, child);
   const settlement = childSettlement(child, exitValue);
   const { store, signals } = env;
-  const result = await withStoreRetries(() => store.settleFuture(child.id, settlement));
+  const result = await withStoreRetries(() => store.settleFuture(child.id, { ...settlement, door: "child-end" }));
   const outcome = outcomeOf(result.future);
   if (result.settled && outcome) signals.emit(child.id, outcome);
 }

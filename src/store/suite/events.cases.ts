@@ -86,12 +86,12 @@ export function eventCases({ test }: SuiteContext): void {
     await store.appendEvents([{ jobId: job.id, kind: "note", data: null }]);
     await until(() => heard === 2);
     await store.commit({ id: job.id, expectedVersion: 1, createFutures: [{ key: "k1", jobId: job.id, kind: "external", wakeAt: null, data: null }] });
-    await store.settleFuture("k1", { state: "resolved", value: 1 });
+    await store.settleFuture("k1", { state: "resolved", value: 1, door: "application" });
     await until(() => heard === 3);
     await store.commit({ id: job.id, expectedVersion: 2, job: { turns: 1 } });
     await assert.rejects(store.commit({ id: job.id, expectedVersion: 0, events: [{ kind: "never", data: null }] }));
-    await store.settleFuture("k1", { state: "resolved", value: 2 });
-    await store.settleFuture("nobody-waits", { state: "resolved", value: 2 });
+    await store.settleFuture("k1", { state: "resolved", value: 2, door: "application" });
+    await store.settleFuture("nobody-waits", { state: "resolved", value: 2, door: "application" });
     await Promise.all([
       store.appendEvents([{ jobId: job.id, kind: "a", data: null }]),
       store.appendEvents([{ jobId: job.id, kind: "b", data: null }]),
