@@ -97,7 +97,7 @@ export async function startChild(context: ChildWaitContext, data: unknown): Prom
 }
 
 /** How a settled child future reads to the waiting code. */
-function outcomeOf(row: FutureRow): FutureOutcome | undefined {
+export function childOutcomeOf(row: Pick<FutureRow, "state" | "value">): FutureOutcome | undefined {
   switch (row.state) {
     case "waiting":
       return undefined;
@@ -128,11 +128,11 @@ export async function openChild(context: ChildWaitContext, data: unknown, settle
       row = (await store.getFuture(key)) ?? row;
     }
   }
-  const known = outcomeOf(row);
+  const known = childOutcomeOf(row);
   if (known) return { outcome: known, durable: true };
   context.keep(signals.once(key, () => {
     void store.getFuture(key).then((settled) => {
-      const outcome = settled ? outcomeOf(settled) : undefined;
+      const outcome = settled ? childOutcomeOf(settled) : undefined;
       if (outcome) settle(outcome);
     }, () => {});
   }));

@@ -82,24 +82,29 @@ export class JobFutures implements FutureWaits {
   }
 
   /**
-   * Keys of the approval requests and children this cell opened or started: the job records their outcome in
-   * its history when they settle (`jobs/step/settled-waits.ts`), whether or not a cell awaits them then.
+   * Keys of the approval requests and children this cell opened or started, settled or not: the job records
+   * their outcome in its history once each (`jobs/step/settled-waits.ts`), whether it was known before this
+   * attempt at the cell (a retried step) or comes later, and whether or not a cell awaits it then.
    */
   get watched(): readonly string[] {
     return [...this.#watched];
   }
 
   /**
-   * Keys of the futures this cell began to wait for and had no outcome for yet. A suspending step names them in
-   * `wakeIfSettled`: one settled between the cell's suspension and the commit (its in-process timer fired, say)
-   * no longer shows as waiting, and without its key the job would sleep with nothing left to wake it.
+   * Keys of every future this cell began to wait for and had no outcome for yet — timers, messages, application
+   * futures, approval requests and children alike. A suspending step names them in `wakeIfSettled`: one settled
+   * after the cell looked (an approval decided in another process while the step still ran) no longer shows as
+   * waiting, and without its key the job would sleep with nothing left to wake it.
    */
   get awaited(): string[] {
     return [...this.#awaited];
   }
 
-  replayed(_seq: number, kind: string): void {
+  replayed(_seq: number, kind: string, data?: unknown): void {
     if (kind === "message") this.#messageWaits++;
+    // A child this cell started in an earlier attempt: still watched (its end is recorded once, however it went).
+    const id = typeof data === "object" && data !== null ? (data as { id?: unknown }).id : undefined;
+    if (kind === "child-started" && typeof id === "string") this.#watched.add(id);
   }
 
   async open(seq: number, kind: string, data: unknown, settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }> {
@@ -116,9 +121,12 @@ export class JobFutures implements FutureWaits {
         // call that needs approval (the host made the request).
         const request = kind === "tool-approval" ? data : requestApprovalOf(`${this.#options.jobId}:${this.#options.cell}:${seq}:approval`, data);
         const opened = await openApproval(this.#approvalContext(), request, settle);
-        // A request still waiting is watched: its decision goes into the job's history when it comes.
+        // Watched, decided or not: the decision goes into the job's history once.
         const key = typeof request === "object" && request !== null ? (request as { key?: unknown }).key : undefined;
-        if (!opened.outcome && typeof key === "string") this.#watched.add(key);
+        if (typeof key === "string" && opened.durable) {
+          this.#watched.add(key);
+          if (!opened.outcome) this.#awaited.add(key);
+        }
         return opened;
       }
       case "child": {
@@ -127,7 +135,13 @@ export class JobFutures implements FutureWaits {
           const info = await this.startChild(data);
           return { outcome: { reply: childReply(info) }, durable: false };
         }
-        return openChild(this.#childContext(), data, settle);
+        const opened = await openChild(this.#childContext(), data, settle);
+        const key = typeof data === "object" && data !== null ? (data as { key?: unknown }).key : undefined;
+        if (typeof key === "string" && opened.durable) {
+          this.#watched.add(key);
+          if (!opened.outcome) this.#awaited.add(key);
+        }
+        return opened;
       }
       default:
         return { outcome: { error: { name: "TypeError", message: `unknown wait '${kind}'` } }, durable: false };
@@ -229,8 +243,8 @@ export class JobFutures implements FutureWaits {
 
   async startChild(data: unknown): Promise<ChildHandleInfo> {
     const info = await startChild(this.#childContext(), data);
-    // Watched until it ends: the job's history then says how.
-    if (info.state !== "COMPLETED" && info.state !== "ERROR") this.#watched.add(info.id);
+    // Watched, ended or not: the job's history says once how it ended.
+    this.#watched.add(info.id);
     return info;
   }
 

@@ -92,6 +92,10 @@ export function checkCommit(change: JobCommit): void {
   if (change.releaseLease && change.fence === undefined) throw new TypeError(`${call}: releaseLease needs the fence of the lease to release`);
   checkNewFutures(call, change.id, change.createFutures ?? []);
   checkList(call, "wakeIfSettled", change.wakeIfSettled, (item, field) => check(call, field, name, item));
+  checkList(call, "settleFutures", change.settleFutures, (item, field) => {
+    check(call, field, object, item);
+    checkSettlement(item.key, item.settlement);
+  });
   checkEvents(call, change.events ?? [], false);
 }
 

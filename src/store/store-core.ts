@@ -106,7 +106,8 @@ export class StoreCore implements Store {
     return this.#call(options, async () => {
       checkCommit(change);
       await this.#write((transaction) => commitIn(transaction, change), options, WAKES);
-      if (change.events?.length) this.#eventsAppended();
+      // Settling a job's future appends its `future-settled` event.
+      if (change.events?.length || change.settleFutures?.length) this.#eventsAppended();
     });
   }
 

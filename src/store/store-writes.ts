@@ -100,6 +100,10 @@ export async function commitIn(transaction: AdapterTransaction, change: JobCommi
   if (appended.length) await transaction.insertHistory(id, appended.map(encodeHistory));
   if (change.clearJournal) await transaction.deleteJournal(id);
   if (change.events?.length) await appendEventsIn(transaction, change.events.map((event) => ({ ...event, jobId: event.jobId ?? id })), now);
+  for (const { key, settlement } of change.settleFutures ?? []) {
+    const existing = await transaction.lockFuture(key);
+    if (existing !== undefined) await settleRow(transaction, key, existing, settlement, now);
+  }
 }
 
 async function anySettled(transaction: AdapterTransaction, keys: readonly string[]): Promise<boolean> {
@@ -173,19 +177,23 @@ export async function settleIn(transaction: AdapterTransaction, key: string, set
   const created = early !== undefined && await transaction.insertFuture({
     key, jobId: null, kind: early, wakeAt: null, state: settlement.state, value, data: "null", createdAt: now, settledAt: now,
   });
-  if (!created) {
-    const existing = await transaction.lockFuture(key);
-    if (existing === undefined) throw new Error(`settleFuture: there is no future ${JSON.stringify(key)} to settle (by ${settlement.door})`);
-    // A job's wait is settled through its own door only; one settled early, before any job waited, is nobody's yet.
-    if (futureJobIdOf(existing) !== null) {
-      const { kind, wakeAt } = futureKindOf(existing);
-      checkDoor(key, kind, wakeAt, settlement.door);
-    }
-    if (futureStateOf(existing) !== "waiting") return { settled: false, future: decodeFuture(existing) };
-    await transaction.updateFuture(key, { state: settlement.state, value, settledAt: now });
-    const jobId = futureJobIdOf(existing);
-    if (jobId !== null) await wake(transaction, jobId, key, settlement, now);
+  if (created) return { settled: true, future: decodeFuture((await transaction.lockFuture(key))!) };
+  const existing = await transaction.lockFuture(key);
+  if (existing === undefined) throw new Error(`settleFuture: there is no future ${JSON.stringify(key)} to settle (by ${settlement.door})`);
+  return settleRow(transaction, key, existing, settlement, now);
+}
+
+/** Settles the existing future `key` (read as `existing`, locked): door checked, first writer wins, its job woken. */
+async function settleRow(transaction: AdapterTransaction, key: string, existing: StoredRow, settlement: FutureSettlement, now: number): Promise<SettleResult> {
+  const jobId = futureJobIdOf(existing);
+  // A job's wait is settled through its own door only; one settled early, before any job waited, is nobody's yet.
+  if (jobId !== null) {
+    const { kind, wakeAt } = futureKindOf(existing);
+    checkDoor(key, kind, wakeAt, settlement.door);
   }
+  if (futureStateOf(existing) !== "waiting") return { settled: false, future: decodeFuture(existing) };
+  await transaction.updateFuture(key, { state: settlement.state, value: encodeJson(settlement.value), settledAt: now });
+  if (jobId !== null) await wake(transaction, jobId, key, settlement, now);
   return { settled: true, future: decodeFuture((await transaction.lockFuture(key))!) };
 }
 

@@ -140,6 +140,12 @@ export interface JobCommit {
   wakeIfSettled?: string[];
   /** Cancels every future of the job that is still waiting (a cancelled job waits for nothing). */
   cancelFutures?: boolean;
+  /**
+   * Futures this commit settles, each as {@link Store.settleFuture} would (through its door, first writer wins,
+   * waking the job that waits): a child's final commit settles its parent's wait for it, so the child's end and
+   * the parent's wake-up land together. A key that does not exist is skipped.
+   */
+  settleFutures?: Array<{ key: string; settlement: FutureSettlement }>;
   /** Events appended to the outbox in the same transaction (they carry this commit's job id unless they name one). */
   events?: NewJobEvent[];
   /** Releases the lease (`fence`, required) with the commit: the job is free for any worker. */

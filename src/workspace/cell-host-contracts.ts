@@ -61,7 +61,10 @@ export interface FutureWaits {
    * short sleep): the cell does not suspend for it.
    */
   open(seq: number, kind: string, data: unknown, settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }>;
-  /** A wait the journal already delivered was replayed (waits are numbered in order: the message waits, say). */
+  /**
+   * A wait the journal already delivered was replayed (waits are numbered in order: the message waits, say), or
+   * (kind `child-started`) a reply that handed the guest a child job's handle, `data` its `{ id }`.
+   */
   replayed?(seq: number, kind: string, data: unknown): void;
   /** Creates the child job a tool started (`ctx.startJob`; `data` as the tool's reply carried it), unless it exists. */
   startChild?(data: unknown): Promise<ChildHandleInfo>;

@@ -157,9 +157,20 @@ export class CellHost implements VmHost {
     if (op === "exit") this.#answerLive(op, args, seq);
     if (recorded.position >= this.#committedItems) this.#options.effects?.apply(recorded.effects);
     if (recorded.reply === undefined) return this.#inDoubt(seq, op, args, recorded);
+    this.#noticeChild(seq, recorded.reply);
     const pending = /^p(\d+)$/.exec(recorded.reply);
     if (pending) this.#reopen(Number(pending[1]), seq, op, args, recorded);
     return recorded.reply;
+  }
+
+  // A replayed reply that handed the guest a child job's handle: the job still watches that child.
+  #noticeChild(seq: number, reply: string): void {
+    if (reply.charCodeAt(0) !== 99 /* c */) return;
+    try {
+      this.#futures?.replayed?.(seq, "child-started", parseUntrusted(reply.slice(1)));
+    } catch {
+      // Written by this host; a reply that does not parse names no child.
+    }
   }
 
   // An intent with no result: it was started and never finished (or it is still running in this process).
@@ -190,6 +201,8 @@ export class CellHost implements VmHost {
     const replay = this.#replay!;
     if (replay.deliveredIds().has(id)) {
       this.#pending.set(id, { keepAlive: op === "timer" && args[1] !== "interval", seq });
+      const delivered = replay.settles.get(id);
+      if (delivered) this.#noticeChild(seq, delivered.reply);
       if (op === "future") this.#futures?.replayed?.(seq, args[0] ?? "", args[1] ? parseUntrusted(args[1]) : null);
       return;
     }

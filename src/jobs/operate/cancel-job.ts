@@ -19,6 +19,7 @@ import { StepChanges } from "../step/step-changes.ts";
 import type { StepEnvironment } from "../step/step-environment.ts";
 import { StepTransaction } from "../step/step-transaction.ts";
 import { retried } from "../store-retries.ts";
+import { announceChildEnd, parentSettlement } from "../step/child-jobs.ts";
 
 /** Commits that lose to a client's write (a pushed message) are tried again this often. */
 const ATTEMPTS = 5;
@@ -96,9 +97,13 @@ async function cancelOne(env: StepEnvironment, id: string, reason: string): Prom
         changes.failure?.handlers.splice(0);
         for (const record of handlerRecords) if (record.kind === "error-handler") changes.append("error-handler", record.data);
       }
+      // A cancelled child's parent stops waiting for it in the same commit.
+      const ending = await parentSettlement(env, row, changes);
+      if (ending) changes.settleFutures.push(ending);
       try {
         await retried(env, () => tx.commit(changes.commit(row)));
         env.sessions.drop(id);
+        if (ending) announceChildEnd(env.signals, row.parentId!, ending.key, ending.settlement);
         return true;
       } catch (error) {
         if (!(error instanceof JobConflictError) || attempt >= ATTEMPTS) throw error;

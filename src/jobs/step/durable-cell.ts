@@ -17,7 +17,7 @@ import { endSpan } from "../../telemetry/tracer.ts";
 import { JobFutures } from "../../durable/job-futures.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { settleParentWait } from "./child-jobs.ts";
-import { watchWaits } from "./settled-waits.ts";
+import { recordSettledWaits, watchWaits } from "./settled-waits.ts";
 import type { JobRow, JsonValue } from "../../store/store.ts";
 import { decodeJournalItem, type JournalItem } from "../../workspace/cell-journal.ts";
 import type { JournalSink } from "../../workspace/cell-host.ts";
@@ -152,8 +152,9 @@ export async function settleCell(
 ): Promise<void> {
   const { row, changes, tx } = context;
   const state = durableState(row, changes);
-  // Requests and children the cell watches: their outcome goes into the history when they settle.
+  // Requests and children the cell watches: their outcome goes into the history once they settle (now, if they have).
   watchWaits(row, changes, futures.watched);
+  await recordSettledWaits(context.env, row, changes, context.history);
   if (report.suspended) {
     const waiting = await retried(context.env, () => tx.store.listFutures(row.id, { state: "waiting" }));
     const timers = waiting.map((future) => future.wakeAt).filter((at): at is number => at !== null);

@@ -32,7 +32,7 @@ import { retried } from "../store-retries.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import type { WarmupBlock } from "../../agents/warmup-blocks.ts";
 import { runWarmupBlock } from "./warmup.ts";
-import { settleParentWait } from "./child-jobs.ts";
+import { announceChildEnd, parentSettlement } from "./child-jobs.ts";
 import { recordSettledWaits } from "./settled-waits.ts";
 
 export { DEFAULT_MAX_TURNS, type StepEnvironment } from "./step-environment.ts";
@@ -204,7 +204,7 @@ async function stepLoaded(
   try {
     try {
       // Approvals decided and children ended since the last step: the history says so before anything runs.
-      await recordSettledWaits(env, row, changes);
+      await recordSettledWaits(env, row, changes, session.history);
       await executeAndAsk(env, agent, row, session, changes, tx);
     } catch (error) {
       if (!(error instanceof CorruptRecordError)) throw error;
@@ -218,12 +218,14 @@ async function stepLoaded(
         reported = await sendDialog(env.store, agent, { id: row.id, role: row.role }, changes.messages);
       });
     }
+    // A child that ends settles its parent's wait in the same commit: the parent never waits for an ended child.
+    const ending = await parentSettlement(env, row, changes);
+    if (ending) changes.settleFutures.push(ending);
     // Only a job that stays runnable keeps its lease: a suspended one must be claimable by whoever wakes it.
     const keep = keepLease && !isFinal(changes.status) && changes.status !== "SUSPENDED";
     await retried(env, () => tx.commit(changes.commit(row), { keepLease: keep }));
     committed = true;
-    // A child that ended tells its parent (after the commit that ended it is durable).
-    if (row.parentId && isFinal(changes.status)) await tellParent(env, id);
+    if (ending) announceChildEnd(env.signals, row.parentId!, ending.key, ending.settlement);
   } finally {
     const finished = isFinal(changes.status) || changes.status === "SUSPENDED";
     // A delivery failure was committed after the step: the warm session no longer matches the job.
@@ -255,19 +257,11 @@ async function failCorrupt(env: StepEnvironment, row: JobRow, error: unknown): P
     // The handlers still run, against the process's bindings only.
   }
   await runErrorHandlers(env, agent, changes);
+  const ending = await parentSettlement(env, row, changes);
+  if (ending) changes.settleFutures.push(ending);
   await retried(env, () => env.store.commit(changes.commit(row)));
-  await tellParent(env, row.id);
+  if (ending) announceChildEnd(env.signals, row.parentId!, ending.key, ending.settlement);
   return "FAILED";
-}
-
-/** Settles the parent's wait for a child that has just ended; a failure here is made up for when the parent looks. */
-async function tellParent(env: StepEnvironment, id: string): Promise<void> {
-  try {
-    const child = await retried(env, () => env.store.getJob(id));
-    if (child) await settleParentWait(env, child);
-  } catch {
-    // The parent's next look at the child (`durable/child-waits.ts`) settles it from the child's row.
-  }
 }
 
 

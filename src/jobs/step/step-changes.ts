@@ -163,6 +163,8 @@ export class StepChanges {
   cancelFutures = false;
   /** Futures a suspending step waits for: if one settled meanwhile, the commit makes the job runnable at once. */
   wakeIfSettled: string[] | undefined;
+  /** Futures the commit settles with its changes (a child's end settles its parent's wait: `child-jobs.ts`). */
+  readonly settleFutures: NonNullable<JobCommit["settleFutures"]> = [];
 
   /** The commit for the row this step read, with its events (`outbox-events.ts`) for `statek.events()`. */
   commit(row: JobRow): JobCommit {
@@ -177,6 +179,7 @@ export class StepChanges {
       ...(this.clearJournal ? { clearJournal: true } : {}),
       ...(this.cancelFutures ? { cancelFutures: true } : {}),
       ...(this.wakeIfSettled ? { wakeIfSettled: this.wakeIfSettled } : {}),
+      ...(this.settleFutures.length ? { settleFutures: this.settleFutures } : {}),
       events: stepEvents(this.records, from, this.status, row.version + 1),
     };
   }

@@ -95,4 +95,32 @@ export function waitCases({ test }: SuiteContext): void {
     assert.deepEqual([pushed?.kind, pushed?.state, pushed?.value], ["message", "resolved", "pushed early"], "a message pushed early is adopted");
     await assert.rejects(store.settleFuture(`${id}:message:0`, { state: "resolved", value: "forged again", door: "application" }), WaitKindError);
   });
+
+  test("a commit settles futures with its changes: the child's end wakes its suspended parent in the same transaction", async (store) => {
+    const parent = await insertSample(store, { status: "SUSPENDED", wakeAt: null });
+    const child = await insertSample(store, { status: "STARTED", parentId: parent.id });
+    await store.commit({ id: parent.id, expectedVersion: 0, createFutures: [{ key: child.id, jobId: parent.id, kind: "child", wakeAt: null, data: { role: "helper" } }] });
+    const before = Date.now();
+    await store.commit({
+      id: child.id, expectedVersion: 0, job: { status: "DONE" },
+      settleFutures: [
+        { key: child.id, settlement: { state: "resolved", value: { status: "DONE", value: 42 }, door: "child-end" } },
+        { key: "no-such-future", settlement: { state: "resolved", value: null, door: "child-end" } },
+      ],
+    });
+    const settled = await store.getFuture(child.id);
+    assert.deepEqual([settled?.state, settled?.value], ["resolved", { status: "DONE", value: 42 }]);
+    const woken = await store.getJob(parent.id);
+    assert.ok(woken?.wakeAt !== null && woken!.wakeAt! >= before, "the parent is runnable at once");
+    assert.deepEqual((await store.readEvents({ jobId: parent.id })).map((event) => event.kind), ["future-settled"]);
+    assert.equal(await store.getFuture("no-such-future"), null, "a key that does not exist is skipped");
+    // A commit that fails settles nothing; one through the wrong door fails as a whole.
+    const other = await insertSample(store, { status: "STARTED" });
+    await store.commit({ id: parent.id, expectedVersion: 1, createFutures: [{ key: "approval-x", jobId: parent.id, kind: "approval", wakeAt: null, data: null }] });
+    await assert.rejects(store.commit({
+      id: other.id, expectedVersion: 0, job: { status: "DONE" }, settleFutures: [{ key: "approval-x", settlement: { state: "resolved", value: null, door: "child-end" } }],
+    }), WaitKindError);
+    assert.equal((await store.getJob(other.id))?.status, "STARTED");
+    assert.equal((await store.getFuture("approval-x"))?.state, "waiting");
+  });
 }
