@@ -89,6 +89,11 @@ export interface CellHostOptions {
   futures?: FutureWaits;
   /** The reply that hands the guest a future's outcome (values cross with the workspace's codec). */
   replyOf?: (outcome: FutureOutcome) => string;
+  /**
+   * A crossing found in doubt (started, never finished) is answered `error` (`InDoubtError: …`): the host makes
+   * its record (a tool call's) as crossing `seq`'s effect.
+   */
+  onInDoubt?: (op: string, args: readonly string[], error: string, seq: number) => void;
   /** A tool's durable future resolved: its error handler (named in the future) registers now, with the value. */
   onFutureResolved?: (errorHandler: string, value: unknown, seq: number) => void;
 }

@@ -186,11 +186,8 @@ export class CellHost implements VmHost {
       })();
       return again.catch((error: unknown) => this.#lost(error));
     }
-    const reply = errorReply(
-      "InDoubtError",
-      `${recorded.what} was started but its worker stopped before it finished; it may or may not have taken effect`,
-    );
-    this.#append({ t: "done", seq, r: reply });
+    const reply = this.#doubted(seq, op, args, recorded);
+    this.#append({ t: "done", seq, r: reply, ...this.#effectsOf(seq) });
     return this.#flush().then(() => reply, (error: unknown) => this.#lost(error));
   }
 
@@ -202,7 +199,11 @@ export class CellHost implements VmHost {
     if (replay.deliveredIds().has(id)) {
       this.#pending.set(id, { keepAlive: op === "timer" && args[1] !== "interval", seq });
       const delivered = replay.settles.get(id);
-      if (delivered) this.#noticeChild(seq, delivered.reply);
+      // Delivered before: its record (a tool call's, its console lines) is the step's again unless committed.
+      if (delivered) {
+        this.#applySettled(delivered.effects);
+        this.#noticeChild(seq, delivered.reply);
+      }
       if (op === "future") this.#futures?.replayed?.(seq, args[0] ?? "", args[1] ? parseUntrusted(args[1]) : null);
       return;
     }
@@ -216,7 +217,7 @@ export class CellHost implements VmHost {
     if (settled) {
       this.#pending.set(id, { keepAlive: false, seq });
       if (op === "future") this.#futures?.replayed?.(seq, args[0] ?? "", args[1] ? parseUntrusted(args[1]) : null);
-      if (settled.position >= this.#committedItems) this.#options.effects?.apply(settled.effects);
+      this.#applySettled(settled.effects);
       this.#settle(id, settled.reply, false);
       return;
     }
@@ -238,8 +239,24 @@ export class CellHost implements VmHost {
       else again.then((text) => this.#settleJournaled(id, text), (error: unknown) => this.#settleJournaled(id, thrownReply(error)));
     } else {
       this.#pending.set(id, { keepAlive: false, seq });
-      this.#settleJournaled(id, errorReply("InDoubtError", `${recorded.what} was started but its worker stopped before it finished; it may or may not have taken effect`));
+      this.#settleJournaled(id, this.#doubted(seq, op, args, recorded));
     }
+  }
+
+  /** The effects of a replayed result's settlements that the step does not hold yet. */
+  #applySettled(effects: ReadonlyArray<{ fx: CrossingEffects; position: number }>): void {
+    const fresh = effects.filter((entry) => entry.position >= this.#committedItems).map((entry) => entry.fx);
+    if (fresh.length) this.#options.effects?.apply(fresh);
+  }
+
+  /**
+   * The `InDoubtError` reply of a crossing that was started and never finished; its record (a tool call's)
+   * says so, made as the crossing's effect so that the journal keeps it with the reply.
+   */
+  #doubted(seq: number, op: string, args: readonly string[], recorded: JournaledMessage): string {
+    const message = `${recorded.what} was started but its worker stopped before it finished; it may or may not have taken effect`;
+    this.#options.onInDoubt?.(op, args, `InDoubtError: ${message}`, seq);
+    return errorReply("InDoubtError", message);
   }
 
   #answerLive(op: string, args: readonly string[], seq: number): string | Promise<string> {

@@ -133,6 +133,10 @@ export class Workspace {
       describe: (op, args) => this.#broker.describe(op, args),
       policy: this.#broker.policy,
       effects: this.#effects,
+      onInDoubt: (op, args, error, seq) => {
+        const record = this.#broker.inDoubtRecord(op, args, error);
+        if (record) this.#effects.pushToolCall(record, seq);
+      },
       ...(options.futures ? { futures: options.futures } : {}),
       onFutureResolved: (name, value, seq) => {
         const handler = options.tools.find((tool) => tool.errorHandler?.name === name)?.errorHandler;
