@@ -9,15 +9,16 @@
  * idempotent tool is called again with the same key, another reads `InDoubtError`).
  */
 import { deniedMessage } from "../errors/approval-denied.ts";
-import type { Fence, FutureRow, JsonValue, Store } from "../store/store.ts";
+import type { Fence, FutureRow, JsonValue } from "../store/store.ts";
 import { APPROVED_REPLY_TAG, type ApprovalDecision } from "../tools/approval.ts";
 import type { FutureOutcome } from "../workspace/cell-host.ts";
 import type { FutureSignals } from "./future-signals.ts";
+import type { FutureStore } from "./job-futures.ts";
 import { llmRepr } from "../tools/llm-repr.ts";
 
 /** What an approval wait needs from its cell. */
 export interface ApprovalWaitContext {
-  store: Store;
+  store: FutureStore;
   jobId: string;
   role: string;
   cell: number;

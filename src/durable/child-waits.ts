@@ -7,13 +7,14 @@
  * end settles it (`jobs/step/child-jobs.ts`), and a parent suspended on it wakes.
  */
 import { ChildJobFailed } from "../errors/child-job-failed.ts";
-import type { Fence, FutureRow, HistoryRow, JobRow, JsonValue, Store, VariableRow } from "../store/store.ts";
+import type { Fence, FutureRow, HistoryRow, JobRow, JsonValue, VariableRow } from "../store/store.ts";
 import type { ChildHandleInfo, FutureOutcome } from "../workspace/cell-host.ts";
 import type { FutureSignals } from "./future-signals.ts";
+import type { FutureStore } from "./job-futures.ts";
 
 /** What the child waits need from the parent's cell. */
 export interface ChildWaitContext {
-  store: Store;
+  store: FutureStore;
   /** The parent. */
   jobId: string;
   fence: Fence;

@@ -44,9 +44,16 @@ export function outcomeOf(row: FutureRow): FutureOutcome | undefined {
   }
 }
 
+/**
+ * The store calls of a cell's durable waits. The step hands in a view whose calls are retried while they fail
+ * transiently (`jobs/store-retries.ts`): a wait never throws a busy store or a dropped connection into agent
+ * code; a failure past the retries stops the step instead (it is abandoned, and the job resumable).
+ */
+export type FutureStore = Pick<Store, "getFuture" | "createFutures" | "settleFuture" | "getJob" | "insertJob">;
+
 /** What a cell's futures need from its step. */
 export interface JobFuturesOptions {
-  store: Store;
+  store: FutureStore;
   jobId: string;
   cell: number;
   fence: Fence;

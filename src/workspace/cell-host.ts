@@ -271,7 +271,7 @@ export class CellHost implements VmHost {
       if (!isFutureReply(reply)) return reply;
       // A tool started a child job: it is created now, and the guest gets its handle as the call's value.
       const child = futureKindOf(reply) === "child" ? this.#futures?.startChild : undefined;
-      if (child) return child.call(this.#futures, parseUntrusted(reply.slice(1))).then((info) => childReply(info), (error: unknown) => thrownReply(error));
+      if (child) return child.call(this.#futures, parseUntrusted(reply.slice(1))).then((info) => childReply(info), (error: unknown) => this.#waitFailed(error));
       // The host call returned a durable future: the guest waits for it like for any pending result.
       const id = this.#open(false, seq);
       this.#settleJournaled(id, reply);
@@ -363,8 +363,24 @@ export class CellHost implements VmHost {
     } catch (error) {
       const pending = this.#pending.get(id);
       if (pending) pending.opening = false;
-      this.#settleJournaled(id, thrownReply(error));
+      const reply = this.#waitFailed(error);
+      if (!this.failure) this.#settleJournaled(id, reply);
     }
+  }
+
+  /**
+   * A wait that could not be opened: a `TypeError` (a wait the job refuses) is the guest's to read; anything else
+   * is the store failing past its retries (or the lease lost), which never reaches agent code — the cell stops,
+   * and its step writes nothing (the job stays as it was, to be stepped again).
+   */
+  #waitFailed(error: unknown): string {
+    if (error instanceof TypeError) return thrownReply(error);
+    return this.#lost(error);
+  }
+
+  /** Stops the cell: something it needs from outside the guest failed (see {@link CellHost.failure}). */
+  fail(error: unknown): void {
+    this.#lost(error);
   }
 
   #replyOf(outcome: FutureOutcome): string {
@@ -385,7 +401,7 @@ export class CellHost implements VmHost {
     }
     const cell = this.#cell;
     for (;;) {
-      if (cell !== this.#cell) return { end: "finished" };
+      if (cell !== this.#cell || this.failure) return { end: "finished" };
       if (this.#settled.length) {
         const deliver = this.#settled.splice(0);
         this.#append({ t: "deliver", ids: deliver.map((delivery) => delivery.id) });

@@ -231,7 +231,14 @@ export class Workspace {
     const seq = this.#effects.current;
     const futures = this.#host.futures;
     if (!futures?.approvedCall) throw new TypeError(`${tool.name}: an approved call needs a job`);
-    const decision = await futures.approvedCall(key, tool.name, `${this.#options.job.id}:${this.#cell}:${seq ?? "formal"}`);
+    let decision;
+    try {
+      decision = await futures.approvedCall(key, tool.name, `${this.#options.job.id}:${this.#cell}:${seq ?? "formal"}`);
+    } catch (error) {
+      // A refusal is the guest's to read; the store failing (past its retries) stops the cell instead.
+      if (!(error instanceof TypeError)) this.#host.fail(error);
+      throw error;
+    }
     return this.#callTool(tool, args, "code", undefined, seq, decision);
   }
 

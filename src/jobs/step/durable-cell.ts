@@ -24,7 +24,7 @@ import type { JournalSink } from "../../workspace/cell-host.ts";
 import type { Workspace, WorkspaceCellOptions, WorkspaceReport } from "../../workspace/workspace.ts";
 import type { HistoryRecord } from "../history/history.ts";
 import type { StepChanges } from "./step-changes.ts";
-import { retried } from "../store-retries.ts";
+import { retried, retryingFutureStore } from "../store-retries.ts";
 import type { StepTransaction } from "./step-transaction.ts";
 
 /** What a durable cell needs from its step. */
@@ -105,7 +105,7 @@ export async function runDurableCell(
   const state = durableState(row, changes);
   const items = journal.get(part) ?? [];
   const futures = new JobFutures({
-    store: tx.store,
+    store: retryingFutureStore(tx.store, tx.signal),
     jobId: row.id,
     cell: row.cell,
     fence: tx.fence,
