@@ -17,9 +17,13 @@ import { childReply } from "../workspace/wait-messages.ts";
 import { authorizeApprovedCall, openApproval, requestApprovalOf, type ApprovalWaitContext } from "./approval-waits.ts";
 import { openChild, startChild, type ChildWaitContext } from "./child-waits.ts";
 import type { FutureSignals } from "./future-signals.ts";
+import { armLongTimer, unrefTimer } from "../workspace/long-timer.ts";
 
 /** Waits shorter than this stay in memory instead of suspending the job (DESIGN §7). */
 export const SHORT_WAIT_MS = 100;
+
+/** The longest wait, 100,000 days (as `sleep` in agent code caps it): a longer finite one waits that long. */
+const MAX_WAIT_MS = 8_640_000_000_000;
 
 /** The key of the n-th message pushed to job `jobId`. */
 export function messageKey(jobId: string, n: number): string {
@@ -156,8 +160,12 @@ export class JobFutures implements FutureWaits {
   }
 
   async #timer(seq: number, data: unknown, settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }> {
-    const ms = typeof data === "object" && data !== null ? Number((data as { ms?: unknown }).ms) : NaN;
-    if (!(ms >= 0)) return { outcome: { error: { name: "TypeError", message: "sleep(ms): expected a number of milliseconds" } }, durable: false };
+    const given = typeof data === "object" && data !== null ? (data as { ms?: unknown }).ms : undefined;
+    // Agent code is hostile: anything but a finite count of milliseconds is refused (never a wait that ends at once).
+    if (typeof given !== "number" || !Number.isFinite(given) || given < 0) {
+      return { outcome: { error: { name: "TypeError", message: `sleep(ms): expected a finite number of milliseconds ≥ 0, got ${typeof given === "number" ? String(given) : typeof given}` } }, durable: false };
+    }
+    const ms = Math.min(given, MAX_WAIT_MS);
     const now = this.#now();
     if (ms < SHORT_WAIT_MS) {
       const timer = setTimeout(() => settle({ value: undefined }), ms);
@@ -168,7 +176,7 @@ export class JobFutures implements FutureWaits {
     const key = `${jobId}:${cell}:${seq}`;
     let row = await store.getFuture(key);
     if (!row || row.jobId === null) {
-      await store.createFutures(jobId, fence, [{ key, jobId, kind: "timer", wakeAt: now + ms, data: { ms } }]);
+      await store.createFutures(jobId, fence, [{ key, jobId, kind: "timer", wakeAt: Math.ceil(now + ms), data: { ms } }]);
       row = await store.getFuture(key);
     }
     if (!row) return { outcome: { error: { name: "Error", message: "the timer could not be stored" } }, durable: false };
@@ -176,10 +184,8 @@ export class JobFutures implements FutureWaits {
     if (row.state !== "waiting") return { outcome: "error" in (outcomeOf(row) ?? {}) ? outcomeOf(row)! : { value: undefined }, durable: true };
     const due = row.wakeAt ?? now;
     if (due <= now) return { outcome: await this.#settleDue(key), durable: true };
-    // While the cell still runs (it waits for other things too), the timer fires here.
-    const timer = setTimeout(() => void this.#settleDue(key).then(settle, () => {}), due - now);
-    timer.unref?.();
-    this.#stops.push(() => clearTimeout(timer));
+    // While the cell still runs (it waits for other things too), the timer fires here — however far off it is.
+    this.#stops.push(armLongTimer(due - now, () => void this.#settleDue(key).then(settle, () => {}), unrefTimer, () => this.#now()));
     this.#awaited.add(key);
     return { durable: true };
   }
@@ -221,7 +227,7 @@ export class JobFutures implements FutureWaits {
     const timeoutMs = typeof spec.timeoutMs === "number" ? spec.timeoutMs : undefined;
     let row = await store.getFuture(key);
     if (!row || row.jobId === null) {
-      const wakeAt = timeoutMs === undefined ? null : this.#now() + timeoutMs;
+      const wakeAt = timeoutMs === undefined ? null : Math.ceil(this.#now() + Math.min(timeoutMs, MAX_WAIT_MS));
       await store.createFutures(jobId, fence, [{ key, jobId, kind: "external", wakeAt, data: timeoutMs === undefined ? null : { timeoutMs } }]);
       row = await store.getFuture(key);
     }
@@ -233,9 +239,7 @@ export class JobFutures implements FutureWaits {
     if (row.wakeAt !== null) {
       const left = row.wakeAt - this.#now();
       if (left <= 0) return { outcome: await this.#timeOut(key, timeoutMs ?? 0), durable: true };
-      const timer = setTimeout(() => void this.#timeOut(key, timeoutMs ?? 0).then(settle, () => {}), left);
-      timer.unref?.();
-      this.#stops.push(() => clearTimeout(timer));
+      this.#stops.push(armLongTimer(left, () => void this.#timeOut(key, timeoutMs ?? 0).then(settle, () => {}), unrefTimer, () => this.#now()));
     }
     this.#stops.push(signals.once(key, settle));
     this.#awaited.add(key);

@@ -24,6 +24,7 @@ import type { Delivery, IdleAnswer, VmHost } from "./executor.ts";
 import { CODE_START_OP, errorReply, pendingReply, thrownReply } from "./guest/guest-protocol.ts";
 import { parseUntrusted } from "./membrane/untrusted-json.ts";
 import { childReply, futureKindOf, guestWait } from "./wait-messages.ts";
+import { armLongTimer } from "./long-timer.ts";
 
 const hostTimers: TimerSource = (ms, fire) => {
   const timer = setTimeout(fire, ms);
@@ -344,7 +345,7 @@ export class CellHost implements VmHost {
         if (pending) {
           pending.durable = false;
           pending.keepAlive = true;
-          pending.cancel = this.#timers(Math.min(ms, MAX_DELAY_MS), () => settle({ value: undefined }));
+          pending.cancel = armLongTimer(Math.min(ms, Number.MAX_SAFE_INTEGER), () => settle({ value: undefined }), this.#timers);
         }
         return;
       }
