@@ -78,7 +78,7 @@ async function cancelChildren(env: StepEnvironment, parentId: string, reason: st
 
 /** Cancels one job; false when it is final (or unknown) and there was nothing to cancel. */
 async function cancelOne(env: StepEnvironment, id: string, reason: string): Promise<boolean> {
-  const tx = await retried(env, () => StepTransaction.preempt(env.store, id, env.owner, { leaseMs: env.leaseMs }));
+  const tx = await retried(env, () => StepTransaction.preempt(env.store, id, env.owner, { leaseMs: env.leaseMs, ...(env.onLeaseLate ? { onLate: env.onLeaseLate } : {}) }));
   if (!tx) return false;
   // A step of this process running the job stops now rather than at its next write.
   env.activeSteps?.get(id)?.revoke(tx.lease);

@@ -27,7 +27,7 @@ import type { JobSession } from "./job-sessions.ts";
 import { PromptMemory } from "../prompt/prompt-memory.ts";
 import { readJobState, writeJobState } from "./job-state.ts";
 import { StepChanges } from "./step-changes.ts";
-import { StepTransaction } from "./step-transaction.ts";
+import { StepTransaction, type StepTransactionOptions } from "./step-transaction.ts";
 import { retried } from "../store-retries.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import type { WarmupBlock } from "../../agents/warmup-blocks.ts";
@@ -103,8 +103,16 @@ export async function runStep(env: StepEnvironment, id: string, carry?: LeaseCar
  */
 export function runClaimedStep(env: StepEnvironment, lease: Lease, carry?: LeaseCarry): Promise<StepOutcome> {
   const tx = takeCarried(carry, lease.jobId)
-    ?? StepTransaction.adopt(env.store, lease, { leaseMs: env.leaseMs, ...(env.signal ? { signal: env.signal } : {}) });
+    ?? StepTransaction.adopt(env.store, lease, transactionOptions(env));
   return stepUnderLease(env, tx, carry);
+}
+
+/**
+ * How a step's transaction runs: the lease's length is the environment's, which is the claimer's (a worker's own
+ * `leaseMs` for the jobs it claims), so a lease is renewed at the rate it was taken.
+ */
+function transactionOptions(env: StepEnvironment): StepTransactionOptions {
+  return { leaseMs: env.leaseMs, ...(env.signal ? { signal: env.signal } : {}), ...(env.onLeaseLate ? { onLate: env.onLeaseLate } : {}) };
 }
 
 /** Releases the lease a {@link LeaseCarry} still holds. */
@@ -129,7 +137,7 @@ function takeCarried(carry: LeaseCarry | undefined, jobId: string): StepTransact
 /** The job's lease for one step, waiting out another worker's live lease (it expires if that worker died). */
 async function claim(env: StepEnvironment, id: string): Promise<StepTransaction | null> {
   for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
-    const tx = await retried(env, () => StepTransaction.begin(env.store, id, env.owner, { leaseMs: env.leaseMs, ...(env.signal ? { signal: env.signal } : {}) }));
+    const tx = await retried(env, () => StepTransaction.begin(env.store, id, env.owner, transactionOptions(env)));
     if (tx) return tx;
     const current = await retried(env, () => env.store.getJob(id));
     if (!current || isFinal(current.status) || env.signal?.aborted) return null;
