@@ -25,7 +25,7 @@ describe("waits of any length", () => {
         assert.equal(view.status, "SUSPENDED", `the ${name} sleep did not end at once`);
         const row = await statek.store.getJob(id);
         assert.ok(row!.wakeAt! >= before + ms && row!.wakeAt! <= Date.now() + ms, `wakeAt is ${name} away`);
-        const worker = statek.worker({ pollIntervalMs: 5, leaseMs: 400 });
+        const worker = statek.worker({ leaseMs: 400 });
         await worker.start();
         // Several of the worker's safety claims and timer refreshes come and go meanwhile.
         await new Promise((resolve) => setTimeout(resolve, 600));

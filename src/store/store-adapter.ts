@@ -112,7 +112,7 @@ export interface EventRowQuery {
   limit: number;
 }
 
-/** What {@link AdapterTransaction.selectClaimable} and {@link AdapterReads.readNextWakeAt} select. */
+/** What {@link AdapterTransaction.selectClaimable} selects. */
 export interface ClaimQuery {
   /** The store's clock: leases with `until <= now` are expired, jobs with `wakeAt <= now` are due. */
   now: number;
@@ -149,17 +149,15 @@ export interface AdapterReads {
   /** The largest event `id`, or `null`/`undefined` when there are no events. Must be served by the primary key. */
   readLastEventId(): Promise<unknown>;
   /**
-   * The smallest `wakeAt` of a `SUSPENDED` job whose lease is not live at `now` (no owner, or `leaseUntil <=
-   * now`), or `null`/`undefined`. Must be served by an index on the suspended jobs' `wakeAt`.
+   * One row, read in one statement with the store's clock read once: `now` (that clock); `runnable`, not null
+   * when some job in an active status (`ACTIVE_STATUSES`) has no lease live at `now`; `wakeAt`, the smallest
+   * `wakeAt` of a `SUSPENDED` job whose lease is not live at `now`; `leaseUntil`, the smallest `leaseUntil` of a
+   * lease live at `now` — each among the jobs of `roles` when given, `null` when there is none. Must be served by
+   * the partial indexes of the active, the timed and the leased jobs, never a scan of the waiting jobs.
    */
-  readNextWakeAt(query: ClaimQuery): Promise<unknown>;
+  readNextClaim(roles?: readonly string[]): Promise<StoredRow>;
   /** Each owner of a lease live at `now` (`leaseOwner`), once. Must be served by an index on the leased jobs. */
   readLeaseOwners(now: number): Promise<StoredRow[]>;
-  /**
-   * A counter that changes when another connection committed (SQLite: `PRAGMA data_version`), or `undefined`
-   * when the engine has none.
-   */
-  readDataVersion?(): Promise<unknown>;
 }
 
 /**

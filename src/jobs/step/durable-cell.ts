@@ -14,7 +14,7 @@ import type { Context } from "@opentelemetry/api";
 import { CorruptRecordError } from "../../errors/corrupt-record-error.ts";
 import { startCellSpan } from "../../telemetry/spans.ts";
 import { endSpan } from "../../telemetry/tracer.ts";
-import { JobFutures } from "../../durable/job-futures.ts";
+import { JobFutures, type FutureStore } from "../../durable/job-futures.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { settleParentWait } from "./child-jobs.ts";
 import { recordSettledWaits, watchWaits } from "./settled-waits.ts";
@@ -24,7 +24,7 @@ import type { JournalSink } from "../../workspace/cell-host.ts";
 import type { Workspace, WorkspaceCellOptions, WorkspaceReport } from "../../workspace/workspace.ts";
 import type { HistoryRecord } from "../history/history.ts";
 import type { StepChanges } from "./step-changes.ts";
-import { retried, retryingFutureStore } from "../store-retries.ts";
+import { retried, withStoreRetries } from "../../store/store-retries.ts";
 import type { StepTransaction } from "./step-transaction.ts";
 
 /** What a durable cell needs from its step. */
@@ -105,7 +105,7 @@ export async function runDurableCell(
   const state = durableState(row, changes);
   const items = journal.get(part) ?? [];
   const futures = new JobFutures({
-    store: retryingFutureStore(tx.store, tx.signal),
+    store: waitStore(tx),
     jobId: row.id,
     cell: row.cell,
     fence: tx.fence,
@@ -138,6 +138,23 @@ export async function runDurableCell(
     endSpan(traced.span, failure);
     futures.close();
   }
+}
+
+/**
+ * The store calls of the cell's durable waits, each retried like the step's own (see `FutureStore`): a wait
+ * never throws a busy store into agent code, and one that fails past the retries stops the step.
+ */
+function waitStore(tx: StepTransaction): FutureStore {
+  const { store, signal } = tx;
+  const retry = <T>(operation: () => Promise<T>): Promise<T> => withStoreRetries(operation, { signal });
+  return {
+    getFuture: (key) => retry(() => store.getFuture(key)),
+    createFutures: (jobId, fence, futures) => retry(() => store.createFutures(jobId, fence, futures)),
+    settleFuture: (key, settlement) => retry(() => store.settleFuture(key, settlement)),
+    getJob: (id) => retry(() => store.getJob(id)),
+    // Inserted already (an attempt whose answer was lost): the caller finds the job and goes on.
+    insertJob: (job, variables, history) => retry(() => store.insertJob(job, variables, history)),
+  };
 }
 
 function journalLength(journal: ReadonlyMap<string, JournalItem[]>): number {

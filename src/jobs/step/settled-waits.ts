@@ -14,7 +14,7 @@ import { llmRepr } from "../../tools/llm-repr.ts";
 import type { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import type { HistoryRecord } from "../history/history.ts";
-import { retried } from "../store-retries.ts";
+import { retried } from "../../store/store-retries.ts";
 
 /** The watched keys a job's state holds. */
 function watchingOf(state: Record<string, JsonValue>): string[] {

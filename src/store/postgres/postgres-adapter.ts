@@ -10,7 +10,7 @@
  * with itself. Other processes' transactions interleave with ours under row locks (`FOR UPDATE`), and claims
  * skip the rows they hold (`SKIP LOCKED`).
  */
-import type { AdapterTransaction, ClaimQuery, EventRowQuery, JobPageQuery, JobQuery, StoreAdapter, StoredRow } from "../store-adapter.ts";
+import type { AdapterTransaction, EventRowQuery, JobPageQuery, JobQuery, StoreAdapter, StoredRow } from "../store-adapter.ts";
 import type { FutureState } from "../durable-rows.ts";
 import { readInteger } from "../store-rows.ts";
 import { breaksConnection, toPostgresStoreError } from "./postgres-errors.ts";
@@ -179,8 +179,8 @@ export class PostgresAdapter implements StoreAdapter {
   readEvents(query: EventRowQuery): Promise<StoredRow[]> {
     return this.#reads.readEvents(query);
   }
-  readNextWakeAt(query: ClaimQuery): Promise<unknown> {
-    return this.#reads.readNextWakeAt(query);
+  readNextClaim(roles?: readonly string[]): Promise<StoredRow> {
+    return this.#reads.readNextClaim(roles);
   }
   readLeaseOwners(now: number): Promise<StoredRow[]> {
     return this.#reads.readLeaseOwners(now);

@@ -180,11 +180,17 @@ export class PostgresReads implements AdapterReads {
     return this.rows(`SELECT DISTINCT lease_owner AS "leaseOwner" FROM ${this.sql.table("jobs")} WHERE lease_owner IS NOT NULL AND lease_until > $1`, [now]);
   }
 
-  async readNextWakeAt(query: ClaimQuery): Promise<unknown> {
-    const roles = query.roles === undefined ? "" : " AND role = ANY($2::text[])";
-    const sql = `SELECT wake_at AS "wakeAt" FROM ${this.sql.table("jobs")} WHERE status = '${WAITING_STATUS}' AND wake_at IS NOT NULL AND ${NOT_LEASED}${roles}
-      ORDER BY wake_at LIMIT 1`;
-    return (await this.rows(sql, query.roles === undefined ? [query.now] : [query.now, [...query.roles]]))[0]?.["wakeAt"];
+  async readNextClaim(roles?: readonly string[]): Promise<StoredRow> {
+    const jobs = this.sql.table("jobs");
+    const condition = roles === undefined ? "" : " AND role = ANY($1::text[])";
+    const notLeased = "(lease_owner IS NULL OR lease_until <= clock.now)";
+    // One statement: the clock is read once, and an idle worker's look costs one round trip.
+    const sql = `WITH clock AS (SELECT ${CLOCK_SQL} AS now) SELECT clock.now,
+      (SELECT 1 FROM ${jobs} WHERE status IN (${ACTIVE_SQL}) AND ${notLeased}${condition} LIMIT 1) AS runnable,
+      (SELECT wake_at FROM ${jobs} WHERE status = '${WAITING_STATUS}' AND wake_at IS NOT NULL AND ${notLeased}${condition} ORDER BY wake_at LIMIT 1) AS "wakeAt",
+      (SELECT MIN(lease_until) FROM ${jobs} WHERE lease_owner IS NOT NULL AND lease_until > clock.now${condition}) AS "leaseUntil"
+      FROM clock`;
+    return (await this.rows(sql, roles === undefined ? [] : [[...roles]]))[0] ?? {};
   }
 }
 

@@ -172,20 +172,21 @@ export class SqliteQueries implements AdapterTransaction {
     return this.#statement(`${select} WHERE job_id = ? AND id > ? ORDER BY id LIMIT ?`).all(query.jobId, query.afterId, query.limit);
   }
 
-  async readNextWakeAt(query: ClaimQuery): Promise<unknown> {
-    const [roles, parameters] = rolesCondition(query.roles);
-    const sql = `SELECT wake_at AS "wakeAt" FROM jobs INDEXED BY jobs_wake_at WHERE status = '${WAITING_STATUS}' AND wake_at IS NOT NULL AND ${NOT_LEASED}${roles}
-      ORDER BY wake_at LIMIT 1`;
-    return this.#statement(sql).get(query.now, ...parameters)?.["wakeAt"];
+  async readNextClaim(roles?: readonly string[]): Promise<StoredRow> {
+    const now = this.#clock();
+    const [condition, parameters] = rolesCondition(roles);
+    const sql = `SELECT
+      (SELECT 1 FROM jobs INDEXED BY jobs_runnable WHERE status IN (${ACTIVE_SQL}) AND ${NOT_LEASED}${condition} LIMIT 1) AS runnable,
+      (SELECT wake_at FROM jobs INDEXED BY jobs_wake_at WHERE status = '${WAITING_STATUS}' AND wake_at IS NOT NULL AND ${NOT_LEASED}${condition}
+        ORDER BY wake_at LIMIT 1) AS "wakeAt",
+      (SELECT MIN(lease_until) FROM jobs INDEXED BY jobs_lease_owner WHERE lease_owner IS NOT NULL AND lease_until > ?${condition}) AS "leaseUntil"`;
+    const row = this.#statement(sql).get(now, ...parameters, now, ...parameters, now, ...parameters);
+    return { ...row, now };
   }
 
   async readLeaseOwners(now: number): Promise<StoredRow[]> {
     return this.#statement(`SELECT DISTINCT lease_owner AS "leaseOwner" FROM jobs INDEXED BY jobs_lease_owner
       WHERE lease_owner IS NOT NULL AND lease_until > ?`).all(now);
-  }
-
-  async readDataVersion(): Promise<unknown> {
-    return this.#statement("PRAGMA data_version").get()?.["data_version"];
   }
 
   async lockJob(id: string): Promise<StoredRow | undefined> {

@@ -5,8 +5,6 @@
  * failure: when the retries run out, the step rejects and the job stays as it was, to be stepped again.
  */
 import { StoreError } from "../errors/store-error.ts";
-import type { FutureStore } from "../durable/job-futures.ts";
-import type { Store } from "../store/store.ts";
 
 /** How store calls are retried. */
 export interface StoreRetryPolicy {
@@ -51,19 +49,6 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
     };
     signal?.addEventListener("abort", abort, { once: true });
   });
-}
-
-/** The store calls of a cell's durable waits, each retried like a step's (see `FutureStore`). */
-export function retryingFutureStore(store: Store, signal: AbortSignal | undefined): FutureStore {
-  const retry = <T>(operation: () => Promise<T>): Promise<T> => withStoreRetries(operation, signal ? { signal } : {});
-  return {
-    getFuture: (key) => retry(() => store.getFuture(key)),
-    createFutures: (jobId, fence, futures) => retry(() => store.createFutures(jobId, fence, futures)),
-    settleFuture: (key, settlement) => retry(() => store.settleFuture(key, settlement)),
-    getJob: (id) => retry(() => store.getJob(id)),
-    // Inserted already (an attempt whose answer was lost): the caller finds the job and goes on.
-    insertJob: (job, variables, history) => retry(() => store.insertJob(job, variables, history)),
-  };
 }
 
 /** A step's store call, retried with the default policy while it fails transiently (and the step is not aborted). */
