@@ -27,6 +27,7 @@ import type { JobSession } from "./job-sessions.ts";
 import { PromptMemory } from "../prompt/prompt-memory.ts";
 import { readJobState, writeJobState } from "./job-state.ts";
 import { StepChanges } from "./step-changes.ts";
+import { commitRebasing } from "./rebase-commit.ts";
 import { StepTransaction, type StepTransactionOptions } from "./step-transaction.ts";
 import { retried } from "../../store/store-retries.ts";
 import type { StepEnvironment } from "./step-environment.ts";
@@ -209,6 +210,9 @@ async function stepLoaded(
   const changes = new StepChanges(row);
   let committed = false;
   let reported: JobStatus | undefined;
+  // The job the commit was made against, and what clients appended before it (a rebased commit).
+  let base = row;
+  let appended: HistoryRecord[] = [];
   try {
     try {
       // Approvals decided and children ended since the last step: the history says so before anything runs.
@@ -231,21 +235,32 @@ async function stepLoaded(
     if (ending) changes.settleFutures.push(ending);
     // Only a job that stays runnable keeps its lease: a suspended one must be claimable by whoever wakes it.
     const keep = keepLease && !isFinal(changes.status) && changes.status !== "SUSPENDED";
-    await retried(env, () => tx.commit(changes.commit(row), { keepLease: keep }));
+    // A client's append meanwhile (a pushed message) is rebased over, never a reason to ask the model again.
+    const dialog = dialogStyle(row);
+    ({ base, appended } = await commitRebasing(env, tx, row, changes, { keepLease: keep, dialog }));
     committed = true;
     if (ending) announceChildEnd(env.signals, row.parentId!, ending.key, ending.settlement);
   } finally {
     const finished = isFinal(changes.status) || changes.status === "SUSPENDED";
     // A delivery failure was committed after the step: the warm session no longer matches the job.
     if (committed && !finished && reported === undefined && (session.workspace?.reusable ?? true)) {
-      session.version = row.version + 1;
-      session.history.push(...changes.records);
+      session.version = base.version + 1;
+      session.history.push(...appended, ...changes.records);
       env.sessions.keep(id, session);
     } else {
       session.workspace?.dispose();
     }
   }
   return { changes, status: reported ?? changes.status };
+}
+
+/** Whether the job's chat style is a dialog one; `false` when its metadata cannot be read (the step failed it). */
+function dialogStyle(row: JobRow): boolean {
+  try {
+    return chatStyleRules(chatStyleOf(row.metadata)).dialog;
+  } catch {
+    return false;
+  }
 }
 
 /** The trace context stored with the job when it was submitted, if any. */

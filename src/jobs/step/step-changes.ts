@@ -137,6 +137,30 @@ export class StepChanges {
     this.setStatus("DONE", undefined, exitStatus);
   }
 
+  /**
+   * Moves this step's records after `count` records others appended to the job meanwhile (the step's commit is
+   * rebased over them: `rebase-commit.ts`): their `seq`s, and the pending reply's, shift by `count`. A model
+   * reply of this step is marked as not having seen the user messages `unseen` (`seq`s of those records).
+   */
+  shiftAfter(count: number, unseen: readonly number[]): void {
+    if (count === 0) return;
+    const first = this.#seq - this.records.length;
+    this.records.forEach((record, index) => {
+      const seq = record.seq + count;
+      if (record.kind === "model-response" && unseen.length) {
+        const data = { ...record.data, unseen: [...(record.data.unseen ?? []), ...unseen] };
+        this.records[index] = { ...record, seq, data };
+        this.history[index] = encodeHistoryRow(seq, "model-response", record.at, data);
+      } else {
+        this.records[index] = { ...record, seq };
+        this.history[index] = { ...this.history[index]!, seq };
+      }
+    });
+    const pending = this.job.pendingSeq;
+    if (typeof pending === "number" && pending >= first) this.job.pendingSeq = pending + count;
+    this.#seq += count;
+  }
+
   /** Takes in what a cell or formal call did. */
   absorb(report: WorkspaceReport): void {
     for (const call of report.toolCalls) this.append("tool-call", call);

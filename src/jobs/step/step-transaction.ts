@@ -6,7 +6,9 @@
  * `onMessage` callback, events, a child job's start) until the write that records it is durable. A step whose
  * lease is lost is aborted: its cell stops and it writes nothing.
  */
+import { JobConflictError } from "../../errors/job-conflict-error.ts";
 import { LeaseLostError } from "../../errors/lease-lost-error.ts";
+import { StoreError } from "../../errors/store-error.ts";
 import type { Fence, JobCommit, JournalEntry, Lease, Store } from "../../store/store.ts";
 import { encodeJournalItem, type JournalItem } from "../../workspace/cell-journal.ts";
 import { withStoreRetries } from "../../store/store-retries.ts";
@@ -192,11 +194,32 @@ export class StepTransaction implements JournalSink {
       if (!keep) this.#ended = true;
     } catch (error) {
       this.#fail(error);
-      this.close();
+      // A commit that lost to a client's write (rebased and made again) or met a busy store (tried again) keeps
+      // its lease renewed meanwhile; anything else ends the renewals (the caller abandons the step).
+      if (!(error instanceof JobConflictError) && !StoreError.isTransient(error)) this.close();
       throw error;
     }
+    this.#committed(keep, clearsJournal);
+    await this.#runAfter();
+  }
+
+  /**
+   * Takes a commit whose answer was lost (the connection dropped as it committed) as made, once the job shows
+   * it was: the lease is the commit's (released or kept), and the held-back effects run.
+   */
+  async landed(options: { keepLease?: boolean; clearedJournal?: boolean } = {}): Promise<void> {
+    const keep = options.keepLease === true;
+    if (!keep) this.#ended = true;
+    this.#committed(keep, options.clearedJournal === true);
+    await this.#runAfter();
+  }
+
+  #committed(keep: boolean, clearsJournal: boolean): void {
     if (keep) this.#nextStep(clearsJournal || this.#journalEmpty);
     else this.close();
+  }
+
+  async #runAfter(): Promise<void> {
     for (const effect of this.#after.splice(0)) {
       try {
         await effect();
