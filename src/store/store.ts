@@ -4,8 +4,8 @@
  * the rows of durable execution (`durable-rows.ts`): leases that fence every write of a step, the current
  * cell's journal, durable futures and the outbox of job events. The job runner sees only this interface. Its
  * behaviour is implemented once, in `store-core.ts` (with the rules of `store-rules.ts`), over an engine's
- * `StoreAdapter` (`store-adapter.ts`) that holds SQL only: `sqlite/` now, `postgres/` later. Every store passes
- * the one conformance suite (`store.suite.ts`).
+ * `StoreAdapter` (`store-adapter.ts`) that holds SQL only: `sqlite/`, `postgres/`, or an adapter of your own
+ * given to `createStore`. Every store passes the one conformance suite (`store.suite.ts`).
  *
  * Rows are plain data: JSON-able values and strings. Encoding workspace values is the workspace codec's job;
  * the store never looks inside a variable's blob or a history record's data.
