@@ -21,7 +21,7 @@ const SURFACE: Record<string, string[]> = {
     "JobFinishedError", "LoadApiKeyError",
     "LoadProviderPackageError", "IncompleteReplyError", "McpConnectionError", "McpToolError", "ModelCallError", "ModelProviderError", "NameError", "NoSuchAgentError", "NoSuchJobError", "NoSuchProviderError", "OpaqueValue",
     "ResourceLimitError", "SYSTEM_TOOLS", "ScriptExhaustedError", "ScriptedModel", "Statek", "StatekError", "StoreError", "StoredDefinition", "Tombstone",
-    "UnsupportedModelVersionError", "ValidationError", "costOf", "createModelRegistry", "describeClass", "errorHandler", "findPrice",
+    "UnsupportedModelVersionError", "ValidationError", "WaitKindError", "costOf", "createModelRegistry", "describeClass", "errorHandler", "findPrice",
     "formatCost", "isErrorHandler", "isTool", "llmRepr", "loadPricingFile", "mcpServer", "mcpTools", "parseModelString", "registerEnum", "registerFormatter",
     "scriptedModel", "tool",
   ],
@@ -29,7 +29,7 @@ const SURFACE: Record<string, string[]> = {
   "./store": [
     "ACTIVE_STATUSES", "CorruptRecordError", "DEFAULT_STORE_PATH", "FUTURE_KINDS", "FUTURE_STATES", "JOB_STATUSES", "JobConflictError",
     "LeaseLostError", "NoSuchJobError", "SQLITE_SYNCHRONOUS_MODES", "STATUS_TRANSITIONS", "SqliteStore", "StoreError", "WAITING_STATUS",
-    "createSqliteStore", "createStore", "openStore", "runAdapterSuite", "runStoreSuite", "sampleJob", "sampleRecord",
+    "WAIT_DOORS", "WaitKindError", "createSqliteStore", "createStore", "openStore", "runAdapterSuite", "runStoreSuite", "sampleJob", "sampleRecord",
   ],
   "./postgres": ["POSTGRES_MIGRATIONS", "POSTGRES_SCHEMA_VERSION", "PostgresStore", "createPostgresStore", "maskConnectionString"],
   "./executor": [

@@ -102,10 +102,10 @@ function standInActions(store: Store): UiActions {
       });
     },
     async approve(jobId, requestId, decision) {
-      await store.settleFuture(requestId, { state: "resolved", value: { approved: true, note: decision.note ?? null, by: decision.by ?? null } });
+      await store.settleFuture(requestId, { state: "resolved", value: { approved: true, note: decision.note ?? null, by: decision.by ?? null }, door: "decision" });
     },
     async deny(jobId, requestId, decision) {
-      await store.settleFuture(requestId, { state: "rejected", value: { name: "ApprovalDenied", message: decision.note ?? "denied" } });
+      await store.settleFuture(requestId, { state: "rejected", value: { name: "ApprovalDenied", message: decision.note ?? "denied" }, door: "decision" });
     },
     cancelJob: (id, reason) => setStatus(id, "CANCELLED", reason ?? "cancelled"),
     retryJob: (id) => setStatus(id, "STARTED", "retried"),
