@@ -102,6 +102,13 @@ export function createWorker(context: WorkerContext, options: WorkerOptions = {}
   for (const agent of agents) context.register(agent, "worker");
 
   let scheduler: JobWorker | undefined;
+  const report = (activity: WorkerActivity) => {
+    try {
+      options.onActivity?.(activity);
+    } catch {
+      // A listener that throws must not stop the worker.
+    }
+  };
   const worker: StatekWorker = {
     async start() {
       const roles = options.agents ? [...new Set(agents.map((agent) => agent.role))] : context.roles();
@@ -117,7 +124,12 @@ export function createWorker(context: WorkerContext, options: WorkerOptions = {}
           runStep: async (lease: Lease, signal: AbortSignal) => {
             const carry = carried.get(lease.jobId) ?? {};
             carried.delete(lease.jobId);
-            const outcome = await runClaimedStep(context.environment(signal), lease, carry);
+            // The lease is renewed at the rate it was claimed: this worker's leaseMs, whatever Statek.open's is.
+            const environment: StepEnvironment = {
+              ...context.environment(signal), leaseMs,
+              onLeaseLate: (late) => report({ kind: "lease-late", ...late }),
+            };
+            const outcome = await runClaimedStep(environment, lease, carry);
             if (carry.tx) carried.set(lease.jobId, carry);
             return { ...outcome, leaseKept: carry.tx !== undefined };
           },

@@ -252,13 +252,13 @@ export class Statek {
    */
   resolveFuture(key: string, value: unknown = null): Promise<boolean> {
     this.#check();
-    return settleFuture(this.store, this.#signals, "resolveFuture", key, { state: "resolved", value: value === undefined ? null : (value as JsonValue) });
+    return settleFuture(this.store, this.#signals, "resolveFuture", key, { state: "resolved", value: value === undefined ? null : (value as JsonValue), door: "application" });
   }
 
   /** Settles the durable future `key` with an error: the waiting code's `await` throws it. First settlement wins. */
   rejectFuture(key: string, error: Error | string): Promise<boolean> {
     this.#check();
-    return settleFuture(this.store, this.#signals, "rejectFuture", key, { state: "rejected", value: rejection(error, "rejectFuture") });
+    return settleFuture(this.store, this.#signals, "rejectFuture", key, { state: "rejected", value: rejection(error, "rejectFuture"), door: "application" });
   }
 
   /**

@@ -1,10 +1,12 @@
 /**
  * @module
  * The contract between the store's core (`store-core.ts`, which holds every rule) and an engine's adapter
- * (`sqlite/`, later `postgres/`), which holds SQL only. An adapter reads and writes rows exactly as asked; it
- * never decides whether a write is allowed — versions, fences, transitions, first-writer-wins and corruption
- * are the core's. It does own what only the engine knows: its transactions and locks, its clock, which of its
- * errors are transient, and indexes that make the claim queries cheap.
+ * (`sqlite/`, `postgres/`, or a third party's, given to `createStore`), which holds SQL only. An adapter reads
+ * and writes rows exactly as asked; it never decides whether a write is allowed — versions, fences,
+ * transitions, first-writer-wins and corruption are the core's. It does own what only the engine knows: its
+ * transactions and locks, its clock, which of its errors are transient, how other processes' commits are
+ * noticed (`watchWakeups`), and indexes that make the claim queries cheap. `docs/stores.md` shows how to write
+ * one; `runAdapterSuite` checks it.
  *
  * Rows go in encoded ({@link JobValues}: JSON as text) and come out as {@link StoredRow}s of raw column values
  * keyed by field name (`parentId`, not `parent_id`), which the core decodes and checks (`store-rows.ts`).

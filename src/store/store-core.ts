@@ -2,8 +2,9 @@
  * @module
  * The one implementation of the {@link Store} contract's behaviour, over an engine's {@link StoreAdapter}: input
  * checks, the rules (`store-rules.ts`), group commit, decoding of what was read, the closed state, cancellation
- * and error classification. An engine's store is this class with its adapter (`SqliteStore`); a new engine
- * writes an adapter — SQL only — and passes the conformance suite.
+ * and error classification. Every store is this class over an adapter: `createStore(adapter)`, or the built-in
+ * `SqliteStore` and `PostgresStore`, which also check their configuration. A new engine writes an adapter —
+ * SQL only — and passes the adapter conformance suite (`runAdapterSuite`).
  */
 import { CorruptRecordError } from "../errors/corrupt-record-error.ts";
 import type { Fence, FutureKind, FutureRow, FutureSettlement, FutureState, JobEventRow, Journal, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult } from "./durable-rows.ts";
@@ -56,9 +57,12 @@ export class StoreCore implements Store {
   #migrating: Promise<void> | undefined;
   #migrated = false;
   #closing: Promise<void> | undefined;
+  readonly #name: string | undefined;
 
-  constructor(adapter: StoreAdapter) {
+  /** Use `createStore(adapter)`; `name` names the store in errors. */
+  constructor(adapter: StoreAdapter, name?: string) {
     this.#adapter = adapter;
+    this.#name = name;
     this.#writes = new GroupCommit(adapter, () => {
       adapter.announceWakeup?.();
       this.#wakeUp("local");
@@ -72,9 +76,9 @@ export class StoreCore implements Store {
     this.supportsMultipleProcesses = adapter.supportsMultipleProcesses;
   }
 
-  /** A name for errors (`SqliteStore`, …). */
+  /** A name for errors (`SqliteStore ./statek.db`, …). */
   protected get storeName(): string {
-    return this.constructor.name;
+    return this.#name ?? this.constructor.name;
   }
 
   migrate(options?: StoreCallOptions): Promise<void> {

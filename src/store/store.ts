@@ -4,15 +4,15 @@
  * the rows of durable execution (`durable-rows.ts`): leases that fence every write of a step, the current
  * cell's journal, durable futures and the outbox of job events. The job runner sees only this interface. Its
  * behaviour is implemented once, in `store-core.ts` (with the rules of `store-rules.ts`), over an engine's
- * `StoreAdapter` (`store-adapter.ts`) that holds SQL only: `sqlite/` now, `postgres/` later. Every store passes
- * the one conformance suite (`store.suite.ts`).
+ * `StoreAdapter` (`store-adapter.ts`) that holds SQL only: `sqlite/`, `postgres/`, or an adapter of your own
+ * given to `createStore`. Every store passes the one conformance suite (`store.suite.ts`).
  *
  * Rows are plain data: JSON-able values and strings. Encoding workspace values is the workspace codec's job;
  * the store never looks inside a variable's blob or a history record's data.
  */
-import type { Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JobEventRow, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult } from "./durable-rows.ts";
+import type { Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JobEventRow, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult, WaitDoor } from "./durable-rows.ts";
 
-export type { Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JobEventRow, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult };
+export type { Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JobEventRow, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult, WaitDoor };
 
 
 /** Every status a job can have, in lifecycle order. */
@@ -140,6 +140,12 @@ export interface JobCommit {
   wakeIfSettled?: string[];
   /** Cancels every future of the job that is still waiting (a cancelled job waits for nothing). */
   cancelFutures?: boolean;
+  /**
+   * Futures this commit settles, each as {@link Store.settleFuture} would (through its door, first writer wins,
+   * waking the job that waits): a child's final commit settles its parent's wait for it, so the child's end and
+   * the parent's wake-up land together. A key that does not exist is skipped.
+   */
+  settleFutures?: Array<{ key: string; settlement: FutureSettlement }>;
   /** Events appended to the outbox in the same transaction (they carry this commit's job id unless they name one). */
   events?: NewJobEvent[];
   /** Releases the lease (`fence`, required) with the commit: the job is free for any worker. */

@@ -41,7 +41,13 @@ export type WorkerActivity =
   | { kind: "step-error"; jobId: string; error: unknown }
   | { kind: "worker-error"; error: unknown }
   /** The leases of a dead worker process of this machine were ended: its jobs are claimable at once. */
-  | { kind: "owner-gone"; owner: string; leases: number };
+  | { kind: "owner-gone"; owner: string; leases: number }
+  /**
+   * A step's lease went unrenewed for longer than it lasts — this worker's event loop stalled (a cell or a tool
+   * blocking it, the process stopped): another worker may have taken the job over, and its calls in flight are
+   * then in doubt. Raise `leaseMs`, or find what blocks the event loop.
+   */
+  | { kind: "lease-late"; jobId: string; unrenewedMs: number; leaseMs: number };
 
 /** What the scheduler needs from the job runner. */
 export interface WorkerHost {

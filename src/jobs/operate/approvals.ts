@@ -72,7 +72,7 @@ export async function decideApproval(
   const value: JsonValue = call === "approve"
     ? { approved: true, by, decidedAt, ...(note === undefined ? {} : { note }) }
     : { approved: false, name: "ApprovalDenied", message: deniedMessage(note), by, decidedAt, ...(note === undefined ? {} : { note }) };
-  const result = await withStoreRetries(() => store.settleFuture(requestId, { state: call === "approve" ? "resolved" : "rejected", value }));
+  const result = await withStoreRetries(() => store.settleFuture(requestId, { state: call === "approve" ? "resolved" : "rejected", value, door: "decision" }));
   if (!result.settled) throw decidedError(jobId, requestId, result.future);
   const outcome = outcomeOf(result.future);
   if (outcome) signals.emit(requestId, outcome);

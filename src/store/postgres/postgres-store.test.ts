@@ -179,8 +179,16 @@ describe("PostgresStore", { skip }, () => {
 
   it("a LISTEN that hears nothing (a transaction-mode pooler) is logged, and subscribers are polled instead", async () => {
     const logged: string[] = [];
+    let fellBack: () => void = () => undefined;
+    const loggedOnce = new Promise<void>((resolve) => (fellBack = resolve));
     // NOTIFY reaches only listeners of the same database: a listener on another database hears nothing.
-    const store = testPostgresStore({ listenConnectionString: urlWith({ database: "template1" }), pollIntervalMs: 400, listenTestTimeoutMs: 150, log: (message) => logged.push(message) });
+    const store = testPostgresStore({
+      listenConnectionString: urlWith({ database: "template1" }), pollIntervalMs: 400, listenTestTimeoutMs: 150,
+      log: (message) => {
+        logged.push(message);
+        fellBack();
+      },
+    });
     await store.migrate();
     let calls = 0;
     let enough: () => void = () => undefined;
@@ -189,6 +197,8 @@ describe("PostgresStore", { skip }, () => {
       if (++calls === 10) enough();
     });
     try {
+      await loggedOnce;
+      calls = 0; // the calls made while the self-test ran do not count
       await polled;
       assert.equal(store.wakeupMode, "poll");
       assert.equal(logged.length, 1, logged.join("\n"));

@@ -17,6 +17,7 @@ import type { AdapterTransaction, EventRowQuery, JobPageQuery, JobQuery, StoreAd
 import type { FutureState } from "../durable-rows.ts";
 import type { SqliteDatabase, SqliteStoreConfig } from "./sqlite-config.ts";
 import { toStoreError } from "./sqlite-errors.ts";
+import { SerialQueue } from "../serial-queue.ts";
 import { applySqliteMigrations } from "./sqlite-migrations.ts";
 import { SqliteQueries } from "./sqlite-queries.ts";
 import { WalSync } from "./sqlite-wal-sync.ts";
@@ -34,10 +35,8 @@ export class SqliteAdapter implements StoreAdapter {
   readonly #databaseOption: SqliteStoreConfig["database"];
   #database: SqliteDatabase | undefined;
   #queries: SqliteQueries | undefined;
-  /** The last operation queued; the next one starts when it has settled. */
-  #tail: Promise<unknown> = Promise.resolve();
-  /** Operations queued and not finished: 0 lets a read run at once. */
-  #pending = 0;
+  /** Every operation on the connection, one at a time; an idle queue lets a read run at once. */
+  readonly #queue = new SerialQueue();
   /** Makes commits durable when SQLite is told not to fsync them itself (`FULL` on a file this adapter opened). */
   #walSync: WalSync | undefined;
 
@@ -180,7 +179,7 @@ export class SqliteAdapter implements StoreAdapter {
 
   /** Runs a read at once when nothing else is in progress, else after it. */
   #read<T>(body: (queries: SqliteQueries) => Promise<T>): Promise<T> {
-    if (this.#pending === 0 && this.#queries !== undefined) return body(this.#queries);
+    if (this.#queue.pending === 0 && this.#queries !== undefined) return body(this.#queries);
     return this.#exclusive(async () => {
       await this.#connection();
       return body(this.#queries!);
@@ -189,12 +188,7 @@ export class SqliteAdapter implements StoreAdapter {
 
   /** Runs `body` after every operation queued before it, alone on the connection. */
   #exclusive<T>(body: () => Promise<T>): Promise<T> {
-    this.#pending++;
-    const run = this.#tail.then(body, body).finally(() => {
-      this.#pending--;
-    });
-    this.#tail = run.catch(() => undefined);
-    return run;
+    return this.#queue.run(body);
   }
 
   async #connection(): Promise<SqliteDatabase> {
