@@ -39,6 +39,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["tools"],
   ["models", "store"],
   ["telemetry"],
+  ["registries"],
   ["errors"],
 ];
 

@@ -12,6 +12,8 @@ import type { HarnessLimits } from "../agents/harness.ts";
 import type { OnModelText } from "./events/job-events.ts";
 import type { JobMetadata, JobSettings } from "../agents/job-settings.ts";
 import type { WarmupSource } from "../agents/warmup-blocks.ts";
+import type { Tracer } from "@opentelemetry/api";
+import type { ClassDocs, FunctionDocs } from "../docs/class-docs.ts";
 
 /** What {@link Statek.open} accepts. */
 export interface StatekOptions {
@@ -69,6 +71,30 @@ export interface StatekOptions {
    * ```
    */
   onModelText?: OnModelText;
+  /**
+   * Enum classes this instance's tools accept by member name (as `registerEnum` does for every instance): a
+   * class, whose static instances are its members, or `[cls, members]`.
+   *
+   * @example
+   * ```ts
+   * Statek.open({ enums: [Severity, [Priority, { LOW: Priority.low, HIGH: Priority.high }]] });
+   * ```
+   */
+  enums?: readonly (Function | readonly [Function, Readonly<Record<string, unknown>>])[];
+  /**
+   * How this instance shows values of classes to the model (as `registerFormatter` does for every instance,
+   * which these win over): `[cls, formatter]` pairs.
+   *
+   * @example
+   * ```ts
+   * Statek.open({ formatters: [[Temporal.PlainDate, (date) => date.toString()]] });
+   * ```
+   */
+  formatters?: readonly (readonly [abstract new (...args: any[]) => unknown, (value: any) => string])[];
+  /** Docs of classes and functions for this instance's jobs (as `describeClass` does for every instance): `[target, docs]` pairs. */
+  classDocs?: readonly (readonly [Function, ClassDocs | FunctionDocs])[];
+  /** The OpenTelemetry tracer this instance's spans go to. @default the global tracer provider's `statek` tracer */
+  tracer?: Tracer;
 }
 
 /**

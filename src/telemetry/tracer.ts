@@ -10,18 +10,17 @@
  */
 import { context, SpanStatusCode, trace, type Attributes, type Context, type Span, type SpanKind, type Tracer } from "@opentelemetry/api";
 import { errorText } from "../errors/error-text.ts";
+import { currentRegistries } from "../registries/registries.ts";
 
 /** The instrumentation scope STATEK's spans are created under. */
 export const TRACER_NAME = "statek";
 
-let tracer: Tracer | undefined;
-
 /**
- * The tracer of the global tracer provider (a no-op one until the application installs an SDK). The API's
- * proxy tracer is kept: it finds a provider the application registers later.
+ * The tracer of the running `Statek` (`Statek.open({ tracer })`), else the global tracer provider's (a no-op
+ * one until the application installs an SDK; the API's proxy tracer finds a provider registered later).
  */
 export function statekTracer(): Tracer {
-  return (tracer ??= trace.getTracer(TRACER_NAME));
+  return currentRegistries().tracer ?? trace.getTracer(TRACER_NAME);
 }
 
 /** How a span starts: its attributes, its parent (default: the active context) and its kind. */

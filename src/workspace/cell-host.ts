@@ -27,6 +27,7 @@ import { childReply, futureKindOf, guestWait } from "./wait-messages.ts";
 import { InDoubtError } from "../errors/in-doubt-error.ts";
 import { ReplayDivergence } from "../errors/replay-divergence.ts";
 import { armLongTimer } from "./long-timer.ts";
+import { currentRegistries, withRegistries } from "../registries/registries.ts";
 
 const hostTimers: TimerSource = (ms, fire) => {
   const timer = setTimeout(fire, ms);
@@ -53,6 +54,9 @@ export class CellHost implements VmHost {
   readonly #handle: GuestMessageHandler;
   readonly #options: CellHostOptions;
   readonly #timers: TimerSource;
+  // Guest messages arrive from the sandbox thread's listener, outside the step that made this host: they are
+  // answered with that step's registries (enums, formatters, docs, tracer).
+  readonly #registries = currentRegistries();
   /** Pending results of the current cell that have not settled. */
   readonly #pending = new Map<number, Pending>();
   /** Settled results of the current cell not yet handed to the guest. */
@@ -96,6 +100,10 @@ export class CellHost implements VmHost {
   suspended = false;
 
   receive(op: string, args: readonly string[]): string | Promise<string> {
+    return withRegistries(this.#registries, () => this.#receive(op, args));
+  }
+
+  #receive(op: string, args: readonly string[]): string | Promise<string> {
     if (op === CODE_START_OP) {
       this.#inCode = true;
       this.#seq = 0;

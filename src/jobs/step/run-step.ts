@@ -36,6 +36,7 @@ import { runWarmupBlock } from "./warmup.ts";
 import { announceChildEnd, parentSettlement } from "./child-jobs.ts";
 import { recordSettledWaits } from "./settled-waits.ts";
 import { errorMessage } from "../../errors/error-text.ts";
+import { withRegistries } from "../../registries/registries.ts";
 
 export { DEFAULT_MAX_TURNS, type StepEnvironment } from "./step-environment.ts";
 
@@ -151,7 +152,12 @@ async function claim(env: StepEnvironment, id: string): Promise<StepTransaction 
  * The one path of a step, whoever claimed its lease: read the job under the lease, step it, commit. The lease
  * is released unless `carry` keeps it for the next step of a job that stays runnable.
  */
-async function stepUnderLease(env: StepEnvironment, tx: StepTransaction, carry: LeaseCarry | undefined): Promise<StepOutcome> {
+function stepUnderLease(env: StepEnvironment, tx: StepTransaction, carry: LeaseCarry | undefined): Promise<StepOutcome> {
+  // Argument preparation, llmRepr and the docs read the instance's registries through the step's context.
+  return withRegistries(env.registries, () => stepWithRegistries(env, tx, carry));
+}
+
+async function stepWithRegistries(env: StepEnvironment, tx: StepTransaction, carry: LeaseCarry | undefined): Promise<StepOutcome> {
   const id = tx.lease.jobId;
   env.activeSteps?.set(id, tx);
   let kept = false;
