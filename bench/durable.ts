@@ -1,5 +1,5 @@
 /**
- * bench/durable: what durability costs (issue 9). On a real SQLite file (synchronous=FULL), QuickJS executor:
+ * bench/durable: what durability costs. On a real SQLite file (synchronous=FULL), QuickJS executor:
  * - replay cost per journal entry: resuming a suspended cell whose journal holds N recorded tool calls, against
  *   the same cell with none;
  * - resume latency: from `pushMessage` to the waiting cell running again, with 50 variables in the workspace

@@ -1,5 +1,5 @@
 /**
- * bench/ui: the web UI over a SQLite store of 100,000 jobs (issue 13's figures).
+ * bench/ui: the web UI over a SQLite store of 100,000 jobs (the figures it prints).
  *
  * - Time to first byte of the jobs page (`/`, first page and a filtered one, and a page deep in the list by
  *   cursor) and of a job with 500 turns (~2,000 history records), median of 15 requests each.

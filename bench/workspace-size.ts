@@ -4,7 +4,7 @@
  * workspace class (plus the class) — and whose cell changes one of them (an account, or a list of 1,000
  * numbers, which is encoded again), side by side with an empty workspace running a no-op cell, the same 50
  * variables with a no-op cell, and the list alone with the same cell (what encoding the changed list itself
- * costs). A step's cost should not grow with the variables the cell does not touch (issue 10, goal: the
+ * costs). A step's cost should not grow with the variables the cell does not touch (goal: the
  * 50-variable step within 1.5× of the empty one). Each figure is the median of several runs, taken in turn so
  * that a noisy neighbour skews them alike.
  *

@@ -1,5 +1,5 @@
 /**
- * Worker processes (`statek.worker`) on one PostgreSQL database (issue 11), through the same child as the SQLite
+ * Worker processes (`statek.worker`) on one PostgreSQL database, through the same child as the SQLite
  * worker tests (test/fixtures/worker-process.ts, given a `postgres://…?schema=…` store):
  * - three workers, jobs that suspend twice — a durable sleep, then `waitForMessage()` with the message pushed
  *   from this test process once the job waits for it: every job DONE with its message, each step committed

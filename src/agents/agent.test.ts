@@ -1,4 +1,4 @@
-/** An agent's tool registry (issue #3 Build 2): its tools, tools in its context, then the system tools. */
+/** An agent's tool registry: its tools, tools in its context, then the system tools. */
 import { WORKSPACE_GLOBALS_NOTE } from "../workspace/workspace-notes.ts";
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

@@ -2,7 +2,7 @@
  * @module
  * `Agent`: the definition a job runs — its role, system prompt, tools, private context, settings and model,
  * plus its dialog channel, warmup code, harness limits and post-processors. Agents are code, so every
- * process that runs jobs registers them (DESIGN.md §4).
+ * process that runs jobs registers them.
  */
 import { briefTool, docstrTool } from "../docs/system-tools.ts";
 import type { LanguageModel } from "../models/language-model.ts";

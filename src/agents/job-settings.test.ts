@@ -1,5 +1,5 @@
 /**
- * Typed settings and their metadata names (issue 12): `chatStyle`/`CHAT_STYLE`, `toolsScope`/`LLM_TOOLS_SCOPE`,
+ * Typed settings and their metadata names: `chatStyle`/`CHAT_STYLE`, `toolsScope`/`LLM_TOOLS_SCOPE`,
  * `toolsSchema`/`TOOLS_SCHEMA`, `xmlBoxConsole`/`XML_BOX_CONSOLE`, `defaultAcl`/`STATEK_DEFAULT_ACL`, a model
  * string/`MODEL`, `harness`/`MAX_…`, `postProcessors`/`POST_PROCESSORS`. One rule: the typed option wins at its
  * level; a job's settings win over its agent's, the agent's over the process's.

@@ -1,6 +1,6 @@
 /**
  * @module
- * Prompt definition files (DESIGN.md §8.5), read by `Agent.fromPromptFile`:
+ * Prompt definition files, read by `Agent.fromPromptFile`:
  *
  * ```
  * # MODEL: openai/gpt-5-mini

@@ -1,7 +1,7 @@
 /**
  * @module
  * The `statek` command line: run the jobs in a store as a service, submit jobs and push messages, inspect
- * jobs (DESIGN.md §11). `bin/statek.js` calls
+ * jobs. `bin/statek.js` calls
  * {@link main} with the process's arguments; tests and embedders call it with their own streams.
  *
  * Exit codes: `0` success, `1` the command could not do its work (no store, no such job), `2` it was

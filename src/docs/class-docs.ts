@@ -1,6 +1,6 @@
 /**
  * @module
- * Documentation of application classes and functions for the model (DESIGN.md §5). A class in a job's
+ * Documentation of application classes and functions for the model. A class in a job's
  * scope (`calendar`'s class `Calendar`) is documented with {@link describeClass} or a static `statekDocs`
  * property; `brief()`/`docstr()` show it, filtered by its ACL. Documentation is kept beside the class (a
  * weak map keyed by it), so it is defined where the class is, in every process.

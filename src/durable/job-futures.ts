@@ -1,6 +1,6 @@
 /**
  * @module
- * The durable futures one cell of a job waits for (DESIGN.md §7): `sleep`/`until` (timers), `waitForMessage`
+ * The durable futures one cell of a job waits for: `sleep`/`until` (timers), `waitForMessage`
  * (the job's inbox), a tool's `ctx.future`, approval requests (`approval-waits.ts`) and child jobs
  * (`child-waits.ts`). Each is a store row, settled once by whoever comes first; a cell that waits only for
  * such rows suspends, and its job is stepped again when one settles (or a timer is due), replaying the cell
@@ -21,7 +21,7 @@ import { TimeoutError } from "../errors/timeout-error.ts";
 import { errorInfo } from "../errors/guest-entry-error.ts";
 import { armLongTimer, unrefTimer } from "../workspace/long-timer.ts";
 
-/** Waits shorter than this stay in memory instead of suspending the job (DESIGN §7). */
+/** Waits shorter than this stay in memory instead of suspending the job. */
 export const SHORT_WAIT_MS = 100;
 
 /** The longest wait, 100,000 days (as `sleep` in agent code caps it): a longer finite one waits that long. */

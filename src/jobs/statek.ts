@@ -1,7 +1,7 @@
 /**
  * @module
  * `Statek`: the application's handle on a store of durable agent jobs — submit jobs, step and run them,
- * read them back (DESIGN.md §4).
+ * read them back.
  */
 import { randomUUID } from "node:crypto";
 import { context } from "@opentelemetry/api";

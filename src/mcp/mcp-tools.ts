@@ -1,6 +1,6 @@
 /**
  * @module
- * `mcpTools()`: an MCP server's tools as STATEK tools (DESIGN.md §11) — for `new Agent({ tools })`, callable
+ * `mcpTools()`: an MCP server's tools as STATEK tools — for `new Agent({ tools })`, callable
  * from agent code and formally by the model. Each keeps its description; its JSON Schema becomes the tool's
  * parameters (validated like any tool's); results become workspace values (`mcp-result.ts`); an error result
  * is an `McpToolError`; a server that does not answer in time, or whose connection closed, is an

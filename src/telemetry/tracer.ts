@@ -1,6 +1,6 @@
 /**
  * @module
- * STATEK's spans, through `@opentelemetry/api` only (DESIGN.md §11). Without an OpenTelemetry SDK installed by
+ * STATEK's spans, through `@opentelemetry/api` only. Without an OpenTelemetry SDK installed by
  * the application, the API hands out non-recording spans and every call here costs next to nothing; with one,
  * a job's steps, model calls, cells and tool calls appear under the tracer named {@link TRACER_NAME}.
  *

@@ -1,6 +1,6 @@
 /**
  * @module
- * Enums a parameter can name by member (DESIGN.md §5, argument preparation step 1). Two kinds:
+ * Enums a parameter can name by member (argument preparation step 1). Two kinds:
  *
  * - a TypeScript `enum` or a const object used as the schema, `z.enum(Severity)`: the model may write the
  *   member's *name* (`"ERROR"`) and the tool receives its value (`Severity.ERROR`, e.g. `"error"` or `3`);

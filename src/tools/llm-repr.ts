@@ -7,7 +7,7 @@
  * {@link registerFormatter} (used everywhere values are shown: echoes, `print`, tool results) or passed to
  * one call.
  *
- * Members named `_x` of class instances are private by convention (DESIGN.md §6.3): agent code cannot read
+ * Members named `_x` of class instances are private by convention: agent code cannot read
  * them through a handle, so they are not shown either. Plain records show every key.
  */
 import { isTool } from "./is-tool.ts";

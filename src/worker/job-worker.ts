@@ -1,6 +1,6 @@
 /**
  * @module
- * The worker (DESIGN.md §10): claims runnable jobs under leases and steps at most `maxConcurrency` of them at
+ * The worker: claims runnable jobs under leases and steps at most `maxConcurrency` of them at
  * once, until it is stopped. It knows the store and a function that steps one claimed job; what a step does is
  * the job runner's (`jobs/`), which hands this scheduler its step function (`statek.worker()`).
  *

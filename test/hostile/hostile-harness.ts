@@ -1,5 +1,5 @@
 /**
- * The hostile-code harness (issue #4). Each case runs one hostile cell as a real job under the default
+ * The hostile-code harness. Each case runs one hostile cell as a real job under the default
  * (QuickJS) executor, with a second, ordinary job running in the same worker at the same time, and asserts:
  *
  * 1. the attempt fails with a clear message in the hostile job's console;

@@ -1,8 +1,7 @@
 /**
  * A store with jobs to look at and a running UI over it, for the UI's tests: a `DONE` job (code, console, a
  * tool call), a `SUSPENDED` one waiting for an external future (`payment:1`), a `SUSPENDED` one waiting for an
- * approval future and a child of the first. The UI gets the real `Statek`'s actions plus, where the `Statek` of
- * this branch has none yet (approvals, cancel, retry), stand-ins over the store that keep DESIGN §4's shapes.
+ * approval future and a child of the first. The UI gets the real `Statek`'s actions.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -1,6 +1,6 @@
 /**
  * @module
- * The chat styles (DESIGN.md §8.2): how a model's reply becomes code and dialog text, how the model sees its
+ * The chat styles: how a model's reply becomes code and dialog text, how the model sees its
  * earlier replies and the console output, and when a reply ends the turn. Each style is one file
  * implementing {@link ChatStyleRules}; `build-messages.ts` and the step use only this interface.
  */

@@ -1,6 +1,6 @@
 /**
  * @module
- * `statek ui`: serves the operator's web UI (DESIGN.md §11) over a store until interrupted (Ctrl-C, SIGTERM).
+ * `statek ui`: serves the operator's web UI over a store until interrupted (Ctrl-C, SIGTERM).
  */
 import { Statek } from "../../jobs/statek.ts";
 import { formatError } from "../../tools/call-tool.ts";

@@ -1,6 +1,6 @@
 /**
  * @module
- * `statek worker --agents <module>`: runs the store's jobs as a service (DESIGN.md §10, §11) until SIGINT or
+ * `statek worker --agents <module>`: runs the store's jobs as a service until SIGINT or
  * SIGTERM, which stop it gracefully (no new claims; running steps finish within the grace period, the rest are
  * released); a second signal exits at once (the leases it holds then simply expire).
  */

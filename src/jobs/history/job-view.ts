@@ -1,6 +1,6 @@
 /**
  * @module
- * The job view (DESIGN.md §4): what `getJob`, `step` and `runJob` return — status, console, decoded
+ * The job view: what `getJob`, `step` and `runJob` return — status, console, decoded
  * variables, history, usage, the error of a `FAILED` job and the value given to `exit`.
  */
 import type { HistoryRow, JobRow, JobStatus, JsonValue, VariableRow } from "../../store/store.ts";

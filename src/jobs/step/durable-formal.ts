@@ -1,6 +1,6 @@
 /**
  * @module
- * A model's formal tool call, made durably (DESIGN.md §7): like a side-effecting crossing of a cell, its
+ * A model's formal tool call, made durably: like a side-effecting crossing of a cell, its
  * intent is written to the job's journal (part `formal:<call id>`) before the tool runs, and its record after.
  * A response replayed after a crash or a suspension does not make a recorded call again: its record is given
  * to the step again (or not at all, when the suspension's commit already holds it). A call that started and

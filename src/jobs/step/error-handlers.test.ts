@@ -1,7 +1,7 @@
 /**
- * Error handlers (DESIGN.md §5, issue #3 Build 7): registered by a tool's result, stored by name in the job,
- * run in order with the error when the job ends FAILED — in this process or another. `§10.N`: scenario N
- * of reference/tools-spec.md §10.
+ * Error handlers: registered by a tool's result, stored by name in the job,
+ * run in order with the error when the job ends FAILED — in this process or another. `§10.N` in a test name numbers
+ * the scenario it covers.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";

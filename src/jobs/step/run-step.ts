@@ -1,6 +1,6 @@
 /**
  * @module
- * One step of a job (DESIGN.md §3): execute the pending model response (its formal tool calls, then its
+ * One step of a job: execute the pending model response (its formal tool calls, then its
  * cell), then — unless the job finished — ask the model for the next response and commit it **before** it is
  * executed. Everything a step changes is committed in one transaction at its end, so a crash loses at most
  * the step in progress and never a committed model reply.

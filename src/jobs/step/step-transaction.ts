@@ -1,6 +1,6 @@
 /**
  * @module
- * The one owner of a step's durability (DESIGN.md §3): it holds the job's lease, renews it at a quarter of its
+ * The one owner of a step's durability: it holds the job's lease, renews it at a quarter of its
  * length, writes the cell's journal (fenced by the lease's epoch, so a worker that lost the lease can never
  * write), makes the final commit fenced too — and holds back everything that reaches the outside world (an
  * `onMessage` callback, events, a child job's start) until the write that records it is durable. A step whose

@@ -313,7 +313,7 @@ describe("createCodec", () => {
   });
 
   it("resolves references only as indices into the tables it decodes, never by name on the realm", () => {
-    // Before issue #8 these decoded to the realm's Object.prototype, Object, Object.assign, Array.prototype.
+    // These names must not decode to the realm's Object.prototype, Object, Object.assign, Array.prototype.
     const codec = createCodec({});
     const attacks = [
       '{"v":{"$":"xref","n":"constructor","i":"prototype"}}',

@@ -1,6 +1,6 @@
 /**
  * @module
- * The broker (DESIGN.md §6.3): the one place every crossing from agent code to the host goes through —
+ * The broker: the one place every crossing from agent code to the host goes through —
  * property reads and writes on handles, method and function calls, tool calls, the clock and random source,
  * printing, `exit`, and the restoring of persisted handles. For each it checks the policy (the job's tool
  * access, the member policy and its exposed-class lists), converts the values with the host codec (which
@@ -77,7 +77,7 @@ export class Broker {
   restoring = false;
   /** Receives every message of the workspace's guest; a promise is a result the guest gets later. */
   readonly channel: (op: string, args: readonly string[]) => string | Promise<string>;
-  /** How each guest message is journaled (DESIGN §7): side effects, reads, or the step's own business. */
+  /** How each guest message is journaled: side effects, reads, or the step's own business. */
   readonly policy: CrossingPolicy = {
     kind: (op, args) => this.#kindOf(op, args),
     idempotent: (op, args) => {

@@ -1,6 +1,6 @@
 /**
  * @module
- * The record of every crossing a cell makes (DESIGN.md §7): tool calls, handle reads, writes and calls,
+ * The record of every crossing a cell makes: tool calls, handle reads, writes and calls,
  * clock and random reads, printing and `exit`, in order, each with the texts that crossed. The durable
  * journal (a later issue) can store these records as they are and replay a cell against them. The journal
  * also enforces the per-cell crossing limits, which bound what one cell can make the host hold.

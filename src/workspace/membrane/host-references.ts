@@ -1,6 +1,6 @@
 /**
  * @module
- * How host objects persist (DESIGN.md §6.3). A handle is stored as a *reference key*: `tool:<name>` for a
+ * How host objects persist. A handle is stored as a *reference key*: `tool:<name>` for a
  * tool, `binding:<name>` for an application binding or agent context value, `x:<Class>:<id>` for an object of
  * a class registered with `statek.expose(Class, { id, load })`. Any other host object cannot be restored and
  * becomes a tombstone. {@link HostReferences} answers both directions for one job, and tells each new handle
