@@ -16,7 +16,7 @@
  * event loop blocks on another process's lock as it would on a shared SQLite file.
  * The issue's size (1,000 jobs) runs with STATEK_FULL_WORKER_TESTS=1; by default 200, to keep the suite's time
  * reasonable on a shared 2-core machine (at 1,000 it found a note written twice with a since-reverted worker
- * change — see "A non-idempotent call ran twice in one step" in docs/architecture.md's known gaps). Skipped
+ * change — see "A non-idempotent call ran twice in one step" in docs/known-gaps.md). Skipped
  * (with the reason printed) when no server is configured, never in CI.
  */
 import assert from "node:assert/strict";
