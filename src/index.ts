@@ -99,6 +99,7 @@ export { InvalidToolsScopeError } from "./errors/invalid-tools-scope-error.ts";
 export { JobFailedError } from "./errors/job-failed-error.ts";
 export { UnsupportedModelVersionError } from "./errors/unsupported-model-version-error.ts";
 export { InvalidModelStringError } from "./errors/invalid-model-string-error.ts";
+export { InvalidStoreUrlError } from "./errors/invalid-store-url-error.ts";
 export { NoSuchProviderError } from "./errors/no-such-provider-error.ts";
 export { LoadProviderPackageError } from "./errors/load-provider-package-error.ts";
 export { LoadApiKeyError } from "./errors/load-api-key-error.ts";

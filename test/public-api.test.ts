@@ -17,7 +17,7 @@ const SURFACE: Record<string, string[]> = {
     "Agent", "ApprovalDecidedError", "ApprovalDenied", "ApprovalRequiredError", "CHAT_STYLES", "ChildJobFailed",
     "CorruptRecordError", "DEFAULT_CHAT_STYLE", "DEFAULT_HARNESS_LIMITS", "DEFAULT_MCP_TIMEOUT_MS",
     "DEFAULT_WORKSPACE_LIMITS", "FINAL_CHECK_MESSAGE", "FinalCheck", "InDoubtError", "IncompleteReplyError",
-    "InvalidJobStatusError", "InvalidModelStringError", "InvalidPricingError", "InvalidPromptFileError",
+    "InvalidJobStatusError", "InvalidModelStringError", "InvalidPricingError", "InvalidPromptFileError", "InvalidStoreUrlError",
     "InvalidToolArgumentsError", "InvalidToolsScopeError", "InvalidWorkspaceLimitError", "JOB_STATUSES",
     "JobCancelledError", "JobConflictError", "JobFailedError", "JobFinishedError", "JobNotWaitingError",
     "LoadApiKeyError", "LoadProviderPackageError", "McpConnectionError", "McpToolError", "ModelCallError",

@@ -11,6 +11,16 @@ import { Agent } from "../agents/agent.ts";
 import { formatError } from "../tools/call-tool.ts";
 import { CliError } from "../errors/cli-error.ts";
 
+/** The environment variable read for the agents module when `--agents` is not given. */
+export const AGENTS_ENV = "STATEK_AGENTS";
+
+/** The agents module a command uses: `--agents`, else `STATEK_AGENTS` (empty counts as not set). */
+export function agentsModuleOf(given: string | boolean | string[] | undefined): string | undefined {
+  if (typeof given === "string") return given;
+  const fromEnv = process.env[AGENTS_ENV];
+  return fromEnv !== undefined && fromEnv.trim() !== "" ? fromEnv : undefined;
+}
+
 /**
  * The agents `path` exports, in export order without repeats. Fails (exit code 1) when the module cannot be
  * imported or exports no agent; `command` names the command in messages.

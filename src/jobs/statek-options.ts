@@ -17,7 +17,10 @@ import type { ClassDocs, FunctionDocs } from "../docs/class-docs.ts";
 
 /** What {@link Statek.open} accepts. */
 export interface StatekOptions {
-  /** A SQLite file path, `":memory:"`, or a `Store`. @default "./statek-data/statek.db" */
+  /**
+   * A SQLite file path or `file:` URL, `":memory:"`, a `postgres://` URL, or a `Store`. Any other `scheme://`
+   * is an `InvalidStoreUrlError`. @default the `STATEK_STORE` environment variable, else "./statek-data/statek.db"
+   */
   store?: string | Store;
   /** Agents whose jobs this process runs. */
   agents?: readonly Agent[];

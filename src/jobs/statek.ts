@@ -9,7 +9,8 @@ import { FutureSignals } from "../durable/future-signals.ts";
 import { newProcessOwner } from "../worker/process-owner.ts";
 import { NoSuchAgentError } from "../errors/no-such-agent-error.ts";
 import { NoSuchJobError } from "../errors/no-such-job-error.ts";
-import { DEFAULT_STORE_PATH, openStore } from "../store/open-store.ts";
+import { openStore } from "../store/open-store.ts";
+import { maskStoreLocation, resolveStoreSpec } from "../store/store-location.ts";
 import type { JobFilter, JsonValue, Store } from "../store/store.ts";
 import type { Executor } from "../workspace/executor.ts";
 import { resolveLimits, type WorkspaceLimits } from "../workspace/limits.ts";
@@ -100,9 +101,11 @@ export class Statek {
 
   /**
    * Opens (and migrates) the store and registers the agents. Every option is checked before the store is
-   * opened, so a bad one leaves nothing open.
+   * opened, so a bad one leaves nothing open. Without a `store` option, the `STATEK_STORE` environment variable
+   * names the store, else `./statek-data/statek.db`.
    *
    * @throws {TypeError} Naming the first bad option (`Statek.open: …`), or two different agents with one role.
+   * @throws {InvalidStoreUrlError} For a store URL of an unknown scheme (`mysql://…`).
    */
   static async open(options: StatekOptions = {}): Promise<Statek> {
     if (typeof options !== "object" || options === null) throw new TypeError(`Statek.open: expected options such as { store: ":memory:" }, got ${kindOf(options)}`);
@@ -118,9 +121,9 @@ export class Statek {
       const value = options[name];
       if (value !== undefined && !(Number.isInteger(value) && value >= 0)) throw new TypeError(`Statek.open: ${name} must be a non-negative integer, got ${String(value)}`);
     }
-    const spec = options.store ?? DEFAULT_STORE_PATH;
+    const spec = options.store ?? resolveStoreSpec(undefined);
     if (typeof spec === "string" ? spec.trim() === "" : typeof spec !== "object" || spec === null || typeof spec.migrate !== "function") {
-      throw new TypeError(`Statek.open: store must be a SQLite file path, ":memory:" or a Store, got ${typeof spec === "string" ? JSON.stringify(spec) : kindOf(spec)}`);
+      throw new TypeError(`Statek.open: store must be a file path, ":memory:", a postgres:// URL or a Store, got ${typeof spec === "string" ? JSON.stringify(maskStoreLocation(spec)) : kindOf(spec)}`);
     }
     const store = await openStore(spec);
     try {

@@ -16,10 +16,10 @@ import { MIN_ID_PREFIX, resolveJob } from "../resolve-job.ts";
 
 type Decision = "approve" | "deny";
 
-/** `statek approve <id> [request] [--note TEXT] [--by NAME] [--json] [--store PATH]`. */
+/** `statek approve <id> [request] [--note TEXT] [--by NAME] [--json] [--store STORE]`. */
 export const approveCommand: Command = decisionCommand("approve");
 
-/** `statek deny <id> [request] [--note TEXT] [--by NAME] [--json] [--store PATH]`. */
+/** `statek deny <id> [request] [--note TEXT] [--by NAME] [--json] [--store STORE]`. */
 export const denyCommand: Command = decisionCommand("deny");
 
 function decisionCommand(decision: Decision): Command {

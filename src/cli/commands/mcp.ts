@@ -11,7 +11,7 @@ import { serveMcpHttp, serveMcpStdio } from "../../mcp/mcp-serve.ts";
 import { CliError } from "../../errors/cli-error.ts";
 import { HELP_OPTION, type Command, type CommandInput } from "../command.ts";
 import type { CliOutput } from "../cli-io.ts";
-import { loadAgents, pickAgent } from "../load-agents.ts";
+import { agentsModuleOf, loadAgents, pickAgent } from "../load-agents.ts";
 
 /** `statek mcp serve --agents <module> [--role R] [--http [--port N] [--host H]]`. */
 export const mcpCommand: Command = {
@@ -42,13 +42,14 @@ export const mcpCommand: Command = {
 async function runMcp({ values, positionals, io }: CommandInput): Promise<number> {
   const usage = (message: string) => new CliError({ message, exitCode: 2, command: "mcp" });
   if (positionals[0] !== "serve") throw usage(`unknown action '${positionals[0]}' (the action is: serve)`);
-  if (typeof values.agents !== "string") throw usage("--agents <module> is needed: the module that exports the agent");
+  const agentsModule = agentsModuleOf(values.agents);
+  if (agentsModule === undefined) throw usage("--agents <module> is needed: the module that exports the agent (or set STATEK_AGENTS)");
   if (!values.http && (values.port !== undefined || values.host !== undefined)) throw usage("--port and --host go with --http");
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage(`--port must be a port number (0–65535), got '${values.port}'`);
   // Over stdio, stdout is the protocol: what the agents module or a tool logs with console.log goes to stderr.
   if (!values.http) keepStdoutForProtocol();
-  const agent = pickAgent(await loadAgents(values.agents, "statek mcp serve"), values.role as string | undefined, "mcp");
+  const agent = pickAgent(await loadAgents(agentsModule, "statek mcp serve"), values.role as string | undefined, "mcp");
   const log = jsonLines(io.stderr);
   const onCall = (record: McpCallRecord) => log({ event: "tool-call", ...record });
   const tools = servedTools(agent).map((tool) => tool.name);

@@ -12,7 +12,7 @@ import { toPlainRow } from "../read-field.ts";
 import { MIN_ID_PREFIX, resolveJob } from "../resolve-job.ts";
 import { RESULT_LIMITS } from "../timeline-limits.ts";
 
-/** `statek show <id> [--json] [--full] [--store PATH]`. */
+/** `statek show <id> [--json] [--full] [--store STORE]`. */
 export const showCommand: Command = {
   name: "show",
   summary: "Show one job: header, current cell's journal, pending waits, and timeline.",

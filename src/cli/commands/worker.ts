@@ -7,11 +7,12 @@
 import { Statek } from "../../jobs/statek.ts";
 import { DEFAULT_GRACE_MS, DEFAULT_MAX_CONCURRENCY, type WorkerActivity } from "../../jobs/statek-worker.ts";
 import { DEFAULT_STORE_PATH } from "../../store/open-store.ts";
+import { cliStoreSpec, showStore } from "../open-cli-store.ts";
 import { formatError } from "../../tools/call-tool.ts";
 import { CliError } from "../../errors/cli-error.ts";
 import { AGENTS_OPTION, HELP_OPTION, type Command, type CommandInput } from "../command.ts";
 import { formatWorkerActivity, formatWorkerStatus } from "../format-worker-status.ts";
-import { loadAgents } from "../load-agents.ts";
+import { agentsModuleOf, loadAgents } from "../load-agents.ts";
 import { readCount } from "../read-count.ts";
 
 /** How often the status line is redrawn on a terminal. */
@@ -19,7 +20,7 @@ const REDRAW_MS = 250;
 /** How often a summary line is logged when the output is not a terminal (if anything happened). */
 const SUMMARY_MS = 10_000;
 
-/** `statek worker --agents MODULE [--store PATH] [--concurrency N] [--lease-ms N] [--grace-ms N]`. */
+/** `statek worker --agents MODULE [--store STORE] [--concurrency N] [--lease-ms N] [--grace-ms N]`. */
 export const workerCommand: Command = {
   name: "worker",
   summary: "Run the store's jobs as a service.",
@@ -32,7 +33,7 @@ export const workerCommand: Command = {
   arguments: [],
   options: {
     agents: AGENTS_OPTION,
-    store: { type: "string", valueName: "PATH", description: `The SQLite store (default ${DEFAULT_STORE_PATH}; created if missing).` },
+    store: { type: "string", valueName: "STORE", description: `A SQLite file or a postgres:// URL (default $STATEK_STORE, else ${DEFAULT_STORE_PATH}; created if missing).` },
     concurrency: { type: "string", valueName: "N", description: `Steps running at once at most (default ${DEFAULT_MAX_CONCURRENCY}).` },
     "lease-ms": { type: "string", valueName: "MS", description: "How long a lease lasts unless renewed (default 30000)." },
     "grace-ms": { type: "string", valueName: "MS", description: `How long running steps may finish after a stop signal (default ${DEFAULT_GRACE_MS}).` },
@@ -43,12 +44,13 @@ export const workerCommand: Command = {
 };
 
 async function runWorker({ values, io }: CommandInput): Promise<number> {
-  if (typeof values.agents !== "string") throw new CliError({ message: "missing --agents MODULE (the module exporting your agents)", exitCode: 2, command: "worker" });
+  const agentsModule = agentsModuleOf(values.agents);
+  if (agentsModule === undefined) throw new CliError({ message: "missing --agents MODULE (the module exporting your agents; or set STATEK_AGENTS)", exitCode: 2, command: "worker" });
   const maxConcurrency = readCount(values.concurrency, "--concurrency", "worker") ?? DEFAULT_MAX_CONCURRENCY;
   const leaseMs = readCount(values["lease-ms"], "--lease-ms", "worker");
   const graceMs = readCount(values["grace-ms"], "--grace-ms", "worker") ?? DEFAULT_GRACE_MS;
-  const agents = await loadAgents(values.agents, "worker");
-  const storePath = typeof values.store === "string" ? values.store : DEFAULT_STORE_PATH;
+  const storePath = cliStoreSpec(typeof values.store === "string" ? values.store : undefined);
+  const agents = await loadAgents(agentsModule, "worker");
   let statek: Statek;
   try {
     statek = await Statek.open({ store: storePath, agents, ...(leaseMs === undefined ? {} : { leaseMs }) });
@@ -87,7 +89,7 @@ async function runWorker({ values, io }: CommandInput): Promise<number> {
   try {
     await worker.start();
     const roles = agents.map((agent) => agent.role).join(", ");
-    log(`${new Date().toISOString()} worker: running jobs of ${roles} from ${storePath}, at most ${maxConcurrency} steps at once`);
+    log(`${new Date().toISOString()} worker: running jobs of ${roles} from ${showStore(storePath)}, at most ${maxConcurrency} steps at once`);
     let lastSteps = 0;
     redraw = setInterval(() => {
       const stats = worker.stats;
