@@ -15,8 +15,7 @@ import { block, time } from "./format.ts";
 import type { Html } from "./html-types.ts";
 import { safe } from "./jobs-page.ts";
 import { TIMELINE_SECTIONS, timeline } from "./timeline.ts";
-
-const FINAL = new Set(["DONE", "FAILED", "CANCELLED"]);
+import { allowedActions } from "../../jobs/operate/allowed-actions.ts";
 
 /** What the job page needs besides the job. */
 export interface JobPageContext {
@@ -79,18 +78,21 @@ function form(job: JobRow, path: string, csrf: string, label: string, fields: Ht
 function actionsSection(details: JobDetails, context: JobPageContext): Html {
   const { job } = details;
   const { csrf } = context;
-  const status = safe(() => job.status);
+  const allowed = safe(() => allowedActions(job));
   const parts: Html[] = [];
-  parts.push(html`<h3>Push a message</h3>`);
-  parts.push(form(job, "message", csrf, "Push message", html`<label for="message-text">Message to the job</label><textarea id="message-text" name="message" rows="2" required></textarea>`, { name: "Push a message" }));
-  if (status !== undefined && !FINAL.has(status)) {
+  if (allowed?.pushMessage) {
+    parts.push(html`<h3>Push a message</h3>`);
+    parts.push(form(job, "message", csrf, "Push message", html`<label for="message-text">Message to the job</label><textarea id="message-text" name="message" rows="2" required></textarea>`, { name: "Push a message" }));
+  }
+  if (allowed?.cancel) {
     parts.push(html`<h3>Cancel</h3>`);
     parts.push(form(job, "cancel", csrf, "Cancel job", html`<label>Reason <input id="cancel-reason" name="reason" size="40"></label>`, { danger: true, name: "Cancel the job" }));
   }
-  if (status === "FAILED") {
+  if (allowed?.retry) {
     parts.push(html`<h3>Retry</h3>`);
     parts.push(form(job, "retry", csrf, "Retry job", html``, { name: "Retry the job" }));
   }
+  if (parts.length === 0) return html`<p>None: a ${safe(() => job.status) ?? "unreadable"} job takes no messages and cannot be cancelled or retried.</p>`;
   return html`${parts}`;
 }
 
