@@ -141,7 +141,7 @@ describe("statek cancel and retry", () => {
   });
 
   it("has help for both", async () => {
-    for (const [name, synopsis] of [["cancel", "statek cancel <id> [--reason TEXT] [--agents MODULE] [--json] [--store PATH]"], ["retry", "statek retry <id> [--json] [--store PATH]"]]) {
+    for (const [name, synopsis] of [["cancel", "statek cancel <id> [--reason TEXT] [--agents MODULE] [--json] [--store STORE]"], ["retry", "statek retry <id> [--json] [--store STORE]"]]) {
       const { code, stdout } = await statek(name!, "--help");
       assert.equal(code, 0);
       assert.ok(stdout.startsWith(`Usage: ${synopsis}\n`), stdout);
@@ -178,7 +178,12 @@ describe("statek approvals, approve and deny", () => {
 
     const approved = await statek("approve", id.slice(0, 8), "--note", "invoice 17", "--by", "alice", "--store", store);
     assert.equal(approved.code, 0, approved.stderr);
-    assert.equal(approved.stdout, `approved request ${request!.requestId} of job ${id} (by alice)\n`);
+    // Decided without naming the request: the output says which request it was.
+    const approvedLines = approved.stdout.split("\n");
+    assert.equal(approvedLines[0], `approved request ${request!.requestId} of job ${id} (by alice)`);
+    assert.equal(approvedLines[1], "  tool       pay");
+    assert.equal(approvedLines[2], '  arguments  {"amount":450}');
+    assert.match(approvedLines[3]!, /^ {2}requested {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d \((\d+ (ms|s|min) ago|just now)\)$/);
     const twice = await statek("approve", id, request!.requestId, "--store", store);
     assert.equal(twice.code, 1);
     assert.match(twice.stderr, /^statek: cannot approve request \S+ of job \S+: ApprovalDecidedError: .*already approved by alice/);
@@ -190,7 +195,10 @@ describe("statek approvals, approve and deny", () => {
       assert.equal(next!.summary, "Pay 9,000 too?");
       const denied = await statek("deny", id, "--note", "not this month", "--json", "--store", store);
       assert.equal(denied.code, 0, denied.stderr);
-      assert.deepEqual(JSON.parse(denied.stdout), { jobId: id, requestId: next!.requestId, decision: "denied", by: userInfo().username || "cli" });
+      assert.deepEqual(JSON.parse(denied.stdout), {
+        jobId: id, requestId: next!.requestId, decision: "denied", by: userInfo().username || "cli",
+        tool: "requestApproval", args: next!.args, summary: "Pay 9,000 too?", requestedAt: next!.requestedAt.toISOString(),
+      });
       const done = await resumed.runJob(id);
       assert.equal(done.status, "DONE");
       assert.deepEqual(done.console, ["paid 450 (approved by alice: invoice 17)", "ApprovalDenied: not this month"]);
@@ -211,6 +219,6 @@ describe("statek approvals, approve and deny", () => {
     assert.equal(badLimit.code, 2);
     assert.match(badLimit.stderr, /--limit must be a whole number of at least 1 \(got '0'\)/);
     const { stdout } = await statek("deny", "--help");
-    assert.ok(stdout.startsWith("Usage: statek deny <id> [request] [--note TEXT] [--by NAME] [--json] [--store PATH]\n"), stdout);
+    assert.ok(stdout.startsWith("Usage: statek deny <id> [request] [--note TEXT] [--by NAME] [--json] [--store STORE]\n"), stdout);
   });
 });

@@ -11,7 +11,7 @@ export { formatCost } from "../models/format-cost.ts";
 export { formatUsage } from "./format-usage.ts";
 export type { UsageFields } from "./format-usage.ts";
 export { formatJobUsage } from "./format-job-usage.ts";
-export { formatTime } from "./format-time.ts";
+export { formatLocalTime, formatRelativeTime, formatSpan, formatTime } from "./format-time.ts";
 export { formatDuration } from "./format-duration.ts";
 export { formatError } from "../tools/call-tool.ts";
 
