@@ -2,7 +2,8 @@
  * @module
  * `statek worker --agents <module>`: runs the store's jobs as a service until SIGINT or
  * SIGTERM, which stop it gracefully (no new claims; running steps finish within the grace period, the rest are
- * released); a second signal exits at once (the leases it holds then simply expire).
+ * aborted — their tools' `ctx.signal` aborts — and their leases released), then the process exits, even when a
+ * tool ignores its signal; a second signal exits at once (the leases it holds then simply expire).
  */
 import { Statek } from "../../jobs/statek.ts";
 import { DEFAULT_GRACE_MS, DEFAULT_MAX_CONCURRENCY, type WorkerActivity } from "../../jobs/statek-worker.ts";
@@ -15,6 +16,8 @@ import { formatWorkerActivity, formatWorkerStatus } from "../format-worker-statu
 import { agentsModuleOf, loadAgents } from "../load-agents.ts";
 import { readCount } from "../read-count.ts";
 
+/** How long a stopped worker lets what is left of aborted tool calls end by itself before it exits anyway. */
+const EXIT_WAIT_MS = 1_000;
 /** How often the status line is redrawn on a terminal. */
 const REDRAW_MS = 250;
 /** How often a summary line is logged when the output is not a terminal (if anything happened). */
@@ -29,7 +32,9 @@ export const workerCommand: Command = {
     "waking suspended jobs when their timer is due or a message, an approval or a future arrives (also from\n" +
     "other processes). Several workers may share one store. On a terminal a status line shows running,\n" +
     "suspended, done and failed jobs and the step rate; otherwise each finished job is a log line.\n" +
-    "SIGINT/SIGTERM stop it gracefully; a second signal exits at once (its leases then expire).",
+    "SIGINT/SIGTERM stop it gracefully: running steps get --grace-ms to finish, then they are aborted (tools see\n" +
+    "their AbortSignal), their leases released, and the process exits. A second signal exits at once (its\n" +
+    "leases then expire).",
   arguments: [],
   options: {
     agents: AGENTS_OPTION,
@@ -107,8 +112,21 @@ async function runWorker({ values, io }: CommandInput): Promise<number> {
     return 0;
   } finally {
     clearInterval(redraw);
+    await statek.close();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
-    await statek.close();
+    exitOnceIdle(io);
   }
+}
+
+/**
+ * Once stopped, the process should end when its work has: a tool call that ignored its AbortSignal may still
+ * hold the event loop with a timer or a socket, though its step was aborted and its lease released. The timer
+ * is unref'd, so a process with nothing left ends on its own before it fires.
+ */
+function exitOnceIdle(io: CommandInput["io"]): void {
+  setTimeout(() => {
+    io.stderr.write(`${new Date().toISOString()} worker: exiting; an aborted tool call still held the process (it ignores its AbortSignal)\n`);
+    process.exit();
+  }, EXIT_WAIT_MS).unref();
 }
