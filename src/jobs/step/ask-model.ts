@@ -77,7 +77,7 @@ export async function askModel(
         const current: AttemptProgress = { text: "", usage: undefined, started: performance.now() };
         progress = current;
         const traced = startModelSpan(env.trace, model, attempt);
-        return generateReply(model, { system, messages, tools, abortSignal: signal }, {
+        return generateReply(model, { system, messages, tools, abortSignal: signal, jobId: row.id }, {
           onTextDelta: (delta) => {
             current.text += delta;
             env.emit?.({ kind: "model-text", jobId: row.id, role: row.role, turn, attempt, delta });
