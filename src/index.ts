@@ -105,6 +105,7 @@ export { LoadProviderPackageError } from "./errors/load-provider-package-error.t
 export { LoadApiKeyError } from "./errors/load-api-key-error.ts";
 export { ModelCallError } from "./errors/model-call-error.ts";
 export { ModelProviderError } from "./errors/model-provider-error.ts";
+export { PromptBlockedError } from "./errors/prompt-blocked-error.ts";
 export { IncompleteReplyError } from "./errors/incomplete-reply-error.ts";
 export { InvalidPromptFileError } from "./errors/invalid-prompt-file-error.ts";
 export { InvalidPricingError } from "./errors/invalid-pricing-error.ts";

@@ -178,7 +178,7 @@ describe("statek show", () => {
     const stdout = shown.replace(/^(── turn \d+ · model \([^)]*\)) · [^\n]* ──$/gm, "$1 ──");
     assert.equal(code, 0);
     assert.match(stdout, /^status    FAILED$/m);
-    assert.match(stdout, /^error     ✗ model call failed: ScriptExhaustedError: scriptedModel: the script has 1 turn and a 2nd request was made by job [0-9a-f-]+; add turns to the script \(each job replays it from its first turn\), or use a real model$/m);
+    assert.match(stdout, /^error     ✗ model call failed: ScriptExhaustedError: scriptedModel: the script has 1 turn and a 2nd request was made by job [0-9a-f-]+; add turns to the script \(each job replays it from its first turn\), or use a real model \(scripted\/scripted-model\)$/m);
     assert.match(stdout, /── turn 1 · model \(scripted\/scripted-model\) ──\n {4}console\.log\('hello'\)\n {2}> hello\n/);
     assert.match(stdout, /── status FAILED ──\n {2}✗ model call failed: ScriptExhaustedError: [^\n]+\n$/);
   });

@@ -21,7 +21,7 @@ const SURFACE: Record<string, string[]> = {
     "InvalidToolArgumentsError", "InvalidToolsScopeError", "InvalidWorkspaceLimitError", "JOB_STATUSES",
     "JobCancelledError", "JobConflictError", "JobFailedError", "JobFinishedError", "JobNotWaitingError",
     "LoadApiKeyError", "LoadProviderPackageError", "McpConnectionError", "McpToolError", "ModelCallError",
-    "ModelProviderError", "NameError", "NoSuchAgentError", "NoSuchApprovalError", "NoSuchJobError",
+    "ModelProviderError", "PromptBlockedError", "NameError", "NoSuchAgentError", "NoSuchApprovalError", "NoSuchJobError",
     "NoSuchProviderError", "OpaqueValue", "ReplayDivergence", "ResourceLimitError", "ScriptExhaustedError",
     "ScriptedModel", "Statek", "StatekError", "StoreError", "StoredDefinition", "TimeoutError", "Tombstone",
     "UnsupportedModelVersionError", "ValidationError", "WaitKindError", "describeClass", "errorHandler", "llmRepr",

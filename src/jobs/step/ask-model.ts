@@ -11,6 +11,9 @@ import { endSpan } from "../../telemetry/tracer.ts";
 import { ModelCallError } from "../../errors/model-call-error.ts";
 import { callWithRetries, type FailedAttempt } from "../../models/call-with-retries.ts";
 import { generateReply } from "../../models/generate-reply.ts";
+import { describeModelError } from "../../models/describe-model-error.ts";
+import { effectiveLimits } from "../../agents/harness.ts";
+import { checkUsage } from "./harness-checks.ts";
 import type { LanguageModel } from "../../models/language-model.ts";
 import type { ModelUsage } from "../../models/model-request.ts";
 import { costOf, findPrice } from "../../models/pricing.ts";
@@ -97,7 +100,16 @@ export async function askModel(
       },
       env.models.retry,
       env.signal,
-      { onAttemptFailed: (failure) => recordFailedAttempt(env, changes, row, turn, modelName, failure, progress) },
+      {
+        onAttemptFailed: (failure) => recordFailedAttempt(env, changes, row, turn, modelName, failure, progress),
+        describeError: (error) => describeModelError(error, modelName),
+        // The spending limits hold between attempts too: dropped streams are paid for.
+        stopBeforeRetry: () => {
+          const { reported, cost, priced } = attemptSpending(env, modelName, progress);
+          const usage = changes.job.usage ?? row.usage;
+          return checkUsage(effectiveLimits(agent.harness, env.harness), reported ? addUsage(usage, reported, cost) : usage, modelName, priced);
+        },
+      },
     );
   } catch (error) {
     if (env.signal?.aborted) throw error;
@@ -120,10 +132,7 @@ interface AttemptProgress {
 function recordFailedAttempt(
   env: StepEnvironment, changes: StepChanges, row: JobRow, turn: number, modelName: string, failure: FailedAttempt, progress: AttemptProgress,
 ): void {
-  const reported = progress.usage ?? (progress.text !== "" ? { inputTokens: null, cachedInputTokens: null, outputTokens: null } : undefined);
-  const price = findPrice(env.models.pricing, modelName);
-  const counts = reported && knownCounts(reported);
-  const cost = price && counts ? costOf(counts, price) : undefined;
+  const { reported, cost } = attemptSpending(env, modelName, progress);
   const record: ModelAttemptRecord = {
     turn,
     attempt: failure.attempt,
@@ -138,6 +147,17 @@ function recordFailedAttempt(
   };
   changes.append("model-attempt", record);
   if (reported) changes.job.usage = addUsage(changes.job.usage ?? row.usage, reported, cost);
+}
+
+/**
+ * What a failed attempt spent: what the provider reported, or — when it reported none but text had arrived
+ * (tokens were spent) — unknown usage; and its cost when the model has a price.
+ */
+function attemptSpending(env: StepEnvironment, modelName: string, progress: AttemptProgress): { reported: ModelUsage | undefined; cost: number | undefined; priced: boolean } {
+  const reported = progress.usage ?? (progress.text !== "" ? { inputTokens: null, cachedInputTokens: null, outputTokens: null } : undefined);
+  const price = findPrice(env.models.pricing, modelName);
+  const counts = reported && knownCounts(reported);
+  return { reported, cost: price && counts ? costOf(counts, price) : undefined, priced: price !== undefined };
 }
 
 /** The agent's model, else the one the job's `MODEL` names; `undefined` when there is neither. */
