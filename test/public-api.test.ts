@@ -33,10 +33,8 @@ const SURFACE: Record<string, string[]> = {
   ],
   "./postgres": ["POSTGRES_MIGRATIONS", "POSTGRES_SCHEMA_VERSION", "PostgresStore", "createPostgresStore", "maskConnectionString"],
   "./executor": [
-    "CODE_START_OP", "DEFAULT_VM_LIMITS", "GUEST_OPERATIONS", "QUICKJS_MAX_STACK_BYTES", "QUICKJS_MIN_VM_MEMORY_BYTES", "configureReadyVms",
-    "configureSandboxPool",
-    "configureSlotPool", "createQuickJsExecutor", "createTrustedExecutor", "guestBootstrapSource", "operationName", "runWorkspaceSuite",
-    "sandboxThreadCount",
+    "CODE_START_OP", "DEFAULT_VM_LIMITS", "GUEST_OPERATIONS", "QUICKJS_MAX_STACK_BYTES", "QUICKJS_MIN_VM_MEMORY_BYTES", "SandboxPool",
+    "createQuickJsExecutor", "createTrustedExecutor", "guestBootstrapSource", "operationName", "runWorkspaceSuite",
   ],
 };
 

@@ -19,7 +19,7 @@
  * code ever runs outside a cell.
  */
 import { JournalReplay, describeMessage, hashMessage, type CrossingEffects, type CrossingKind, type JournalItem, type JournaledMessage } from "./cell-journal.ts";
-import type { CellHostOptions, CellStart, FutureOutcome, FutureWaits, GuestMessageHandler, JournalSink, TimerSource } from "./cell-host-contracts.ts";
+import { HeldReply, type CellHostOptions, type CellStart, type FutureOutcome, type FutureWaits, type GuestMessageHandler, type JournalSink, type TimerSource } from "./cell-host-contracts.ts";
 import type { Delivery, IdleAnswer, VmHost } from "./executor.ts";
 import { CODE_START_OP, errorReply, pendingReply, thrownReply } from "./guest/guest-protocol.ts";
 import { parseUntrusted } from "./membrane/untrusted-json.ts";
@@ -220,7 +220,9 @@ export class CellHost implements VmHost {
       else void this.#openFuture(id, seq, wait);
     } else if (this.#options.policy?.kind(op, args) !== "effect" || this.#options.policy.idempotent(op, args)) {
       this.#pending.set(id, { keepAlive: false, seq });
-      const again = this.#handleLive(op, args, seq);
+      const handled = this.#handleLive(op, args, seq);
+      // Held or not, the result comes as a pending one: the guest asked for it in an earlier attempt.
+      const again = handled instanceof HeldReply ? handled.answer.then((inner) => inner) : handled;
       if (typeof again === "string") this.#settleJournaled(id, again);
       else again.then((text) => this.#settleJournaled(id, text), (error: unknown) => this.#settleJournaled(id, thrownReply(error)));
     } else {
@@ -237,6 +239,13 @@ export class CellHost implements VmHost {
     }
     if (op === "future") return this.#future(args, seq);
     const reply = this.#handleLive(op, args, seq);
+    // The guest waits in its call while the host does what the answer needs first.
+    if (reply instanceof HeldReply) return reply.answer.then((inner) => this.#liveAnswer(inner, seq), (error: unknown) => thrownReply(error));
+    return this.#liveAnswer(reply, seq);
+  }
+
+  // A live answer: a reply the guest gets now, or a host promise the guest gets as a pending result.
+  #liveAnswer(reply: string | Promise<string>, seq: number): string | Promise<string> {
     if (typeof reply === "string") {
       if (!isFutureReply(reply)) return reply;
       // A tool started a child job: it is created now, and the guest gets its handle as the call's value.
@@ -255,7 +264,7 @@ export class CellHost implements VmHost {
     return pendingReply(id);
   }
 
-  #handleLive(op: string, args: readonly string[], seq: number): string | Promise<string> {
+  #handleLive(op: string, args: readonly string[], seq: number): string | Promise<string> | HeldReply {
     const effects = this.#options.effects;
     if (effects) effects.current = seq;
     try {

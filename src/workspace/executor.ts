@@ -73,6 +73,12 @@ export interface EntryCall {
 export interface RunCellOptions {
   /** CPU time the cell may spend executing guest code (time the host takes to answer is not counted). */
   timeLimitMs: number;
+  /**
+   * Wall-clock time the cell may take, host time included (its host calls, timers, pending promises). Past it
+   * the executor stops the cell's code, answers a host call it waits in with a `TimeoutError`, and ends the cell
+   * with a `TimeoutError` — its `after` call is still made. @default 60_000
+   */
+  wallTimeMs?: number;
   /** Abandons the cell as soon as possible. */
   signal?: AbortSignal;
   /**
@@ -157,6 +163,8 @@ export interface Executor {
   createVm(options: CreateVmOptions): Promise<Vm>;
   /** Throws `InvalidWorkspaceLimitError` for limits this executor cannot honour (checked when a `Statek` opens). */
   checkLimits?(limits: VmLimits): void;
+  /** Frees what the executor holds (its sandbox threads); it makes no VM afterwards. A `Statek` closes the executor it made. */
+  close?(): void;
 }
 
 /** Default {@link VmLimits}. */

@@ -2,7 +2,8 @@
  * @module
  * `statek/executor`: where agent code runs. The built-in executors — `createQuickJsExecutor` (the sandbox, the
  * default) and `createTrustedExecutor` (`node:vm` in the application's process, **not a sandbox**) — with their
- * options and the process-wide sandbox thread pool settings; the {@link Executor} contract for another
+ * options and their sandbox thread pools (`SandboxPool`: each executor makes its own unless given one, so two
+ * `Statek` instances never share threads or VMs); the {@link Executor} contract for another
  * executor, the parts every executor's VM uses (the guest runtime's source and its message protocol), and
  * the conformance suite the built-in executors pass: `runWorkspaceSuite({ name, executor })` inside a
  * `node:test` file. Pass an executor as `Statek.open({ executor })`. This entry only re-exports.
@@ -11,8 +12,8 @@
 /** The built-in executors and their settings. */
 export { createQuickJsExecutor, QUICKJS_MIN_VM_MEMORY_BYTES, QUICKJS_MAX_STACK_BYTES } from "./quickjs/quickjs-executor.ts";
 export type { QuickJsExecutorOptions } from "./quickjs/quickjs-executor.ts";
-export { configureSandboxPool, configureSlotPool, configureReadyVms, sandboxThreadCount } from "./sandbox/sandbox-pool.ts";
-export type { SandboxPoolOptions } from "./sandbox/sandbox-pool.ts";
+export { SandboxPool } from "./sandbox/sandbox-pool.ts";
+export type { SandboxPoolOptions, PooledExecutor } from "./sandbox/sandbox-pool.ts";
 export type { SlotPoolOptions } from "./quickjs/quickjs-slot-pool.ts";
 export { createTrustedExecutor } from "./trusted/trusted-executor.ts";
 export type { TrustedExecutorOptions } from "./trusted/trusted-executor.ts";

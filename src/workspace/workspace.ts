@@ -33,7 +33,7 @@ import { visibleUnder } from "./membrane/member-policy.ts";
 import { ReferenceGuard } from "./membrane/reference-guard.ts";
 import { ToolAccess } from "./membrane/tool-access.ts";
 import { readCollectReport } from "./collect-report.ts";
-import type { ThreadVm } from "./sandbox/thread-vm.ts";
+import { VariableReader } from "./workspace-variables.ts";
 import type { WorkspaceCellOptions, WorkspaceOptions, WorkspaceReport } from "./workspace-options.ts";
 import { StoredRows, tombstoneText, type Collected } from "./stored-rows.ts";
 
@@ -61,7 +61,6 @@ export class Workspace {
   #vm: Vm | undefined;
   /** The entries the next cell must run first: a new VM gets its globals and variables; a warm one may need its variables again. */
   #pendingSetup: EntryCall[] = [];
-  #storedCodec: Codec | undefined;
   #closed = false;
   #busy = false;
   #admitted = 0;
@@ -76,6 +75,7 @@ export class Workspace {
   #initialBytes: number | undefined;
   /** The last restore left references it could not resolve: a cold open would try (and report) them again. */
   #unresolved = false;
+  readonly #variables: VariableReader;
 
   private constructor(options: WorkspaceOptions, variables: readonly VariableRow[]) {
     this.#options = options;
@@ -90,6 +90,13 @@ export class Workspace {
     this.#codec = createHostCodec({ table: this.#table, describeHandle: (value) => this.#references.describe(value) });
     this.#journal = new CrossingJournal(this.#limits);
     this.#stored = new StoredRows(variables);
+    this.#variables = new VariableReader({
+      liveVm: () => (this.#busy && this.#pendingSetup.length === 0 ? this.#vm : undefined),
+      codec: this.#codec,
+      stored: this.#stored,
+      provided: () => this.#provided(),
+      resolveKey: (key) => this.#references.resolve(key),
+    });
     this.#guard.admitStored(variables.map((row) => row.blob));
     this.#broker = new Broker({
       table: this.#table,
@@ -97,8 +104,9 @@ export class Workspace {
       journal: this.#journal,
       access: this.#access,
       console: { push: (stream, text) => this.#effects.pushConsole(stream, text) },
-      callTool: (tool, args) => this.#callTool(tool, args, "code"),
-      callApproved: (tool, args, key) => this.#callApproved(tool, args, key),
+      callTool: (tool, args) => this.#variables.withBound(() => this.#callTool(tool, args, "code")),
+      bindArguments: (tool, args) => this.#variables.bindArguments(tool, args),
+      callApproved: (tool, args, key) => this.#variables.withBound(() => this.#callApproved(tool, args, key)),
       refused: (tool, args, error) => this.#recordRefusal(tool.name, args, error, "code"),
       exit: (status) => {
         this.#exited = true;
@@ -250,30 +258,11 @@ export class Workspace {
    * The job's variable (or provided context value) `name`: plain data as a copy, host objects as themselves;
    * `undefined` when there is none. Tools reach it as `ctx.variable(name)`. While the guest waits for a host
    * call (a tool's argument binding, the synchronous part of a tool's `run`) it is read live from the VM;
-   * otherwise it is the value saved at the end of the last cell — the same, since no agent code ran since.
+   * otherwise it is the value saved at the end of the last cell — the same, since no agent code ran since. A live
+   * read that takes the guest too long throws a `TimeoutError` (see `workspace-variables.ts`).
    */
   variable(name: string): { value: unknown } | undefined {
-    const vm = this.#vm as (Vm & { invokeDuringCall?: ThreadVm["invokeDuringCall"] }) | undefined;
-    const live = this.#busy && this.#pendingSetup.length === 0 ? vm?.invokeDuringCall?.("variable", [name]) : undefined;
-    if (live) {
-      if ("error" in live || live.text === "") return undefined;
-      try {
-        return { value: this.#codec.decode(live.text) };
-      } catch {
-        return undefined;
-      }
-    }
-    const row = this.#stored.ordered().find((stored) => stored.name === name);
-    if (!row) {
-      const provided = this.#provided();
-      return Object.hasOwn(provided, name) ? { value: provided[name] } : undefined;
-    }
-    try {
-      this.#storedCodec ??= createHostCodec({ table: new HandleTable(), describeHandle: () => ({ key: null }), resolveKey: (key) => this.#references.resolve(key) });
-      return { value: this.#storedCodec.decodeAll([[name, row.blob]])[name] };
-    } catch {
-      return undefined;
-    }
+    return this.#variables.variable(name);
   }
 
   /** Runs one cell of agent code. */
@@ -340,6 +329,7 @@ export class Workspace {
     try {
       return await vm.runCell(script, {
         timeLimitMs: this.#limits.cellTimeMs,
+        wallTimeMs: this.#limits.cellWallTimeMs,
         ...(this.#options.signal ? { signal: this.#options.signal } : {}),
         before,
         after: { entry: "collect", args: this.#options.collect === "full" ? ["full"] : [] },

@@ -36,6 +36,12 @@ const HOST_ALLOWANCE_BYTES = 160 * MiB;
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
 
+/**
+ * The executor of every case in a file: its sandbox threads start with the first case (the baseline of the memory
+ * check of later cases includes them), as in a worker that runs many jobs.
+ */
+const quickjs = createQuickJsExecutor({ invokeTimeMs: 500 });
+
 /** A host object agent code gets as `calendar`. */
 export class Calendar {
   owner = "ana";
@@ -180,7 +186,6 @@ async function runCase(test: HostileCase): Promise<void> {
   gc();
   const rssBefore = process.memoryUsage().rss;
   const peakBefore = process.resourceUsage().maxRSS * 1024;
-  const quickjs = createQuickJsExecutor({ invokeTimeMs: 500 });
   const tracking = trackingExecutor(test.forge ? forgingExecutor(quickjs, test.forge) : quickjs);
   const calendar = new Calendar();
   const { twice, wipe, adminReset } = hostileTools();

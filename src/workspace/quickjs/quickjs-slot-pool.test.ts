@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { acquireSlot, releaseSlot } from "./quickjs-slot-pool.ts";
-import { vmImage } from "./quickjs-images.ts";
+import { QuickJsEngine } from "./quickjs-engine.ts";
 import { QuickJsVm } from "./quickjs-vm.ts";
+
+const engine = new QuickJsEngine();
+const acquireSlot = (limitBytes: number, forImage?: boolean) => engine.slots.acquire(limitBytes, forImage);
+const releaseSlot = (slot: Parameters<QuickJsEngine["slots"]["release"]>[0]) => engine.slots.release(slot);
+const vmImage = (limits: { memoryBytes: number; stackBytes: number }, invokeTimeMs: number) => engine.images.image(limits, invokeTimeMs);
 
 describe("quickjs slot pool", () => {
   it("gives a slot released twice to one VM only (two VMs in one slot would hear each other's guest)", async () => {

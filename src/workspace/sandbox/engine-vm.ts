@@ -30,15 +30,24 @@ export interface VmMemory {
   reserved?: number;
 }
 
-/** How the host ends a cell that is idle. */
-export type CellEnd = "finished" | "stalled" | "suspended";
+/** How the host ends a cell that is idle (`stopped`: its wall-clock time is up). */
+export type CellEnd = "finished" | "stalled" | "suspended" | "stopped";
 
 /** An engine running one VM on a sandbox thread. Every method is synchronous. */
 export interface EngineVm {
   /** Calls a runtime entry; throws an {@link EntryError} for a guest error. */
   invoke(entry: string, args: readonly string[], timeLimitMs?: number): string;
-  /** Starts a cell: runs `before`, then the script, with `timeLimitMs` of CPU time in all. */
-  start(script: string, timeLimitMs: number, before: readonly EntryCall[], after: EntryCall | undefined): Slice;
+  /**
+   * Calls a runtime entry while the guest waits in a host call (a nested call), on the cell's clock and stopped
+   * at `untilAbsoluteMs` (`performance.timeOrigin + performance.now()` time) at the latest; throws an
+   * {@link EntryError} for a guest error.
+   */
+  invokeNested(entry: string, args: readonly string[], untilAbsoluteMs: number): string;
+  /**
+   * Starts a cell: runs `before`, then the script, with `timeLimitMs` of CPU time in all; `wallTimeMs` is its
+   * wall-clock limit (the host stops it, see {@link wallLimitOutcome}).
+   */
+  start(script: string, timeLimitMs: number, wallTimeMs: number, before: readonly EntryCall[], after: EntryCall | undefined): Slice;
   /** Hands the guest host results, in order (the guest's jobs run after each). */
   deliver(deliveries: readonly Delivery[]): Slice;
   /** Ends an idle cell as the host decided, and makes its `after` call. */
@@ -65,9 +74,25 @@ export class EntryError extends Error {
 
 /** `the cell used more than its 10 s CPU time limit and was stopped` */
 export function timeLimitOutcome(timeLimitMs: number): CellOutcome {
-  const seconds = timeLimitMs >= 1000 ? `${timeLimitMs / 1000} s` : `${timeLimitMs} ms`;
-  return { error: { name: "TimeoutError", message: `the cell used more than its ${seconds} CPU time limit and was stopped` }, poisoned: true, limit: "time" };
+  return { error: { name: "TimeoutError", message: `the cell used more than its ${formatDuration(timeLimitMs)} CPU time limit and was stopped` }, poisoned: true, limit: "time" };
 }
+
+/** `the cell ran for more than its 60 s wall-clock limit …`: the host stopped it (the step goes on). */
+export function wallLimitOutcome(wallTimeMs: number): CellOutcome {
+  return {
+    error: { name: "TimeoutError", message: `the cell ran for more than its ${formatDuration(wallTimeMs)} wall-clock limit (cellWallTimeMs), counting the time its host calls, timers and promises took, and was stopped` },
+    poisoned: true,
+    limit: "time",
+  };
+}
+
+/** `10 s`, `300 ms`. */
+function formatDuration(ms: number): string {
+  return ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`;
+}
+
+/** The error a nested entry reads when it ran past the deadline the host gave it. */
+export const NESTED_TIMEOUT: GuestError = Object.freeze({ name: "TimeoutError", message: "the runtime entry ran past the time the host waits for it" });
 
 /** The outcome of a cell whose code never finished and that waits for nothing the host can deliver. */
 export const STALLED: GuestError = Object.freeze({ name: "Error", message: "the cell awaits a promise that can never settle" });

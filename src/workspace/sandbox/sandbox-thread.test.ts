@@ -4,15 +4,14 @@ import { z } from "zod";
 import { tool } from "../../tools/tool.ts";
 import { createQuickJsExecutor } from "../quickjs/quickjs-executor.ts";
 import { Workspace } from "../workspace.ts";
-import { configureSandboxPool, sandboxThreadCount } from "./sandbox-pool.ts";
 
 // One sandbox thread for this file's workspaces, so that a stopped thread takes every other VM with it.
-configureSandboxPool({ threads: 1 });
+const executor = createQuickJsExecutor({ pool: { threads: 1 } });
 
 const NATIVE_LOOP = "Array.prototype.includes.call({ length: 2 ** 53 - 1 }, 1)";
 
 function open(globals: Record<string, unknown> = {}, tools: Parameters<typeof Workspace.open>[0]["tools"] = [], cellTimeMs = 300) {
-  return Workspace.open({ executor: createQuickJsExecutor(), limits: { cellTimeMs }, job: { id: "j", role: "r" }, tools, globals, bindings: new Map() }, []);
+  return Workspace.open({ executor, limits: { cellTimeMs }, job: { id: "j", role: "r" }, tools, globals, bindings: new Map() }, []);
 }
 
 /** A promise and the function that settles it. */
@@ -40,7 +39,7 @@ describe("sandbox threads", () => {
       assert.ok(performance.now() - started < 5_000, "stopped a margin past the limit, not at the entry limit");
       assert.ok(ticks >= 10, `the scheduling thread kept running its own timers (${ticks} ticks)`);
       assert.deepEqual((await looping.runCell("typeof kept")).console.map((entry) => entry.text), ["undefined"], "a new VM, from the variables saved before");
-      assert.equal(sandboxThreadCount(), 1, "the stopped thread was replaced");
+      assert.equal(executor.pool.threadCount, 1, "the stopped thread was replaced");
     } finally {
       looping.dispose();
     }

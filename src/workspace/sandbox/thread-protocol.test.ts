@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Worker } from "node:worker_threads";
-import { CLAIM_SLOTS, CommandClaims } from "./command-claims.ts";
+import { COMMAND_SLOTS as CLAIM_SLOTS, CommandClaims } from "./thread-protocol.ts";
 
 describe("command claims", () => {
   it("give a command to whichever side claims it first, and only to it", () => {
@@ -39,7 +39,7 @@ describe("command claims", () => {
         }
         parentPort.postMessage(started);
       });`;
-    const module = new URL("./command-claims.ts", import.meta.url).href;
+    const module = new URL("./thread-protocol.ts", import.meta.url).href;
     const worker = new Worker(source, { eval: true, workerData: { buffer, counters: counters.buffer, commands, module } });
     const startedPromise = new Promise<number[]>((resolve, reject) => {
       worker.once("message", resolve);
