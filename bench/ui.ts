@@ -10,7 +10,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { encodeHistoryRow } from "../src/jobs/history-codec.ts";
+import { encodeHistoryRow } from "../src/jobs/history/history-codec.ts";
 import { createSqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 import { sampleJob } from "../src/store/store.suite.ts";
 import type { HistoryRow, JobStatus } from "../src/store/store.ts";

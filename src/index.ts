@@ -10,21 +10,21 @@
 /** Jobs: open a store, define agents, submit, step and inspect jobs. */
 export { Statek } from "./jobs/statek.ts";
 export type { StatekOptions, SubmitJobOptions, RunJobOptions, StepOptions } from "./jobs/statek.ts";
-export { Agent } from "./jobs/agent.ts";
-export type { AgentOptions, OnMessage, PromptFileAgentOptions } from "./jobs/agent.ts";
+export { Agent } from "./agents/agent.ts";
+export type { AgentOptions, OnMessage, PromptFileAgentOptions } from "./agents/agent.ts";
 export type {
   OnModelText, ModelTextEvent, JobEvent, RecordedJobEvent, LiveJobEvent, RecordedEventBase, StatusChangeEvent, StepEndEvent, ConsoleEvent,
   FutureSettledEvent, OtherJobEvent,
-} from "./jobs/job-events.ts";
-export type { JobEventFilter, JobEventStream } from "./jobs/job-event-stream.ts";
-export type { JobSettings, JobMetadata, ToolsSchema } from "./jobs/job-settings.ts";
-export type { JobView, JobSummary, JobUsage } from "./jobs/job-view.ts";
+} from "./jobs/events/job-events.ts";
+export type { JobEventFilter, JobEventStream } from "./jobs/events/job-event-stream.ts";
+export type { JobSettings, JobMetadata, ToolsSchema } from "./agents/job-settings.ts";
+export type { JobView, JobSummary, JobUsage } from "./jobs/history/job-view.ts";
 export type {
   HistoryRecord, HistoryKind, HistoryRecordData, ModelResponseRecord, ConsoleRecord, SubmittedRecord, UserMessageRecord,
   RecordedToolCall, VariablesRecord, StatusRecord, WarmupRecord, DialogRecord, PostProcessedRecord, ErrorHandlerRecord,
   ModelAttemptRecord, RecordedUsage, RecordedProviderOptions, RecordedReplyPart, ApprovalRecord, ChildEndedRecord,
-} from "./jobs/history.ts";
-export type { ApprovalDecisionOptions, PendingApproval, PendingApprovalFilter } from "./jobs/approvals.ts";
+} from "./jobs/history/history.ts";
+export type { ApprovalDecisionOptions, PendingApproval, PendingApprovalFilter } from "./jobs/operate/approvals.ts";
 export type { StatekWorker, WorkerOptions, WorkerStopOptions, WorkerActivity, WorkerStats } from "./jobs/statek-worker.ts";
 export { JOB_STATUSES } from "./store/store.ts";
 export type { JobStatus, JobFilter, JsonValue } from "./store/store.ts";
@@ -32,12 +32,12 @@ export type { JobStatus, JobFilter, JsonValue } from "./store/store.ts";
 /** Chat styles, warmup, harness limits and post-processors. */
 export { CHAT_STYLES, DEFAULT_CHAT_STYLE, CHAT_STYLE_NAMES } from "./tools/chat-style.ts";
 export type { ChatStyle, ChatStyleName } from "./tools/chat-style.ts";
-export { DEFAULT_HARNESS_LIMITS } from "./jobs/harness.ts";
-export type { HarnessLimits } from "./jobs/harness.ts";
-export type { WarmupBlock, WarmupSource } from "./jobs/warmup.ts";
-export { FinalCheck, FINAL_CHECK_MESSAGE } from "./jobs/final-check.ts";
-export type { FinalCheckOptions } from "./jobs/final-check.ts";
-export type { PostProcessor, PostProcessorContext, PostProcessorOutcome, ReplyDraft } from "./jobs/post-processor.ts";
+export { DEFAULT_HARNESS_LIMITS } from "./agents/harness.ts";
+export type { HarnessLimits } from "./agents/harness.ts";
+export type { WarmupBlock, WarmupSource } from "./agents/warmup-blocks.ts";
+export { FinalCheck, FINAL_CHECK_MESSAGE } from "./agents/final-check.ts";
+export type { FinalCheckOptions } from "./agents/final-check.ts";
+export type { PostProcessor, PostProcessorContext, PostProcessorOutcome, ReplyDraft } from "./agents/post-processor.ts";
 
 /** Tools: controlled capabilities agent code calls, and how values are shown to the model. */
 export { tool, isTool } from "./tools/tool.ts";
@@ -50,7 +50,7 @@ export type { ErrorHandler, ErrorHandlerDefinition } from "./tools/error-handler
 export { registerEnum } from "./tools/enum-members.ts";
 export { llmRepr, OpaqueValue, registerFormatter } from "./tools/llm-repr.ts";
 export type { LlmReprOptions, LlmFormatter } from "./tools/llm-repr.ts";
-export { SYSTEM_TOOLS } from "./jobs/system-tools.ts";
+export { SYSTEM_TOOLS } from "./agents/system-tools.ts";
 export type { ModelToolPayload as ToolPayload } from "./models/model-request.ts";
 
 /** Interoperability: MCP servers' tools as STATEK tools, an agent's tools as an MCP server, AI SDK tools. */

@@ -13,7 +13,7 @@ import { DatabaseSync } from "node:sqlite";
 import { after, describe, it } from "node:test";
 import { z } from "zod";
 import { StoreError } from "../src/errors/store-error.ts";
-import { Agent } from "../src/jobs/agent.ts";
+import { Agent } from "../src/agents/agent.ts";
 import { Statek } from "../src/jobs/statek.ts";
 import { scriptedModel } from "../src/models/scripted-model.ts";
 import { errorHandler } from "../src/tools/error-handler.ts";

@@ -10,7 +10,7 @@ import { createQuickJsExecutor } from "../src/workspace/index.ts";
 import { parseLlmToolsScope } from "../src/tools/llm-tools-scope.ts";
 import { formatError } from "../src/tools/call-tool.ts";
 import { Workspace } from "../src/workspace/workspace.ts";
-import { SYSTEM_TOOLS } from "../src/jobs/system-tools.ts";
+import { SYSTEM_TOOLS } from "../src/agents/system-tools.ts";
 
 class Calendar {
   eventsFor(day: Date): Date[] {

@@ -9,7 +9,7 @@ import { after, describe, it } from "node:test";
 import { z } from "zod";
 import { Agent, Statek, describeClass, llmRepr, scriptedModel, tool, type Tool } from "../src/index.ts";
 import { createQuickJsExecutor } from "../src/workspace/index.ts";
-import { SYSTEM_TOOLS } from "../src/jobs/system-tools.ts";
+import { SYSTEM_TOOLS } from "../src/agents/system-tools.ts";
 import { Workspace, type WorkspaceReport } from "../src/workspace/workspace.ts";
 
 class User {

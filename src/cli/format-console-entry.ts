@@ -3,7 +3,7 @@
  * A console entry in the timeline. Output is quoted with `>`, standard error with `!`; uncaught errors are
  * marked `✗` and never cut.
  */
-import type { ConsoleRecord } from "../jobs/history.ts";
+import type { ConsoleRecord } from "../jobs/history/history.ts";
 import { prefixLines } from "./prefix-lines.ts";
 import { OUTPUT_LIMITS, limitsFor, type TimelineOptions } from "./timeline-limits.ts";
 import { truncateBlock } from "./truncate-text.ts";

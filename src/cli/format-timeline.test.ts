@@ -1,7 +1,7 @@
 /** `statek show`'s timeline of the records approvals and child jobs add (issue 9 items 5 and 6). */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { encodeHistoryRow } from "../jobs/history-codec.ts";
+import { encodeHistoryRow } from "../jobs/history/history-codec.ts";
 import { formatTimeline } from "./format-timeline.ts";
 
 describe("timeline of approvals and child jobs", () => {

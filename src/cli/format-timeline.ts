@@ -3,8 +3,8 @@
  * A job's history as a readable timeline: one section per model turn (its code, then what running it did:
  * tool calls, console, variables), with the submission, user messages and status changes between them.
  */
-import type { ConsoleRecord, HistoryRecord } from "../jobs/history.ts";
-import { decodeHistoryRecord, isHistoryKind } from "../jobs/history-codec.ts";
+import type { ConsoleRecord, HistoryRecord } from "../jobs/history/history.ts";
+import { decodeHistoryRecord, isHistoryKind } from "../jobs/history/history-codec.ts";
 import type { HistoryRow } from "../store/store.ts";
 import { formatError } from "../tools/call-tool.ts";
 import { llmRepr } from "../tools/llm-repr.ts";
@@ -19,7 +19,7 @@ import { CONSOLE_ENTRIES_PER_TURN, OUTPUT_LIMITS, RESULT_LIMITS, limitsFor, type
 import { truncateBlock, truncateLine } from "./truncate-text.ts";
 
 /**
- * The timeline's lines, in history order. Records are decoded and checked (`jobs/history-codec.ts`): one that
+ * The timeline's lines, in history order. Records are decoded and checked (`jobs/history/history-codec.ts`): one that
  * cannot be read is shown as such, not skipped; one of a kind this version does not know is shown raw.
  */
 export function formatTimeline(jobId: string, history: readonly HistoryRow[], options: TimelineOptions): string[] {

@@ -3,7 +3,7 @@
  * A tool call in the timeline: `→ findEmptySlot({…}) = <result>` or `✗ moveMeeting({…}) threw <error>`.
  * Errors are shown whole; results and arguments are cut unless `--full`.
  */
-import type { RecordedToolCall } from "../jobs/history.ts";
+import type { RecordedToolCall } from "../jobs/history/history.ts";
 import type { ToolCallRecord } from "../tools/call-tool.ts";
 import { llmRepr } from "../tools/llm-repr.ts";
 import { prefixLines } from "./prefix-lines.ts";

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { Agent } from "../jobs/agent.ts";
+import { Agent } from "../agents/agent.ts";
 import { formatError } from "../tools/call-tool.ts";
 import { CliError } from "./cli-error.ts";
 

@@ -4,7 +4,7 @@
  * the parent's cell create the child here — a durable future of kind `child` (keyed by the child's id) first,
  * then the child's rows, both idempotent, so a replay or an idempotent call made again starts nothing twice —
  * and agent code gets the child's handle. Awaiting the handle is a durable wait on that future: the child's
- * end settles it (`jobs/child-jobs.ts`), and a parent suspended on it wakes.
+ * end settles it (`jobs/step/child-jobs.ts`), and a parent suspended on it wakes.
  */
 import { ChildJobFailed } from "../errors/child-job-failed.ts";
 import type { Fence, FutureRow, HistoryRow, JobRow, JsonValue, Store, VariableRow } from "../store/store.ts";
@@ -25,7 +25,7 @@ export interface ChildWaitContext {
   keep(stop: () => void): void;
 }
 
-/** A child's rows as the tool's reply carries them (built by `jobs/child-jobs.ts`). */
+/** A child's rows as the tool's reply carries them (built by `jobs/step/child-jobs.ts`). */
 export interface ChildSpec {
   params: Record<string, JsonValue>;
   metadata: Record<string, JsonValue>;

@@ -60,7 +60,7 @@ export interface JobFuturesOptions {
   role?: string;
   /** The job's registered error handlers, as its row holds them: its children inherit them. */
   errorHandlers?: JsonValue;
-  /** Settles this job's future of a child that ended without doing so (`jobs/child-jobs.ts`). */
+  /** Settles this job's future of a child that ended without doing so (`jobs/step/child-jobs.ts`). */
   childEnded?(child: JobRow): Promise<void>;
 }
 
@@ -83,7 +83,7 @@ export class JobFutures implements FutureWaits {
 
   /**
    * Keys of the approval requests and children this cell opened or started: the job records their outcome in
-   * its history when they settle (`jobs/settled-waits.ts`), whether or not a cell awaits them then.
+   * its history when they settle (`jobs/step/settled-waits.ts`), whether or not a cell awaits them then.
    */
   get watched(): readonly string[] {
     return [...this.#watched];

@@ -5,7 +5,7 @@
  */
 import type { WorkspaceLimits } from "../workspace/limits.ts";
 import { kindOf } from "../tools/with-article.ts";
-import { Agent } from "./agent.ts";
+import { Agent } from "../agents/agent.ts";
 import type { StatekOptions } from "./statek.ts";
 
 /** The workspace limits of `Statek.open`, by their name or their old one (not both). */

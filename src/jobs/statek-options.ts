@@ -7,11 +7,11 @@ import type { Store } from "../store/store.ts";
 import type { ErrorHandler } from "../tools/error-handler.ts";
 import type { WorkspaceLimits } from "../workspace/limits.ts";
 import type { ExecutorChoice } from "../workspace/resolve-executor.ts";
-import type { Agent } from "./agent.ts";
-import type { HarnessLimits } from "./harness.ts";
-import type { OnModelText } from "./job-events.ts";
-import type { JobMetadata, JobSettings } from "./job-settings.ts";
-import type { WarmupSource } from "./warmup.ts";
+import type { Agent } from "../agents/agent.ts";
+import type { HarnessLimits } from "../agents/harness.ts";
+import type { OnModelText } from "./events/job-events.ts";
+import type { JobMetadata, JobSettings } from "../agents/job-settings.ts";
+import type { WarmupSource } from "../agents/warmup-blocks.ts";
 
 /** What {@link Statek.open} accepts. */
 export interface StatekOptions {

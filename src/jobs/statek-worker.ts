@@ -10,9 +10,9 @@ import type { Lease, Store } from "../store/store.ts";
 import { kindOf } from "../tools/with-article.ts";
 import { JobWorker, type WorkerActivity } from "../worker/job-worker.ts";
 import type { WorkerStats } from "../worker/worker-stats.ts";
-import { Agent } from "./agent.ts";
-import { releaseCarriedLease, runClaimedStep, type LeaseCarry } from "./run-step.ts";
-import type { StepEnvironment } from "./step-environment.ts";
+import { Agent } from "../agents/agent.ts";
+import { releaseCarriedLease, runClaimedStep, type LeaseCarry } from "./step/run-step.ts";
+import type { StepEnvironment } from "./step/step-environment.ts";
 
 export type { WorkerActivity, WorkerStats };
 

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { Agent } from "../jobs/agent.ts";
+import type { Agent } from "../agents/agent.ts";
 import { mcpServer, type McpServerOptions } from "./mcp-server.ts";
 
 /** A running Streamable HTTP server. */

@@ -15,7 +15,7 @@
  * writes it to stderr as a JSON line.
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import type { Agent } from "../jobs/agent.ts";
+import type { Agent } from "../agents/agent.ts";
 import { toolPayload } from "../docs/tool-payload.ts";
 import { callTool, type ToolCallRecord } from "../tools/call-tool.ts";
 import { isPlainObject } from "../tools/is-plain-object.ts";

@@ -5,8 +5,8 @@
  * and on what the model was sent (`model.requests`).
  */
 import { Statek, type StatekOptions, type SubmitJobOptions } from "../jobs/statek.ts";
-import type { Agent } from "../jobs/agent.ts";
-import type { JobView } from "../jobs/job-view.ts";
+import type { Agent } from "../agents/agent.ts";
+import type { JobView } from "../jobs/history/job-view.ts";
 
 /** What {@link runTestJob} takes besides the agent: the job's options, and how to open `Statek`. */
 export interface RunTestJobOptions extends SubmitJobOptions {

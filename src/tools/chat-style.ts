@@ -2,7 +2,7 @@
  * @module
  * The chat styles (DESIGN.md §8.2) by name, at the bottom of the layers so that a tool's `target` can be
  * checked and matched without `tools/` importing from `jobs/`. This is the list the package exports;
- * `jobs/chat-styles/` implements the styles and must list the same names (a test holds the two together).
+ * `agents/chat-styles/` implements the styles and must list the same names (a test holds the two together).
  */
 
 /** Every chat style, `MARKDOWN` (the default) included. */

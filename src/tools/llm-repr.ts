@@ -10,7 +10,7 @@
  * Members named `_x` of class instances are private by convention (DESIGN.md §6.3): agent code cannot read
  * them through a handle, so they are not shown either. Plain records show every key.
  */
-import { isTool } from "./tool.ts";
+import { isTool } from "./is-tool.ts";
 import { isIdentifier } from "./is-identifier.ts";
 
 const LLM_REPR: unique symbol = Symbol.for("statek.llmRepr") as never;

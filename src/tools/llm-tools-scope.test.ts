@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { z } from "zod";
-import { SYSTEM_TOOLS } from "../jobs/system-tools.ts";
+import { SYSTEM_TOOLS } from "../agents/system-tools.ts";
 import { parseLlmToolsScope, selectScopedTools } from "./llm-tools-scope.ts";
 import { tool, type ToolDefinition } from "./tool.ts";
 import { ToolRegistry } from "./tool-registry.ts";

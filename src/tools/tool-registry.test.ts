@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { z } from "zod";
-import { SYSTEM_TOOLS } from "../jobs/system-tools.ts";
+import { SYSTEM_TOOLS } from "../agents/system-tools.ts";
 import { matchesChatStyle } from "./chat-style.ts";
 import { tool, type ToolDefinition } from "./tool.ts";
 import { ToolRegistry, selectTools } from "./tool-registry.ts";

@@ -17,6 +17,8 @@ import type { DurableFuture, FutureOptions } from "./durable-future.ts";
 import { checkNeedsApproval, type ApprovalDecision, type NeedsApproval } from "./approval.ts";
 import type { ChildJobStart, StartJobOptions } from "./child-job.ts";
 
+export { isTool } from "./is-tool.ts";
+
 /** The agent a job runs, as tools see it. */
 export interface ToolAgent {
   readonly role: string;
@@ -220,9 +222,4 @@ export function tool<Params extends ToolParams = z.ZodObject<{}>, Result = unkno
     errorHandler: definition.errorHandler,
     needsApproval,
   });
-}
-
-/** True for a value made by {@link tool}. */
-export function isTool(value: unknown): value is Tool {
-  return typeof value === "object" && value !== null && (value as { kind?: unknown }).kind === "statek.tool";
 }

@@ -4,7 +4,7 @@
  * read is left out and named in `unreadable`), a job's details with its history records decoded where they can
  * be (a record that cannot be read carries `error` instead of `data`).
  */
-import { decodeHistoryRecord, isHistoryKind } from "../jobs/history-codec.ts";
+import { decodeHistoryRecord, isHistoryKind } from "../jobs/history/history-codec.ts";
 import type { FutureRow, JobRow } from "../store/store.ts";
 import { formatError } from "../tools/call-tool.ts";
 import type { JobDetails } from "./job-details.ts";

@@ -5,7 +5,7 @@
  * did it (`record-action.ts`), and live pages woken.
  */
 import { formatError } from "../tools/call-tool.ts";
-import type { OperatorActionRecord } from "../jobs/history.ts";
+import type { OperatorActionRecord } from "../jobs/history/history.ts";
 import type { Store } from "../store/store.ts";
 import type { LiveFeed } from "./live-feed.ts";
 import { recordOperatorAction } from "./record-action.ts";

@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { Agent } from "../../src/jobs/agent.ts";
+import { Agent } from "../../src/agents/agent.ts";
 import { Statek } from "../../src/jobs/statek.ts";
 import { scriptedModel } from "../../src/models/scripted-model.ts";
 import { Tombstone } from "../../src/workspace/stored-values.ts";

@@ -6,7 +6,7 @@
  * `adminReset` (hidden); `meeting` is a `Meeting`, exposed with `deny: ["delete*"], readOnly: ["title"]`.
  */
 import assert from "node:assert/strict";
-import type { JobView } from "../../src/jobs/job-view.ts";
+import type { JobView } from "../../src/jobs/history/job-view.ts";
 import { hostileSuite } from "./hostile-harness.ts";
 
 /** The errors of the formal tool calls in a job's history. */

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { z } from "zod";
 import { Agent, Statek, scriptedModel, tool } from "../../src/index.ts";
-import { encodeHistoryRow } from "../../src/jobs/history-codec.ts";
+import { encodeHistoryRow } from "../../src/jobs/history/history-codec.ts";
 import type { Store } from "../../src/store/store.ts";
 import { startUi, type RunningUi } from "../../src/ui/serve-ui.ts";
 import { uiActionsOf, type PendingApproval, type UiActions } from "../../src/ui/ui-actions.ts";

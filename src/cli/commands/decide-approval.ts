@@ -6,7 +6,7 @@
  * process — steps the job on, and its history records who decided, when and which way.
  */
 import { userInfo } from "node:os";
-import type { PendingApproval } from "../../jobs/approvals.ts";
+import type { PendingApproval } from "../../jobs/operate/approvals.ts";
 import { Statek } from "../../jobs/statek.ts";
 import { formatError } from "../../tools/call-tool.ts";
 import { CliError } from "../cli-error.ts";

@@ -2,7 +2,7 @@
  * @module
  * `statek jobs`: the jobs in a store, newest first, as a table or as JSON.
  */
-import { toJobSummary } from "../../jobs/job-view.ts";
+import { toJobSummary } from "../../jobs/history/job-view.ts";
 import { JOB_STATUSES, type JobFilter, type JobRow, type JobStatus } from "../../store/store.ts";
 import { formatError } from "../../tools/call-tool.ts";
 import { CliError } from "../cli-error.ts";

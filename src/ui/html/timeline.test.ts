@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { encodeHistoryRow } from "../../jobs/history-codec.ts";
+import { encodeHistoryRow } from "../../jobs/history/history-codec.ts";
 import type { HistoryRow } from "../../store/store.ts";
 import { timeline } from "./timeline.ts";
 

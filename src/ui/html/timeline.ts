@@ -7,8 +7,8 @@
  * shown as such, never skipped; long texts are collapsed behind "show all".
  */
 import { html } from "hono/html";
-import type { HistoryRecord } from "../../jobs/history.ts";
-import { decodeHistoryRecord, isHistoryKind } from "../../jobs/history-codec.ts";
+import type { HistoryRecord } from "../../jobs/history/history.ts";
+import { decodeHistoryRecord, isHistoryKind } from "../../jobs/history/history-codec.ts";
 import type { HistoryRow } from "../../store/store.ts";
 import { formatError } from "../../tools/call-tool.ts";
 import { block, duration, time, usage } from "./format.ts";

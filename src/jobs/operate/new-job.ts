@@ -1,0 +1,73 @@
+/**
+ * @module
+ * The rows of a new job — its row in `READY`, its initial variables, its opening history (`submitted`, and the
+ * user's message) — as `statek.submitJob` and `ctx.startJob` (a child job) both create them.
+ */
+import type { TraceCarrier } from "../../telemetry/trace-carrier.ts";
+import type { HistoryRow, JobRow, JsonValue, VariableRow } from "../../store/store.ts";
+import type { Agent } from "../../agents/agent.ts";
+import { checkAllowedTools } from "../../agents/agent.ts";
+import type { SubmittedRecord } from "../history/history.ts";
+import { encodeHistoryRow } from "../history/history-codec.ts";
+import { jobMetadata, type JobMetadata, type JobSettings } from "../../agents/job-settings.ts";
+import { encodeInitialVariables, toJsonParams, type SubmitScope } from "./submit-values.ts";
+import { parseWarmup, type WarmupSource } from "../../agents/warmup-blocks.ts";
+
+/** What a new job is made of (the options of `submitJob`). */
+export interface NewJobOptions extends JobSettings {
+  vars?: Readonly<Record<string, unknown>>;
+  params?: Readonly<Record<string, unknown>>;
+  message?: string;
+  warmup?: WarmupSource;
+  allowedTools?: readonly string[];
+  metadata?: JobMetadata;
+}
+
+/** A new job's rows, ready for `store.insertJob`. */
+export interface NewJobRows {
+  job: JobRow;
+  variables: VariableRow[];
+  history: HistoryRow[];
+}
+
+/**
+ * Builds a new job of `agent`. Throws a `TypeError` (starting with `call`) for variables or parameters that
+ * cannot be stored and for bad settings.
+ */
+export function newJobRows(agent: Agent, options: NewJobOptions, scope: SubmitScope, identity: { id: string; parentId: string | null; call: string; now?: number; trace?: TraceCarrier }): NewJobRows {
+  const { call } = identity;
+  const metadata = jobMetadata(agent, options, call);
+  const { rows, types } = encodeInitialVariables(options.vars ?? {}, scope);
+  const params = toJsonParams(options.params ?? {});
+  const state: Record<string, JsonValue> = {};
+  if (options.allowedTools !== undefined) state.allowedTools = checkAllowedTools(agent, options.allowedTools, call);
+  const now = identity.now ?? Date.now();
+  const job: JobRow = {
+    id: identity.id,
+    role: agent.role,
+    status: "READY",
+    params,
+    metadata,
+    parentId: identity.parentId,
+    createdAt: now,
+    updatedAt: now,
+    version: 0,
+    turns: 0,
+    pendingSeq: null,
+    historyLength: 0,
+    exitStatus: null,
+    error: null,
+    usage: {},
+    state,
+    wakeAt: null,
+    cell: 0,
+  };
+  const warmup = [...parseWarmup(options.warmup, `${call}: warmup`), ...agent.warmup];
+  const submitted: SubmittedRecord = {
+    vars: types, params, ...(warmup.length ? { warmup: warmup.map((block) => ({ ...block })) } : {}), ...(identity.trace ? { trace: identity.trace } : {}),
+  };
+  const history = [encodeHistoryRow(0, "submitted", now, submitted)];
+  if (options.message !== undefined) history.push(encodeHistoryRow(1, "user-message", now, { text: String(options.message) }));
+  job.historyLength = history.length;
+  return { job, variables: rows, history };
+}

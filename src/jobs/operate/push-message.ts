@@ -1,0 +1,78 @@
+/**
+ * @module
+ * `statek.pushMessage`: a user message delivered into a job as a `user-message` record. A `DONE` dialog job
+ * starts again (`STARTED`), with fresh turn and exception allowances; the message is the user's next turn.
+ * In the other styles the message is shown with the console output of the step it arrived in.
+ */
+import { JobConflictError } from "../../errors/job-conflict-error.ts";
+import { JobFinishedError } from "../../errors/job-finished-error.ts";
+import { NoSuchJobError } from "../../errors/no-such-job-error.ts";
+import type { HistoryRow, JobCommit, Store } from "../../store/store.ts";
+import { chatStyleOf } from "../../agents/chat-styles/chat-style.ts";
+import { chatStyleRules } from "../../agents/chat-styles/chat-styles.ts";
+import type { HistoryKind, HistoryRecord, HistoryRecordData } from "../history/history.ts";
+import { encodeHistoryRow, historyRecord } from "../history/history-codec.ts";
+import type { JobSessions } from "../step/job-sessions.ts";
+import { readJobState } from "../step/job-state.ts";
+import { recordEvents } from "../events/outbox-events.ts";
+import { withStoreRetries } from "../store-retries.ts";
+import type { FutureSignals } from "../../durable/future-signals.ts";
+import { messageKey } from "../../durable/job-futures.ts";
+
+/** Conflicting commits (another process stepping the job) are retried this often before giving up. */
+const ATTEMPTS = 5;
+
+/** Appends a user message to job `id` (restarting a `DONE` dialog job) and commits it. */
+export async function pushUserMessage(store: Store, sessions: JobSessions, signals: FutureSignals, id: string, message: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const row = await withStoreRetries(() => store.getJob(id));
+    if (!row) throw new NoSuchJobError({ jobId: id });
+    const dialog = chatStyleRules(chatStyleOf(row.metadata)).dialog;
+    if (row.status === "FAILED" || (row.status === "DONE" && !dialog)) throw new JobFinishedError({ jobId: id, status: row.status });
+    const history: HistoryRow[] = [];
+    const records: HistoryRecord[] = [];
+    const append = <K extends HistoryKind>(kind: K, data: HistoryRecordData[K]) => {
+      const [seq, at] = [row.historyLength + history.length, Date.now()];
+      history.push(encodeHistoryRow(seq, kind, at, data));
+      records.push(historyRecord(seq, kind, at, data));
+    };
+    // Messages are numbered in the job's inbox: the n-th `waitForMessage()` of the job gets message n.
+    const inbox = typeof row.state.messagesPushed === "number" ? row.state.messagesPushed : 0;
+    append("user-message", { text: message, inbox });
+    // The event tells workers of other processes that the job may be runnable (a DONE dialog job restarts).
+    const commit: JobCommit = {
+      id, expectedVersion: row.version, appendHistory: history, job: { state: { ...row.state, messagesPushed: inbox + 1 } },
+      events: [{ kind: "message-pushed", data: { inbox } }],
+    };
+    if (row.status === "DONE") {
+      const state = readJobState(row);
+      append("status", { status: "STARTED", reason: "a user message arrived" });
+      commit.job = {
+        status: "STARTED",
+        exitStatus: null,
+        state: { ...row.state, messagesPushed: inbox + 1, completions: state.completions + 1, cycleStartTurn: row.turns, exceptions: 0, consecutiveExceptions: 0 },
+      };
+    }
+    // A restarted dialog job's status change reaches `statek.events()` with the commit.
+    commit.events = recordEvents(records, row.status);
+    try {
+      await withStoreRetries(() => store.commit(commit));
+    } catch (error) {
+      if (error instanceof JobConflictError && attempt < ATTEMPTS) continue;
+      throw error;
+    }
+    // Then the waiting cell's future (a cell that waits later finds it settled; a lost settlement is made up for
+    // from the history, see job-futures.ts). A cell of this process that waits for it now hears it at once.
+    const key = messageKey(id, inbox);
+    await withStoreRetries(() => store.settleFuture(key, { state: "resolved", value: message }));
+    signals.emit(key, { value: message });
+    signals.wake(id);
+    // Keep a warm session current, so the next step need not re-read the history.
+    const session = sessions.peek(id);
+    if (session && session.version === row.version) {
+      session.version = row.version + 1;
+      session.history.push(...records);
+    }
+    return;
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * @module
+ * Asking the model for the next response: resolve the job's model, render the system prompt, build the
+ * messages from the history in the job's chat style, offer the formal tools, and stream the model's reply with
+ * retries and a timeout, emitting its text as it arrives. Every failed attempt is recorded (`model-attempt`,
+ * with the usage it reported, which counts in the job's totals). The reply is handed to `commit-reply.ts`. A
+ * call that fails for good ends the job `FAILED` with the reason.
+ */
+import { recordModelReply, startModelSpan } from "../../telemetry/spans.ts";
+import { endSpan } from "../../telemetry/tracer.ts";
+import { ModelCallError } from "../../errors/model-call-error.ts";
+import { callWithRetries, type FailedAttempt } from "../../models/call-with-retries.ts";
+import { generateReply } from "../../models/generate-reply.ts";
+import type { LanguageModel } from "../../models/language-model.ts";
+import type { ModelUsage } from "../../models/model-request.ts";
+import { costOf, findPrice } from "../../models/pricing.ts";
+import { knownCounts } from "../../models/token-counts.ts";
+import type { JobRow } from "../../store/store.ts";
+import { formatError } from "../../tools/call-tool.ts";
+import { selectTools } from "../../tools/tool-registry.ts";
+import { isolationNotice } from "../../workspace/resolve-executor.ts";
+import type { Agent } from "../../agents/agent.ts";
+import { chatStyleOf } from "../../agents/chat-styles/chat-style.ts";
+import { chatStyleRules } from "../../agents/chat-styles/chat-styles.ts";
+import { commitReply } from "./commit-reply.ts";
+import type { HistoryRecord, ModelAttemptRecord } from "../history/history.ts";
+import { PromptMemory } from "../prompt/prompt-memory.ts";
+import { recordedUsage } from "../history/recorded-reply.ts";
+import type { StepChanges } from "./step-changes.ts";
+import type { StepEnvironment } from "./step-environment.ts";
+import { addUsage } from "./usage-totals.ts";
+
+/**
+ * Asks the model and commits its reply (or fails the job). `history` includes this step's records; `memory` is
+ * what the job's previous request was built from (a warm session's), or a fresh one.
+ */
+export async function askModel(
+  env: StepEnvironment, agent: Agent, row: JobRow, history: readonly HistoryRecord[], changes: StepChanges,
+  memory: PromptMemory = new PromptMemory(),
+): Promise<void> {
+  const style = chatStyleRules(chatStyleOf(row.metadata));
+  let model: LanguageModel | undefined;
+  try {
+    model = await modelFor(env, agent, row);
+  } catch (error) {
+    return changes.fail(`cannot use the job's MODEL: ${formatError(error)}`);
+  }
+  if (!model) {
+    return changes.fail(`agent '${agent.role}' has no model: pass one as new Agent({ model }) or set metadata MODEL (e.g. "openai/gpt-5-mini")`);
+  }
+  const first = history.find((record) => record.kind === "submitted");
+  const submitted = first?.kind === "submitted" ? first.data : undefined;
+  // The prompt lists the agent's own visible tools meant for the job's chat style; the provider payload
+  // carries `ts_cli` (DIRECT) and what LLM_TOOLS_SCOPE selects, in the provider's schema profile.
+  let tools;
+  try {
+    tools = memory.tools(agent, style.name, row.metadata, model.provider);
+  } catch (error) {
+    return changes.fail(`formal tools: ${formatError(error)}`, error);
+  }
+  const system = memory.system(agent.systemPrompt, {
+    tools: selectTools(agent.registry.own, "ALL", { chatStyle: style.name }),
+    sharedVars: submitted?.vars ?? [],
+    // The isolation the prompt describes comes from the executor in use, whatever the job's parameters say.
+    params: { ...row.params, workspace_isolation: isolationNotice(env.executor) },
+  });
+  const box = typeof row.metadata.XML_BOX_CONSOLE === "string" && row.metadata.XML_BOX_CONSOLE ? row.metadata.XML_BOX_CONSOLE : env.xmlBoxConsole;
+  const messages = memory.messages(history, { style, provider: model.provider, ...(box ? { xmlBox: box } : {}) });
+  const turn = row.turns + 1;
+  const modelName = `${model.provider}/${model.modelId}`;
+  // What the attempt in flight has produced so far, for the record of an attempt that fails.
+  let progress: AttemptProgress = { text: "", usage: undefined, started: 0 };
+  let reply;
+  try {
+    reply = await callWithRetries(
+      (signal, attempt) => {
+        const current: AttemptProgress = { text: "", usage: undefined, started: performance.now() };
+        progress = current;
+        const traced = startModelSpan(env.trace, model, attempt);
+        return generateReply(model, { system, messages, tools, abortSignal: signal }, {
+          onTextDelta: (delta) => {
+            current.text += delta;
+            env.emit?.({ kind: "model-text", jobId: row.id, role: row.role, turn, attempt, delta });
+          },
+          onUsage: (usage) => void (current.usage = usage),
+        }).then(
+          (reply) => {
+            recordModelReply(traced.span, reply);
+            endSpan(traced.span);
+            return reply;
+          },
+          (error: unknown) => {
+            endSpan(traced.span, error);
+            throw error;
+          },
+        );
+      },
+      env.models.retry,
+      env.signal,
+      { onAttemptFailed: (failure) => recordFailedAttempt(env, changes, row, turn, modelName, failure, progress) },
+    );
+  } catch (error) {
+    if (env.signal?.aborted) throw error;
+    return changes.fail(error instanceof ModelCallError ? error.message : `model call failed: ${formatError(error)}`, error);
+  }
+  await commitReply(env, agent, row, history, changes, style, reply, memory);
+}
+
+/** What one attempt produced before it ended. */
+interface AttemptProgress {
+  text: string;
+  usage: ModelUsage | undefined;
+  started: number;
+}
+
+/**
+ * Records a failed attempt. Its usage counts in the job's totals: what the provider reported, or — when it
+ * reported none but text had arrived (tokens were spent) — unknown usage.
+ */
+function recordFailedAttempt(
+  env: StepEnvironment, changes: StepChanges, row: JobRow, turn: number, modelName: string, failure: FailedAttempt, progress: AttemptProgress,
+): void {
+  const reported = progress.usage ?? (progress.text !== "" ? { inputTokens: null, cachedInputTokens: null, outputTokens: null } : undefined);
+  const price = findPrice(env.models.pricing, modelName);
+  const counts = reported && knownCounts(reported);
+  const cost = price && counts ? costOf(counts, price) : undefined;
+  const record: ModelAttemptRecord = {
+    turn,
+    attempt: failure.attempt,
+    error: failure.error,
+    retried: failure.retried,
+    ...(failure.timedOut ? { timedOut: true } : {}),
+    ...(reported ? { usage: recordedUsage(reported) } : {}),
+    ...(cost === undefined ? {} : { cost }),
+    ...(progress.text !== "" ? { text: progress.text } : {}),
+    durationMs: Math.round(performance.now() - progress.started),
+    model: modelName,
+  };
+  changes.append("model-attempt", record);
+  if (reported) changes.job.usage = addUsage(changes.job.usage ?? row.usage, reported, cost);
+}
+
+/** The agent's model, else the one the job's `MODEL` names; `undefined` when there is neither. */
+async function modelFor(env: StepEnvironment, agent: Agent, row: JobRow): Promise<LanguageModel | undefined> {
+  if (agent.model) return agent.model;
+  const name = row.metadata.MODEL;
+  if (typeof name !== "string" || name.trim() === "") return undefined;
+  return env.models.registry.resolve(name);
+}

@@ -1,0 +1,96 @@
+/**
+ * @module
+ * Child jobs (DESIGN.md §4, §7): what `ctx.startJob(agentOrRole, { vars, params, message })` prepares in a
+ * tool of a running job, and how a child's end reaches its parent. The child's id derives from the call's
+ * idempotency key, so the call made again (a replay, an idempotent call in doubt) names the same child; the
+ * parent's cell creates it once its journal records the call (`durable/child-waits.ts`). When the child ends
+ * — `DONE`, `FAILED`, `CANCELLED` — the parent's future of kind `child` is settled: its exit value, or
+ * `ChildJobFailed`; a parent suspended on it wakes, and its history gets a `child-ended` record.
+ */
+import { createHash } from "node:crypto";
+import { childSettlement } from "../../durable/child-waits.ts";
+import { outcomeOf } from "../../durable/job-futures.ts";
+import type { JobRow, JsonValue } from "../../store/store.ts";
+import { toReadableJson } from "../../tools/readable-json.ts";
+import type { ChildJobStart, ChildJobStarter, StartJobOptions } from "../../tools/child-job.ts";
+import { kindOf } from "../../tools/with-article.ts";
+import { decodeValue, loadReferences } from "../../workspace/decode-variables.ts";
+import { Agent } from "../../agents/agent.ts";
+import { newJobRows } from "../operate/new-job.ts";
+import type { StepEnvironment } from "./step-environment.ts";
+import { withStoreRetries } from "../store-retries.ts";
+
+/** A child's job id: a UUID (version 8, name-based) of the call's key, the same for every attempt at the call. */
+export function childJobId(key: string): string {
+  const hex = createHash("sha256").update(`statek.child:${key}`).digest("hex");
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** The scope a job's variables may refer to: the process's bindings, the agent's context and tools. */
+function scopeOf(env: StepEnvironment, agent: Agent) {
+  const bindings = new Map(env.bindings);
+  for (const [name, value] of Object.entries(agent.context)) bindings.set(name, value);
+  return { bindings, tools: agent.registry.all, exposed: env.exposed };
+}
+
+const START_OPTIONS = new Set(["vars", "params", "message"]);
+
+/** What `ctx.startJob` does in job `parentId`'s workspace: checks and prepares the child (nothing is written yet). */
+export function childStarter(env: StepEnvironment, parentId: string): ChildJobStarter {
+  return (agentOrRole, options, key): ChildJobStart => {
+    const call = "ctx.startJob";
+    let agent: Agent;
+    if (agentOrRole instanceof Agent) {
+      env.register?.(agentOrRole);
+      agent = agentOrRole;
+    } else if (typeof agentOrRole === "string" && agentOrRole.trim()) {
+      agent = env.agentFor(agentOrRole);
+    } else {
+      throw new TypeError(`${call}: expected an Agent or the role of a registered agent, got ${kindOf(agentOrRole)}`);
+    }
+    const given: StartJobOptions = options ?? {};
+    if (typeof given !== "object" || given === null) throw new TypeError(`${call}: options must be an object such as { vars, params, message }`);
+    const unknown = Object.keys(given).filter((name) => !START_OPTIONS.has(name));
+    if (unknown.length) throw new TypeError(`${call}: unknown option ${unknown.map((name) => JSON.stringify(name)).join(", ")} (expected vars, params, message)`);
+    if (given.message !== undefined && typeof given.message !== "string") throw new TypeError(`${call}: message must be a string`);
+    const id = childJobId(key);
+    const rows = newJobRows(agent, given, scopeOf(env, agent), { id, parentId, call });
+    const spec = { params: rows.job.params, metadata: rows.job.metadata, state: rows.job.state, variables: rows.variables, history: rows.history };
+    return Object.freeze({
+      kind: "statek.child" as const, key: id, role: agent.role, spec,
+      // How the call's record shows it.
+      [Symbol.for("statek.llmRepr")]: () => `child job ${id} (${agent.role})`,
+    });
+  };
+}
+
+/**
+ * Tells `child`'s parent that it ended: settles the parent's future (first writer wins, so telling twice is
+ * harmless). Nothing happens for a job without a parent or one that has not ended. `cancelJob` calls this too.
+ */
+export async function settleParentWait(env: Pick<StepEnvironment, "store" | "signals" | "bindings" | "exposed"> & { agentFor?: StepEnvironment["agentFor"] }, child: JobRow): Promise<void> {
+  if (!child.parentId || !["DONE", "FAILED", "CANCELLED"].includes(child.status)) return;
+  let exitValue: JsonValue = null;
+  if (child.status === "DONE" && child.exitStatus !== null) exitValue = await readableExit(env, child);
+  const settlement = childSettlement(child, exitValue);
+  const { store, signals } = env;
+  const result = await withStoreRetries(() => store.settleFuture(child.id, settlement));
+  const outcome = outcomeOf(result.future);
+  if (result.settled && outcome) signals.emit(child.id, outcome);
+}
+
+/** A child's exit value as JSON: plain data as it is, dates as ISO strings, anything else its readable form. */
+async function readableExit(env: Pick<StepEnvironment, "bindings" | "exposed"> & { agentFor?: StepEnvironment["agentFor"] }, child: JobRow): Promise<JsonValue> {
+  let agent: Agent | undefined;
+  try {
+    agent = env.agentFor?.(child.role);
+  } catch {
+    // Decoded against the process's bindings only.
+  }
+  const bindings = new Map(env.bindings);
+  for (const [name, value] of Object.entries(agent?.context ?? {})) bindings.set(name, value);
+  const scope = { bindings, tools: agent?.registry.all ?? [], exposed: env.exposed };
+  const references = await loadReferences([child.exitStatus!], scope);
+  return toReadableJson(decodeValue(child.exitStatus, references));
+}

@@ -1,0 +1,62 @@
+/**
+ * @module
+ * A model's formal tool call, made durably (DESIGN.md §7): like a side-effecting crossing of a cell, its
+ * intent is written to the job's journal (part `formal:<call id>`) before the tool runs, and its record after.
+ * A response replayed after a crash or a suspension does not make a recorded call again: its record is given
+ * to the step again (or not at all, when the suspension's commit already holds it). A call that started and
+ * never finished is in doubt: an `idempotent` tool is called again with the same idempotency key, any other
+ * is recorded as `InDoubtError`, so the model checks before acting again.
+ */
+import type { ToolCallRecord } from "../../tools/call-tool.ts";
+import type { JournalItem } from "../../workspace/cell-journal.ts";
+import type { Workspace } from "../../workspace/workspace.ts";
+import type { DurableCellContext } from "./durable-cell.ts";
+import type { RecordedToolCall } from "../history/history.ts";
+
+/** Runs one formal call; true when it failed (an exception for the harness). */
+export async function runFormalCall(
+  context: DurableCellContext, workspace: Workspace, call: RecordedToolCall, journal: ReadonlyMap<string, JournalItem[]>,
+): Promise<boolean> {
+  const { changes, tx, row } = context;
+  const part = `formal:${call.id}`;
+  const items = journal.get(part) ?? [];
+  const done = items.find((item) => item.t === "done");
+  const committed = committedCount(row.state, part);
+  if (done && done.t === "done") {
+    // Made before; its record is the step's again unless a suspension's commit holds it already.
+    if (committed < items.length) for (const record of done.fx?.toolCalls ?? []) changes.append("tool-call", record as ToolCallRecord);
+    return (done.fx?.toolCalls ?? []).some((record) => (record as { error?: unknown }).error !== undefined);
+  }
+  tx.journalFor(row.cell, journalLength(journal));
+  const tool = workspace.tool(call.name);
+  if (items.length && !tool?.idempotent) {
+    const error = `InDoubtError: ${call.name}(…) was started but its worker stopped before it finished; it may or may not have taken effect`;
+    const record: ToolCallRecord = { name: call.name, origin: "formal", callId: call.id, args: "", error, durationMs: 0 };
+    tx.appendPart([{ t: "done", seq: 0, r: "", fx: { toolCalls: [record] } }], part);
+    await tx.flush();
+    changes.append("tool-call", record);
+    return true;
+  }
+  if (!items.length) {
+    tx.appendPart([{ t: "intent", seq: 0, op: "formal", h: 0, w: `${call.name}(…)` }], part);
+    await tx.flush();
+  }
+  const report = await workspace.callFormal(call.name, call.args, call.id, context.env.trace ? { trace: context.env.trace } : {});
+  tx.appendPart([{ t: "done", seq: 0, r: "", fx: { toolCalls: report.toolCalls, console: report.console } }], part);
+  await tx.flush();
+  changes.absorb(report);
+  return report.toolCalls.some((record) => record.origin === "formal" && record.error !== undefined);
+}
+
+function committedCount(state: Record<string, unknown>, part: string): number {
+  const committed = state.journalCommitted;
+  if (!committed || typeof committed !== "object") return 0;
+  const count = (committed as Record<string, unknown>)[part];
+  return typeof count === "number" ? count : 0;
+}
+
+function journalLength(journal: ReadonlyMap<string, JournalItem[]>): number {
+  let length = 0;
+  for (const items of journal.values()) length += items.length;
+  return length;
+}

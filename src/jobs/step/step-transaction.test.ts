@@ -1,0 +1,109 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { z } from "zod";
+import { Agent, Statek, scriptedModel, tool } from "../../index.ts";
+import { createSqliteStore } from "../../store/sqlite/sqlite-store.ts";
+import type { Store } from "../../store/store.ts";
+
+/**
+ * A real SQLite store whose journal traffic is recorded: what each `appendJournal` wrote (by item), how often the
+ * journal was read, and whether each commit cleared it.
+ */
+function recordingStore(): { store: Store; writes: string[][]; reads: () => number; clears: boolean[] } {
+  const store = createSqliteStore({ path: ":memory:" });
+  const writes: string[][] = [];
+  const clears: boolean[] = [];
+  let reads = 0;
+  const recording = new Proxy(store, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver);
+      if (key === "appendJournal") {
+        return (...args: Parameters<Store["appendJournal"]>) => {
+          writes.push(args[3].map((entry) => {
+            const item = entry.data as { t: string; w?: string };
+            return `${item.t}${item.w ? ` ${item.w}` : ""}`;
+          }));
+          return target.appendJournal(...args);
+        };
+      }
+      if (key === "getJournal") {
+        return (...args: Parameters<Store["getJournal"]>) => {
+          reads++;
+          return target.getJournal(...args);
+        };
+      }
+      if (key === "commit") {
+        return (...args: Parameters<Store["commit"]>) => {
+          clears.push(args[0].clearJournal === true);
+          return target.commit(...args);
+        };
+      }
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { store: recording, writes, reads: () => reads, clears };
+}
+
+describe("StepTransaction", () => {
+  it("writes a cell's journal up to its last effect only: the commit that ends the cell deletes the rest unwritten", async () => {
+    const { store, writes } = recordingStore();
+    const sent: string[] = [];
+    const send = tool({ name: "send", description: "Sends.", params: z.object({ text: z.string().describe("What.") }), run: ({ text }) => void sent.push(text) });
+    const model = scriptedModel(["```ts\nconst t = Date.now()\nawait send('a')\nconst u = Math.random()\nprint(u < 1)\n```", "```ts\nexit(1)\n```"]);
+    const agent = new Agent({ role: "journal", model, tools: [send] });
+    const statek = await Statek.open({ store, agents: [agent] });
+    try {
+      const { id } = await statek.submitJob(agent);
+      const view = await statek.runJob(id);
+      assert.equal(view.status, "DONE");
+      assert.deepEqual(view.console, ["true"]);
+      assert.deepEqual(sent, ["a"]);
+      // The effect's intent (and the read before it) are durable before it runs, its result before the cell goes
+      // on; the read and the prints after it, and the whole of the last cell, are never written.
+      assert.deepEqual(writes, [["msg Date.now()", "intent send(…)"], ["done"]]);
+      assert.equal(await store.getJournal(id), null);
+    } finally {
+      await statek.close();
+    }
+  });
+
+  it("neither reads nor clears a journal it knows is empty: its lease was held since a commit of its own cleared it", async () => {
+    const { store, writes, reads, clears } = recordingStore();
+    const sent: string[] = [];
+    const send = tool({ name: "send", description: "Sends.", params: z.object({ text: z.string().describe("What.") }), run: ({ text }) => void sent.push(text) });
+    const model = scriptedModel(["```ts\nconst a = 1\na\n```", "```ts\nawait send('b')\nprint(Date.now() > 0)\n```", "```ts\nexit(a)\n```"]);
+    const agent = new Agent({ role: "journal-empty", model, tools: [send] });
+    const statek = await Statek.open({ store, agents: [agent] });
+    try {
+      const { id } = await statek.submitJob(agent);
+      const view = await statek.runJob(id);
+      assert.equal(view.status, "DONE");
+      assert.deepEqual(view.console, ["1", "true"]);
+      assert.deepEqual(sent, ["b"]);
+      // Step 1 asks the model (no cell); step 2 reads the journal (not known yet) and clears it; step 3 needs
+      // no read, writes its effect's entries and so clears again; step 4 neither reads nor clears.
+      assert.equal(reads(), 1);
+      assert.deepEqual(clears, [false, true, true, false]);
+      assert.deepEqual(writes, [["intent send(…)"], ["done"]]);
+      assert.equal(await store.getJournal(id), null);
+    } finally {
+      await statek.close();
+    }
+  });
+
+  it("reads the journal again in a step under a new lease", async () => {
+    const { store, reads } = recordingStore();
+    const model = scriptedModel(["```ts\n1\n```", "```ts\n2\n```", "```ts\nexit()\n```"]);
+    const agent = new Agent({ role: "journal-new-lease", model });
+    const statek = await Statek.open({ store, agents: [agent] });
+    try {
+      const { id } = await statek.submitJob(agent);
+      // Each statek.step claims and releases its own lease: nothing is known of the journal at its start.
+      for (let step = 0; step < 4; step++) await statek.step(id);
+      assert.equal((await statek.getJob(id))?.status, "DONE");
+      assert.equal(reads(), 3);
+    } finally {
+      await statek.close();
+    }
+  });
+});
