@@ -54,6 +54,8 @@ export class CellHost implements VmHost {
   readonly #pending = new Map<number, Pending>();
   /** Settled results of the current cell not yet handed to the guest. */
   #settled: Delivery[] = [];
+  /** Pending results of the current cell that are timers (a timer that fired and was not handed over is no lost call). */
+  readonly #timerIds = new Set<number>();
   #wake: (() => void) | undefined;
   #next = 1;
   #cell = 0;
@@ -123,16 +125,20 @@ export class CellHost implements VmHost {
         this.#append({ t: "msg", seq, op, h: hash, w: what, r: reply, ...this.#effectsOf(seq) });
         return reply;
       }
+      const cell = this.#cell;
       return reply.then((text) => {
-        this.#append({ t: "msg", seq, op, h: hash, w: what, r: text, ...this.#effectsOf(seq) });
+        if (cell === this.#cell) this.#append({ t: "msg", seq, op, h: hash, w: what, r: text, ...this.#effectsOf(seq) });
         return text;
       });
     }
-    // A side effect: its intent is durable before it runs, its result before the guest gets it.
+    // A side effect: its intent is durable before it runs, its result before the guest gets it. A result that
+    // comes after its cell ended (the cell was stopped while the call ran) is the journal of no cell: not written.
+    const cell = this.#cell;
     const running = (async () => {
       this.#append({ t: "intent", seq, op, h: hash, w: what });
       await this.#flush();
       const reply = await this.#answerLive(op, args, seq);
+      if (cell !== this.#cell) return reply;
       this.#append({ t: "done", seq, r: reply, ...this.#effectsOf(seq) });
       await this.#flush();
       return reply;
@@ -212,6 +218,7 @@ export class CellHost implements VmHost {
       const [msText, kind] = args;
       this.#pending.set(id, { keepAlive: kind !== "interval", seq });
       this.#pending.get(id)!.cancel = this.#timers(Math.max(0, Number(msText) || 0), () => this.#settle(id, ""));
+      this.#timerIds.add(id);
     } else if (op === "future") {
       // The guest's own words again: sanitized as when it first asked (a refused wait was answered then, not here).
       const wait = guestWait(args);
@@ -324,6 +331,7 @@ export class CellHost implements VmHost {
           pending.durable = false;
           pending.keepAlive = true;
           pending.cancel = this.#timers(Math.min(ms, MAX_DELAY_MS), () => settle({ value: undefined }));
+          this.#timerIds.add(id);
         }
         return;
       }
@@ -431,7 +439,7 @@ export class CellHost implements VmHost {
 
   /** Ends a cell: results it left pending are abandoned. Returns how many were (timers and futures not counted). */
   endCell(): number {
-    let abandoned = this.#settled.length;
+    let abandoned = this.#settled.filter((delivery) => !this.#timerIds.has(delivery.id)).length;
     for (const pending of this.#pending.values()) {
       if (pending.cancel) pending.cancel();
       else if (!pending.durable) abandoned++;
@@ -439,6 +447,7 @@ export class CellHost implements VmHost {
     this.#cell++;
     this.#pending.clear();
     this.#settled = [];
+    this.#timerIds.clear();
     this.#running.clear();
     this.#wake?.();
     this.#wake = undefined;
@@ -510,6 +519,7 @@ export class CellHost implements VmHost {
     const id = this.#open(kind !== "interval", seq);
     const pending = this.#pending.get(id)!;
     pending.cancel = this.#timers(Math.floor(ms), () => this.#settleJournaled(id, ""));
+    this.#timerIds.add(id);
     return pendingReply(id);
   }
 

@@ -22,7 +22,7 @@ export type { ExecutorChoice } from "./resolve-executor.ts";
 /** The contract, and what every executor's VM is built from. */
 export { DEFAULT_VM_LIMITS } from "./executor.ts";
 export type {
-  Executor, Vm, VmLimits, VmHost, IdleAnswer, Delivery, EntryCall, GuestError, CreateVmOptions, RunCellOptions, CellOutcome, CellLimit,
+  Executor, Vm, VmLimits, VmHost, IdleAnswer, Delivery, EntryCall, EntryAnswer, GuestError, CreateVmOptions, RunCellOptions, CellOutcome, CellLimit,
 } from "./executor.ts";
 export { guestBootstrapSource } from "./guest/guest-bootstrap.ts";
 export { CODE_START_OP, GUEST_OPERATIONS, operationName } from "./guest/guest-protocol.ts";

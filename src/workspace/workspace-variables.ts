@@ -15,20 +15,16 @@ import { bindArguments } from "../tools/bind-arguments.ts";
 import { prepareCall } from "../tools/invoke-tool.ts";
 import { accepts } from "../tools/schema-shape.ts";
 import type { Tool } from "../tools/tool.ts";
-import type { Vm } from "./executor.ts";
+import type { EntryAnswer, Vm } from "./executor.ts";
 import { HandleTable } from "./membrane/handle-table.ts";
 import { createHostCodec } from "./membrane/host-codec.ts";
-import type { NestedAnswer } from "./sandbox/sandbox-thread.ts";
-import type { ThreadVm } from "./sandbox/thread-vm.ts";
 import type { StoredRows } from "./stored-rows.ts";
 
-/** A VM that can read the workspace while its guest waits in a host call (the sandbox threads' VMs). */
-type LiveVm = Vm & Partial<Pick<ThreadVm, "invokeDuringCall" | "readDuringCall">>;
 
 /** What the reader needs from its workspace. */
 export interface VariableReaderOptions {
   /** The VM now, when its variables are live in it (no restore pending) and a cell or call runs. */
-  liveVm(): LiveVm | undefined;
+  liveVm(): Vm | undefined;
   /** The codec values cross with. */
   codec: Codec;
   stored: StoredRows;
@@ -83,7 +79,7 @@ export class VariableReader {
     }
   }
 
-  #decode(name: string, live: NestedAnswer | undefined): { value: unknown } | undefined {
+  #decode(name: string, live: EntryAnswer | undefined): { value: unknown } | undefined {
     if (!live) return this.#stored(name);
     if ("error" in live) {
       // The host does not wait long for the guest (every job of the worker waits with it): say so, by name.

@@ -44,6 +44,12 @@ export type { WorkspaceCellOptions, WorkspaceOptions, WorkspaceReport } from "./
 const MAX_REPLAYS = 5;
 /** How many times a cell that never started (its sandbox thread was busy) is moved to a new VM. */
 const MAX_MOVES = 20;
+/**
+ * How long a VM whose memory grew past what it was made with stays warm without a cell. Memory a VM touched stays
+ * resident while it lives (WebAssembly memory cannot give pages back), so an idle one that grew is let go: the
+ * worker gets the memory back, and the job's next cell runs in a VM rebuilt from its stored variables.
+ */
+export const RELEASE_GROWN_VM_AFTER_MS = 3_000;
 
 /** One step's workspace. Create with {@link Workspace.open}; always {@link Workspace.dispose}. */
 export class Workspace {
@@ -73,6 +79,8 @@ export class Workspace {
   #exited = false;
   /** What the current VM held when it was made (see {@link memory}). */
   #initialBytes: number | undefined;
+  /** Lets go of a VM that grew once it has been idle for {@link RELEASE_GROWN_VM_AFTER_MS}. */
+  #release: NodeJS.Timeout | undefined;
   /** The last restore left references it could not resolve: a cold open would try (and report) them again. */
   #unresolved = false;
   readonly #variables: VariableReader;
@@ -268,6 +276,7 @@ export class Workspace {
   /** Runs one cell of agent code. */
   async runCell(code: string, options: WorkspaceCellOptions = {}): Promise<WorkspaceReport> {
     this.#enter();
+    clearTimeout(this.#release);
     this.#access.cellAllowsHidden = options.allowHiddenTools === true;
     this.#trace = options.trace;
     try {
@@ -318,7 +327,17 @@ export class Workspace {
     } finally {
       this.#access.cellAllowsHidden = false;
       this.#busy = false;
+      this.#releaseIfGrown();
     }
+  }
+
+  #releaseIfGrown(): void {
+    const reserved = this.#vm?.reservedMemory();
+    if (reserved === undefined || this.#initialBytes === undefined || reserved <= this.#initialBytes) return;
+    this.#release = setTimeout(() => {
+      if (!this.#busy && !this.#closed) this.#discardVm();
+    }, RELEASE_GROWN_VM_AFTER_MS);
+    this.#release.unref();
   }
 
   async #runScript(vm: Vm, script: string): Promise<CellOutcome> {
@@ -502,6 +521,7 @@ export class Workspace {
   /** Frees the VM. */
   dispose(): void {
     this.#closed = true;
+    clearTimeout(this.#release);
     this.#discardVm();
   }
 }

@@ -39,3 +39,35 @@ describe("quickjs slot pool", () => {
     assert.equal(released, 1);
   });
 });
+
+describe("quickjs slot pool: memory", () => {
+  const limits = { memoryBytes: 64 * 1024 * 1024, stackBytes: 256 * 1024 };
+
+  it("keeps a slot whose VM touched little, drops one whose VM grew, and has the thread collect what it dropped", async () => {
+    let collections = 0;
+    let collected!: () => void;
+    const collection = new Promise<void>((resolve) => (collected = resolve));
+    const thread = new QuickJsEngine({
+      collect: async () => {
+        collections++;
+        collected();
+      },
+    });
+    const small = await thread.takeVm(limits, 5_000);
+    const smallSlot = small.slot;
+    small.connect(() => "", () => false, () => {}).invoke("begin", []);
+    small.dispose();
+    assert.equal(await thread.slots.acquire(limits.memoryBytes, true), smallSlot, "a slot that served a small VM is kept");
+    for (let round = 0; round < 2; round++) {
+      const grown = await thread.takeVm(limits, 5_000);
+      const grownSlot = grown.slot;
+      grown.connect(() => "", () => false, () => {});
+      grown.start("globalThis.parts = []; for (let i = 0; i < 40; i++) parts.push(new Uint8Array(1 << 20).fill(1))", 5_000, 60_000, [], undefined);
+      assert.ok(grownSlot.reservedBytes > 40 * 1024 * 1024);
+      grown.dispose();
+      assert.notEqual(await thread.slots.acquire(limits.memoryBytes, true), grownSlot, "a slot whose VM grew is let go");
+    }
+    await collection;
+    assert.equal(collections, 1, "one collection for the slots let go together");
+  });
+});

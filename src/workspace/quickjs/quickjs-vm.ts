@@ -151,6 +151,11 @@ export class QuickJsVm implements EngineVm {
     return this;
   }
 
+  /** The slot the VM runs in (for tests and measurements). */
+  get slot(): QuickJsSlot {
+    return this.#slot;
+  }
+
   /** The limits the VM was made with. */
   get limits(): VmLimits {
     return this.#limits;

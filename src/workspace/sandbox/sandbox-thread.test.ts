@@ -3,7 +3,12 @@ import { describe, it } from "node:test";
 import { z } from "zod";
 import { tool } from "../../tools/tool.ts";
 import { createQuickJsExecutor } from "../quickjs/quickjs-executor.ts";
+import { compileCell } from "../cell-compiler.ts";
+import { DEFAULT_VM_LIMITS, type VmHost } from "../executor.ts";
 import { Workspace } from "../workspace.ts";
+import { SandboxThread } from "./sandbox-thread.ts";
+import { SEQ_LIMIT } from "./thread-protocol.ts";
+import { ThreadVm } from "./thread-vm.ts";
 
 // One sandbox thread for this file's workspaces, so that a stopped thread takes every other VM with it.
 const executor = createQuickJsExecutor({ pool: { threads: 1 } });
@@ -119,6 +124,32 @@ describe("sandbox threads", () => {
     } finally {
       patient.dispose();
       looping.dispose();
+    }
+  });
+});
+
+describe("a sandbox thread whose sequence numbers wrap", () => {
+  it("runs, stops and cancels cells past 2³¹ commands as before it", async () => {
+    const thread = new SandboxThread({ settings: {}, firstSeq: SEQ_LIMIT - 3 });
+    const host: VmHost = { receive: () => "", idle: async ({ ended }) => ({ end: ended ? "finished" : "stalled" }) };
+    await thread.command({ kind: "create", vm: 1, engine: "quickjs", limits: DEFAULT_VM_LIMITS, invokeTimeMs: 5_000 });
+    const vm = new ThreadVm(thread, 1, host, 5_000);
+    try {
+      const script = (code: string) => (compileCell(code) as { script: string }).script;
+      // Each cell is a command or more: these take the numbers past the wrap.
+      for (let cell = 0; cell < 6; cell++) assert.equal((await vm.runCell(script(`${cell} + 1`), { timeLimitMs: 2_000 })).error, undefined);
+      const controller = new AbortController();
+      const cancelled = vm.runCell(script("while (true) {}"), { timeLimitMs: 60_000, signal: controller.signal });
+      setTimeout(() => controller.abort(), 100);
+      assert.equal((await cancelled).error?.name, "AbortError", "a cancel reaches the cell after the wrap");
+      const fresh = new ThreadVm(thread, 2, host, 5_000);
+      await thread.command({ kind: "create", vm: 2, engine: "quickjs", limits: DEFAULT_VM_LIMITS, invokeTimeMs: 5_000 });
+      const stopped = await fresh.runCell(script("while (true) {}"), { timeLimitMs: 60_000, wallTimeMs: 200 });
+      assert.match(stopped.error?.message ?? "", /wall-clock limit/, "so does a stop");
+      fresh.dispose();
+    } finally {
+      vm.dispose();
+      thread.close();
     }
   });
 });

@@ -14,6 +14,7 @@
  * variables.
  */
 import { MessageChannel, Worker } from "node:worker_threads";
+import type { EntryAnswer } from "../executor.ts";
 import { errorReply, thrownReply } from "../guest/guest-protocol.ts";
 import { batchMessages } from "./one-way-messages.ts";
 import { AdaptiveSpin, BATCH, ChannelState, SharedChannel } from "./shared-channel.ts";
@@ -88,7 +89,7 @@ const YOUNG_GENERATION_MB = 8;
 const POSTED_AHEAD = 4;
 
 /** A nested runtime entry's answer: its text, or the guest error it threw. */
-export type NestedAnswer = { text: string } | { error: { name: string; message: string } };
+export type NestedAnswer = EntryAnswer;
 
 /** How a command's guest code is to be stopped: everything (`cancel`), or the cell's own code (`stop`). */
 export type StopKind = "cancel" | "stop";

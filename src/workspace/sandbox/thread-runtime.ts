@@ -8,6 +8,7 @@
  * its limit in a way the engine cannot see.
  */
 import type { MessagePort } from "node:worker_threads";
+import { errorReply } from "../guest/guest-protocol.ts";
 import { EntryError, type EngineVm } from "./engine-vm.ts";
 import { OneWayMessages } from "./one-way-messages.ts";
 import { AdaptiveSpin, BATCH, ChannelState, STATE, SharedChannel } from "./shared-channel.ts";
@@ -40,7 +41,9 @@ export class ThreadRuntime {
    * only prints costs no crossing at all. Their order with the other messages is kept.
    */
   readonly #oneWay = new OneWayMessages();
-  readonly #engine: QuickJsEngine;
+  /** The QuickJS parts, made when the thread first needs them (a thread of `trusted` VMs never does). */
+  #engine: QuickJsEngine | undefined;
+  readonly #makeEngine: () => QuickJsEngine;
   readonly #post: (result: ThreadResult) => void;
   // Commands run one at a time, in the order they were posted (a VM's creation may wait for a new instance).
   #queue: Promise<void> = Promise.resolve();
@@ -51,14 +54,19 @@ export class ThreadRuntime {
     this.#marks = new CommandMarks(data.marks);
     this.#claims = new CommandClaims(data.claims);
     this.#post = options.post;
-    this.#engine = new QuickJsEngine({
+    this.#makeEngine = () => new QuickJsEngine({
       ...(data.quickjs ? { compiled: data.quickjs } : {}),
       settings: data.settings,
       ...(options.collect ? { collect: options.collect } : {}),
     });
     this.#channel.publishDeadline(Infinity);
     // Ready before it is needed: the first VM on a new thread (a replacement for a stopped one) costs no more than any other.
-    if (data.prepare) this.#engine.ready.prepare(data.prepare.limits, data.prepare.invokeTimeMs);
+    if (data.prepare) this.#quickjs().ready.prepare(data.prepare.limits, data.prepare.invokeTimeMs);
+  }
+
+  #quickjs(): QuickJsEngine {
+    this.#engine ??= this.#makeEngine();
+    return this.#engine;
   }
 
   /** Queues a command from the scheduling thread. */
@@ -97,13 +105,13 @@ export class ThreadRuntime {
   async #run(command: PostedCommand): Promise<unknown> {
     switch (command.kind) {
       case "configure":
-        this.#engine.configure(command.settings);
+        this.#engine?.configure(command.settings);
         return null;
       case "create": {
         const link = (op: string, args: string[]) => this.#callHost(command.vm, op, args);
         const vm = command.engine === "trusted"
           ? new TrustedVm(link, command.invokeTimeMs, this.#cancelled, this.#publish, this.#stopped)
-          : (await this.#engine.takeVm(command.limits, command.invokeTimeMs)).connect(link, this.#cancelled, this.#publish, this.#stopped);
+          : (await this.#quickjs().takeVm(command.limits, command.invokeTimeMs)).connect(link, this.#cancelled, this.#publish, this.#stopped);
         this.#vms.set(command.vm, vm);
         return vm.lastMemory();
       }
@@ -135,6 +143,9 @@ export class ThreadRuntime {
   #callHost(vm: number, op: string, args: string[]): string {
     if (this.#oneWay.keep(vm, op, args)) return "";
     const channel = this.#channel;
+    // Guest code the host runs while the guest waits in a call (a nested entry: a getter read for the host)
+    // cannot call the host in turn: the one channel is taken by the call that waits.
+    if (channel.state() !== ChannelState.IDLE) return errorReply("InternalError", "the host cannot be called while it reads the workspace");
     const batch = this.#oneWay.take(vm);
     channel.control[BATCH] = batch.length;
     channel.send("call", vm, batch.length ? [...batch, op, ...args] : [op, ...args]);

@@ -30,7 +30,8 @@ const DEFAULT_WALL_TIME_MS = 60_000;
 /** Makes a VM of `engine` on a thread of `pool`. */
 export async function createThreadVm(pool: SandboxPool, engine: EngineName, options: CreateVmOptions, invokeTimeMs: number): Promise<ThreadVm> {
   for (let attempt = 1; ; attempt++) {
-    const { thread, vm } = pool.place({ limits: { ...options.limits }, invokeTimeMs });
+    // A new thread makes QuickJS VMs of these limits ahead of time (it has nothing to prepare for `trusted` ones).
+    const { thread, vm } = pool.place(engine === "quickjs" ? { limits: { ...options.limits }, invokeTimeMs } : undefined);
     const threadVm = new ThreadVm(thread, vm, options.host, invokeTimeMs);
     try {
       threadVm.noteMemory(await thread.command({ kind: "create", vm, engine, limits: { ...options.limits }, invokeTimeMs }));
