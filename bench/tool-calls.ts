@@ -4,6 +4,7 @@
  * made before it. One cell makes 1,000 calls, another 10,000, on a SQLite file (`synchronous=FULL`) and in
  * memory; each figure is the median of three runs after a warm-up job (the sandbox thread and its VMs are made
  * before anything is timed). Goal: the 10,000-call cell's cost per call at most 1.2 times the 1,000-call cell's.
+ * Then how long an endless loop of such calls runs before `maxHostCalls` (20,000) ends it, in memory.
  *
  * Run: `npm run bench -- tool-calls`.
  */
@@ -37,6 +38,21 @@ async function microsPerCall(store: string, calls: number): Promise<number> {
   }
 }
 
+/** Seconds until `maxHostCalls` ends a cell that calls a side-effecting tool for ever. */
+async function secondsToLimit(): Promise<{ seconds: number; error: string }> {
+  const agent = new Agent({ role: "endless", tools: [effect], model: scriptedModel([ts("for (;;) await effect()"), "done"]) });
+  const statek = await Statek.open({ store: ":memory:", agents: [agent], workspaceLimits: { cellTimeMs: 600_000, maxHostCalls: 20_000 } });
+  try {
+    const { id } = await statek.submitJob(agent);
+    await statek.step(id);
+    const started = performance.now();
+    const view = await statek.step(id);
+    return { seconds: (performance.now() - started) / 1000, error: view.console.find((entry) => entry.startsWith("ResourceLimitError")) ?? "(no limit error)" };
+  } finally {
+    await statek.close();
+  }
+}
+
 export async function main(): Promise<void> {
   console.log("bench/tool-calls (QuickJS executor; one cell, side-effecting tool, two durable writes per call)");
   const dir = mkdtempSync(join(tmpdir(), "statek-bench-calls-"));
@@ -54,6 +70,9 @@ export async function main(): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  const runs: Array<{ seconds: number; error: string }> = [];
+  for (let run = 0; run < RUNS; run++) runs.push(await secondsToLimit());
+  console.log(`  an endless loop of such calls, maxHostCalls 20,000: ended after ${median(runs.map((run) => run.seconds)).toFixed(1)} s (runs: ${runs.map((run) => run.seconds.toFixed(1)).join(", ")}) with ${runs[0]!.error}`);
 }
 
 if (import.meta.main) await main();
