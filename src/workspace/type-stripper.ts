@@ -16,9 +16,12 @@ interface Amaro {
 
 const require = createRequire(import.meta.url);
 
-/** One loaded instance of amaro, replaced when a stack overflow breaks it. */
+/**
+ * One loaded instance of amaro, replaced when a stack overflow breaks it. It is loaded when the stripper is made
+ * (compiling its WebAssembly takes the thread ~0.1 s: not in the middle of a step, whose lease is being renewed).
+ */
 export class TypeStripper {
-  #amaro: Amaro | undefined;
+  #amaro: Amaro | undefined = load();
 
   /** The code without its types; throws what amaro throws (a `RangeError` for a cell nested too deeply). */
   transform(source: string, mode: "strip-only" | "transform"): string {

@@ -2,7 +2,8 @@
  * Hostile code against the scheduling thread: while a cell waits in a host call, the host may read a workspace
  * variable in its VM (argument binding, a tool's `ctx.variable`). A cell whose variable never finishes reading
  * must not hold the scheduling thread — every job of the worker waits while it is held. A neighbour job keeps
- * stepping while the hostile cell abuses both kinds of read, warm and cold.
+ * stepping while the hostile cell abuses the read a tool makes while it runs (the one the host must answer
+ * synchronously; reads for argument binding never hold it, see `ends-and-reads.test.ts`), warm and cold.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
@@ -11,17 +12,20 @@ import { Calendar, hostileTools } from "./hostile-harness.ts";
 
 const ts = (code: string) => "```ts\n" + code + "\n```";
 
-/** The longest the scheduling thread may go without running its timers (the executor's entry limit is 5 s). */
+/**
+ * The longest the scheduling thread may go without running its timers. A read the host waited for until the
+ * cell's CPU limit or the executor's entry limit (5 s) would hold it that long; the host waits 10 ms at most.
+ */
 const LONGEST_GAP_MS = 1_000;
 
 for (const mode of ["cold", "warm"] as const) {
   describe(`the scheduling thread, while a cell's variable never finishes reading (${mode})`, () => {
     it("keeps running: a neighbour job steps to its end before the hostile cell is over", async () => {
-      const { twice, peek } = hostileTools();
+      const { peek } = hostileTools();
       const calendar = new Calendar();
       const hostile = new Agent({
         role: "hostile",
-        tools: [twice, peek],
+        tools: [peek],
         context: { calendar },
         model: scriptedModel([
           ts([
@@ -30,7 +34,8 @@ for (const mode of ["cold", "warm"] as const) {
             "  try { peek() } catch {}",
             "  await calendar.later(20)",
             "}",
-            "try { twice('trap') } catch (error) { print(error.name) }",
+            // Saving a variable runs its getters too (on a sandbox thread, up to the entry limit): not this case's business.
+            "delete globalThis.trap",
           ].join("\n")),
           ts("exit('done')"),
         ]),
@@ -39,7 +44,7 @@ for (const mode of ["cold", "warm"] as const) {
         role: "neighbour",
         model: scriptedModel(Array.from({ length: 6 }, (_, step) => ts(step < 5 ? `const step${step} = ${step}` : "exit('stepped')"))),
       });
-      const statek = await Statek.open({ store: ":memory:", agents: [hostile, neighbour], warmJobs: mode === "warm" ? 100 : 0, limits: { cellTimeMs: 2_000 } });
+      const statek = await Statek.open({ store: ":memory:", agents: [hostile, neighbour], warmJobs: mode === "warm" ? 100 : 0 });
       let last = performance.now();
       let longest = 0;
       const ticker = setInterval(() => {
