@@ -23,6 +23,7 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   "memory-return": () => import("./memory-return.ts"),
   "nested-reads": () => import("./nested-reads.ts"),
   "tool-calls": () => import("./tool-calls.ts"),
+  "postgres-idle": () => import("./postgres-idle.ts"),
 };
 
 const wanted = process.argv.slice(2);

@@ -123,6 +123,7 @@ export { ApprovalDenied } from "./errors/approval-denied.ts";
 export { ApprovalDecidedError } from "./errors/approval-decided-error.ts";
 export { ApprovalRequiredError } from "./errors/approval-required-error.ts";
 export { NoSuchApprovalError } from "./errors/no-such-approval-error.ts";
+export { WaitKindError } from "./errors/wait-kind-error.ts";
 export { JobNotWaitingError } from "./errors/job-not-waiting-error.ts";
 export { ChildJobFailed } from "./errors/child-job-failed.ts";
 export { McpToolError } from "./errors/mcp-tool-error.ts";

@@ -80,10 +80,23 @@ export interface FutureRow {
 /** A future to create, as a step creates it (`jobId` must be the job that creates it). */
 export type NewFuture = Omit<FutureRow, "state" | "value" | "settledAt" | "createdAt"> & { jobId: string };
 
+/**
+ * Who settles a future: every kind of wait has one door (DESIGN.md §7), and the store refuses a settlement
+ * through another kind's (`WaitKindError`): `application` (`resolveFuture`/`rejectFuture`) settles `external`
+ * futures, `decision` (`approve`/`deny`) approval requests, `message` (`pushMessage`) message waits, `time`
+ * timers and the timeouts of external futures, `child-end` a parent's wait for its child.
+ */
+export const WAIT_DOORS = ["application", "decision", "message", "time", "child-end"] as const;
+
+/** One of {@link WAIT_DOORS}. */
+export type WaitDoor = (typeof WAIT_DOORS)[number];
+
 /** How to settle a future. */
 export interface FutureSettlement {
   state: Exclude<FutureState, "waiting">;
   value: JsonValue;
+  /** Who settles it: must be the door of the future's kind (see {@link WaitDoor}). */
+  door: WaitDoor;
 }
 
 /** What {@link Store.settleFuture} did. */
@@ -105,6 +118,7 @@ export interface JobEventRow {
 
 /**
  * An event to append, as a commit or a settlement appends it. `kind` is a non-empty string; the store appends
- * one kind itself: `future-settled` (`data: { key, state }`) when a job's future is settled.
+ * two kinds itself: `job-submitted` (`data: { role }`) with every job it inserts, and `future-settled` (`data:
+ * { key, state }`) when a job's future is settled.
  */
 export type NewJobEvent = Omit<JobEventRow, "id" | "at" | "jobId"> & { jobId?: string };

@@ -6,11 +6,18 @@
  */
 import { formatError } from "../tools/call-tool.ts";
 import type { OperatorActionRecord } from "../jobs/history/history.ts";
-import type { Store } from "../store/store.ts";
-import type { LiveFeed } from "./live-feed.ts";
+import type { FutureKind, Store } from "../store/store.ts";
 import { recordOperatorAction } from "./record-action.ts";
 import { unavailable, type UiActions } from "./ui-actions.ts";
 import { UiInputError } from "./ui-input-error.ts";
+
+/** How each kind of wait other than an application's future is settled, for refusals. */
+const OWN_DOOR: Readonly<Record<Exclude<FutureKind, "external">, string>> = {
+  approval: "an approval request: it is decided by approving or denying it",
+  message: "a wait for a message: it is answered by pushing one",
+  timer: "a timer: it ends when its time comes",
+  child: "a wait for a child job: it ends when the child ends",
+};
 
 /** Texts longer than this are refused (a message, a note, a value). */
 export const MAX_TEXT = 100_000;
@@ -28,7 +35,6 @@ export type ActionInput =
 export interface ActionContext {
   store: Store;
   actions: UiActions;
-  feed: LiveFeed;
   /** Who asks (a token's name or `local`). */
   by: string;
   /** Where the request came from, recorded with it. @default "web UI" */
@@ -54,6 +60,10 @@ export async function performAction(context: ActionContext, jobId: string, input
       const key = text("key", input.key, { required: true });
       const future = await store.getFuture(key);
       if (!future || future.jobId !== jobId) throw new UiInputError({ message: `job ${jobId} has no future ${JSON.stringify(key)}`, status: 404 });
+      // Only an application's future is settled here; every other wait has its own door (the store refuses it too).
+      if (future.kind !== "external") {
+        throw new UiInputError({ message: `future ${JSON.stringify(key)} is ${OWN_DOOR[future.kind]}, not by resolving or rejecting it`, status: 409 });
+      }
       if (future.state !== "waiting") throw new UiInputError({ message: `future ${JSON.stringify(key)} is ${future.state} already`, status: 409 });
       record.target = key;
       const settled = input.action === "resolve-future"
@@ -103,7 +113,6 @@ export async function performAction(context: ActionContext, jobId: string, input
     // The action happened; saying otherwise would invite doing it twice.
     done += ` It could not be recorded in the job's history: ${formatError(error)}`;
   }
-  context.feed.wake();
   return done;
 }
 

@@ -69,7 +69,11 @@ export function hashMessage(op: string, args: readonly string[]): number {
 /** A journal's items folded for replay: messages by `seq`, settled results by id, deliveries in order. */
 export class JournalReplay {
   readonly messages: JournaledMessage[] = [];
-  readonly settles = new Map<number, { reply: string; effects: CrossingEffects[]; position: number }>();
+  /**
+   * Settled results by id: the last reply (a durable future's result settles its id again) and the effects of
+   * every settlement, each with its item's position (for "already committed" checks).
+   */
+  readonly settles = new Map<number, { reply: string; effects: Array<{ fx: CrossingEffects; position: number }>; position: number }>();
   readonly deliveries: Array<{ ids: number[]; position: number }> = [];
   #nextMessage = 0;
   #nextDelivery = 0;
@@ -92,9 +96,12 @@ export class JournalReplay {
           }
           break;
         }
-        case "settle":
-          this.settles.set(item.id, { reply: item.r, effects: item.fx ? [item.fx] : [], position });
+        case "settle": {
+          const effects = this.settles.get(item.id)?.effects ?? [];
+          if (item.fx) effects.push({ fx: item.fx, position });
+          this.settles.set(item.id, { reply: item.r, effects, position });
           break;
+        }
         case "deliver":
           this.deliveries.push({ ids: item.ids, position });
           break;

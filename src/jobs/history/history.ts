@@ -92,6 +92,11 @@ export interface ModelResponseRecord {
    * the same provider sends them back as they came.
    */
   parts?: RecordedReplyPart[];
+  /**
+   * The `seq`s of user messages pushed while this reply was being made, which the history holds before it: the
+   * reply did not see them (its step's commit was rebased over them). The prompt shows them after this reply.
+   */
+  unseen?: number[];
 }
 
 /**

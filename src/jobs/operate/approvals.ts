@@ -16,7 +16,7 @@ import { JobNotWaitingError } from "../../errors/job-not-waiting-error.ts";
 import { NoSuchApprovalError } from "../../errors/no-such-approval-error.ts";
 import { NoSuchJobError } from "../../errors/no-such-job-error.ts";
 import type { FutureRow, JsonValue, Store } from "../../store/store.ts";
-import { withStoreRetries } from "../store-retries.ts";
+import { withStoreRetries } from "../../store/store-retries.ts";
 
 /** Options of `approve` and `deny`. */
 export interface ApprovalDecisionOptions {
@@ -72,7 +72,7 @@ export async function decideApproval(
   const value: JsonValue = call === "approve"
     ? { approved: true, by, decidedAt, ...(note === undefined ? {} : { note }) }
     : { approved: false, name: "ApprovalDenied", message: deniedMessage(note), by, decidedAt, ...(note === undefined ? {} : { note }) };
-  const result = await withStoreRetries(() => store.settleFuture(requestId, { state: call === "approve" ? "resolved" : "rejected", value }));
+  const result = await withStoreRetries(() => store.settleFuture(requestId, { state: call === "approve" ? "resolved" : "rejected", value, door: "decision" }));
   if (!result.settled) throw decidedError(jobId, requestId, result.future);
   const outcome = outcomeOf(result.future);
   if (outcome) signals.emit(requestId, outcome);

@@ -137,7 +137,9 @@ function waitItem(job: JobRow, wait: FutureRow, context: JobPageContext, approva
       return head;
     case "approval":
       return html`${head}${approvalsUnlisted ? html`<p class="unavailable">${unavailable("pendingApprovals")}</p>` : ""}`;
-    default: {
+    case "child":
+      return html`${head}<p class="meta">Ends when the child job ends.</p>`;
+    case "external": {
       const id = wait.key.replace(/[^\w-]/g, "_");
       const resolve = actions.resolveFuture
         ? form(job, "future/resolve", csrf, "Resolve", html`<input type="hidden" name="key" value="${wait.key}">

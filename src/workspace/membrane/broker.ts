@@ -16,6 +16,8 @@ import { futureReply, isDurableFuture } from "../../tools/durable-future.ts";
 import { approvalReply, isApprovalRequest } from "../../tools/approval.ts";
 import { childStartReply, isChildJobStart } from "../../tools/child-job.ts";
 import { llmRepr } from "../../tools/llm-repr.ts";
+import type { ToolCallRecord } from "../../tools/call-tool.ts";
+import { bindArguments } from "../../tools/bind-arguments.ts";
 import type { CrossingKind } from "../cell-journal.ts";
 import type { CrossingPolicy } from "../cell-host.ts";
 import { HeldReply } from "../cell-host-contracts.ts";
@@ -300,6 +302,32 @@ export class Broker {
       default:
         return "read";
     }
+  }
+
+  /**
+   * The record of a tool call found in doubt (its intent journaled, its result never): the call's name and
+   * arguments with `error` (`InDoubtError: …`) as its outcome. `undefined` for a crossing that is not a tool call
+   * (a method of a host object: it leaves no tool-call record either way).
+   */
+  inDoubtRecord(op: string, args: readonly string[], error: string): ToolCallRecord | undefined {
+    if (op !== "call" && op !== "callNumbers" && op !== "callApproved") return undefined;
+    const entry = args[0] === undefined ? undefined : this.#options.table.get(Number(args[0]));
+    if (!entry || !isTool(entry.value) || (op !== "callApproved" && args[1])) return undefined;
+    let shown = "";
+    try {
+      const list = op === "callNumbers" ? `[${args.slice(2).join(",")}]` : args[2];
+      const decoded = this.#arguments(list);
+      let named: unknown = decoded;
+      try {
+        named = bindArguments(entry.value, decoded);
+      } catch {
+        // Shown as they were passed.
+      }
+      shown = llmRepr(named, { maxDepth: 2, maxItems: 10 });
+    } catch {
+      // Arguments that cannot be read back still leave the call's record, without them.
+    }
+    return { name: entry.value.name, origin: "code", args: shown, error, durationMs: 0 };
   }
 
   /** A guest message in the model's words (`calendar.move(…)`, `findEmptySlot(…)`), for replay divergences. */

@@ -136,7 +136,7 @@ export function sandboxCases({ test, session }: SuiteContext): void {
     const job = session();
     assert.deepEqual((await job.ok("{ const started = Date.now()\nawait sleep(20)\nawait until(new Date(Date.now() + 5))\nprint(Date.now() - started >= 20) }")).texts("out"), ["true"]);
     assert.equal((await job.run("await waitForMessage()")).error, "TypeError: waitForMessage() needs a job (this workspace runs without one)");
-    assert.equal((await job.run("sleep('soon')")).error, "TypeError: sleep(ms): expected a number of milliseconds, got string");
+    assert.equal((await job.run("sleep('soon')")).error, "TypeError: sleep(ms): expected a finite number of milliseconds, got string");
     assert.equal((await job.run("until('never')")).error, "TypeError: until(date): expected a Date, an ISO date string or epoch milliseconds");
     assert.equal((await job.run("await getAll([])")).error, "TypeError: getAll(list): the list is empty");
     assert.deepEqual((await job.ok("print(await getAll([sleep(1), Promise.resolve(2)]), await getAny([new Promise(() => {}), sleep(1).then(() => 'first')]))")).texts("out"), ["[undefined,2] first"]);
