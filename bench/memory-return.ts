@@ -20,7 +20,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 /** One run in this process: RSS before, at the peak, and 10 s after the burst (MiB). */
 async function run(): Promise<{ before: number; peak: number; after: number }> {
   const touch = ts("{ const parts = []; for (let i = 0; i < 56; i++) parts.push(new Uint8Array(1024 * 1024).fill(i + 1)); print(parts.length) }");
-  const agent = new Agent({ role: "burst", model: scriptedModel(Array.from({ length: 2 * (JOBS + 1) }, () => touch)), limits: { maxTurns: 5 } });
+  const agent = new Agent({ role: "burst", model: scriptedModel(Array.from({ length: 2 * (JOBS + 1) }, () => touch)), harness: { maxTurns: 5 } });
   const statek = await Statek.open({ store: ":memory:", agents: [agent] });
   try {
     const warm = (await statek.submitJob(agent)).id;

@@ -46,7 +46,7 @@ interface Figures {
 
 /** One phase: the scheduling thread's event-loop delay while the cells read with `read` (ms). */
 async function phase(read: string, hostile: boolean): Promise<Figures> {
-  const agent = new Agent({ role: "abuse", tools: [twice, peek], model: scriptedModel(Array.from({ length: 2 * CELLS }, () => ts(abuse(read, hostile)))), limits: { maxTurns: 3 } });
+  const agent = new Agent({ role: "abuse", tools: [twice, peek], model: scriptedModel(Array.from({ length: 2 * CELLS }, () => ts(abuse(read, hostile)))), harness: { maxTurns: 3 } });
   const executor = createQuickJsExecutor({ invokeTimeMs: 200 });
   const statek = await Statek.open({ store: ":memory:", agents: [agent], executor, workspaceLimits: { cellTimeMs: 60_000, maxHostCalls: 1_000_000 } });
   try {

@@ -22,7 +22,7 @@ const effect = tool({ name: "effect", description: "A side effect (journaled).",
 /** Microseconds per call of one cell making `calls` side-effecting calls, on `store`. */
 async function microsPerCall(store: string, calls: number): Promise<number> {
   const code = (n: number) => ts(`for (let i = 0; i < ${n}; i++) await effect()`);
-  const agent = new Agent({ role: `calls-${calls}`, tools: [effect], model: scriptedModel([code(10), code(calls), code(calls)]), limits: { maxTurns: 10 } });
+  const agent = new Agent({ role: `calls-${calls}`, tools: [effect], model: scriptedModel([code(10), code(calls), code(calls)]), harness: { maxTurns: 10 } });
   const statek = await Statek.open({ store, agents: [agent], workspaceLimits: { cellTimeMs: 600_000, maxHostCalls: 1_000_000 } });
   try {
     const { id } = await statek.submitJob(agent);

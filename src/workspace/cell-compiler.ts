@@ -1,6 +1,6 @@
 /**
  * @module
- * The cell compiler (DESIGN.md §6.1): turns one cell of agent code, TypeScript or JavaScript, into a script
+ * The cell compiler: turns one cell of agent code, TypeScript or JavaScript, into a script
  * the guest runtime can run with REPL semantics.
  *
  * - Types are stripped (`amaro`, Node's own stripper, see `type-stripper.ts`; enums and namespaces are
@@ -19,8 +19,9 @@
 import { parse, type Node } from "acorn";
 import { CompiledCells } from "./compiled-cells.ts";
 import { TypeStripper } from "./type-stripper.ts";
+import { errorMessage } from "../errors/error-text.ts";
 
-/** Size limits checked before a cell runs (DESIGN.md §6.4). */
+/** Size limits checked before a cell runs. */
 export interface CellSizeLimits {
   /** @default 200_000 */
   maxSourceBytes?: number;
@@ -133,7 +134,7 @@ function typeScriptError(error: unknown): CompiledCell {
 }
 
 function syntaxError(error: unknown): CompiledCell {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (message.includes("'import' and 'export' may appear only")) {
     const where = /\((\d+:\d+)\)/.exec(message)?.[1];
     return {

@@ -3,10 +3,10 @@
  * `statek/executor`: where agent code runs. The built-in executors — `createQuickJsExecutor` (the sandbox, the
  * default) and `createTrustedExecutor` (`node:vm` in the application's process, **not a sandbox**) — with their
  * options and their sandbox thread pools (`SandboxPool`: each executor makes its own unless given one, so two
- * `Statek` instances never share threads or VMs); the {@link Executor} contract for another
- * executor, the parts every executor's VM uses (the guest runtime's source and its message protocol), and
- * the conformance suite the built-in executors pass: `runWorkspaceSuite({ name, executor })` inside a
- * `node:test` file. Pass an executor as `Statek.open({ executor })`. This entry only re-exports.
+ * `Statek` instances never share threads or VMs); the {@link Executor} contract for another executor, and the
+ * conformance suite the built-in executors pass: `runWorkspaceSuite({ name, executor })` inside a `node:test`
+ * file. The guest runtime and its message protocol are the built-in executors' own, not part of the contract.
+ * Pass an executor as `Statek.open({ executor })`. This entry only re-exports.
  */
 
 /** The built-in executors and their settings. */
@@ -19,13 +19,11 @@ export { createTrustedExecutor } from "./trusted/trusted-executor.ts";
 export type { TrustedExecutorOptions } from "./trusted/trusted-executor.ts";
 export type { ExecutorChoice } from "./resolve-executor.ts";
 
-/** The contract, and what every executor's VM is built from. */
+/** The contract. */
 export { DEFAULT_VM_LIMITS } from "./executor.ts";
 export type {
   Executor, Vm, VmLimits, VmHost, IdleAnswer, Delivery, EntryCall, EntryAnswer, GuestError, CreateVmOptions, RunCellOptions, CellOutcome, CellLimit,
 } from "./executor.ts";
-export { guestBootstrapSource } from "./guest/guest-bootstrap.ts";
-export { CODE_START_OP, GUEST_OPERATIONS, operationName } from "./guest/guest-protocol.ts";
 
 /** The conformance suite every executor passes. */
 export { runWorkspaceSuite } from "./workspace.suite.ts";

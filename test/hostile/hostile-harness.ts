@@ -1,5 +1,5 @@
 /**
- * The hostile-code harness (issue #4). Each case runs one hostile cell as a real job under the default
+ * The hostile-code harness. Each case runs one hostile cell as a real job under the default
  * (QuickJS) executor, with a second, ordinary job running in the same worker at the same time — twice: cold (every
  * step builds its job's VM from the stored variables) and warm (a job's VM is kept between its steps) — and
  * asserts:
@@ -211,7 +211,7 @@ async function runCase(test: HostileCase, mode: Mode): Promise<void> {
     tools: [twice, peek, wipe, adminReset],
     allowedTools: ["twice", "peek"],
     context: { calendar, meeting: new Meeting(), formatSlot: (slot: unknown) => `slot ${String(slot)}` },
-    limits: { maxTurns: 10 },
+    harness: { maxTurns: 10 },
   });
   const ordinary = new Agent({
     role: "ordinary",
@@ -228,7 +228,7 @@ async function runCase(test: HostileCase, mode: Mode): Promise<void> {
     agents: [hostile, ordinary],
     bindings: { adminVault: new AdminVault() },
     executor: tracking.executor,
-    limits: { cellTimeMs: 300, memoryBytes: HOSTILE_MEMORY_BYTES, maxHostCalls: 20_000, ...test.limits },
+    workspaceLimits: { cellTimeMs: 300, memoryBytes: HOSTILE_MEMORY_BYTES, maxHostCalls: 20_000, ...test.limits },
     warmJobs: mode === "warm" ? 100 : 0,
   });
   statek.expose(Meeting, test.expose ?? { deny: ["delete*"], readOnly: ["title"] });

@@ -58,7 +58,7 @@ export class ReadyVms {
   #scheduleRefill(key: string, limits: VmLimits, invokeTimeMs: number): void {
     if (this.#target <= 0 || this.#refilling.has(key)) return;
     this.#refilling.add(key);
-    const timer = setImmediate(async () => {
+    const timer = setImmediate(() => void (async () => {
       try {
         let vms = this.#ready.get(key);
         if (!vms) this.#ready.set(key, (vms = []));
@@ -68,7 +68,7 @@ export class ReadyVms {
       } finally {
         this.#refilling.delete(key);
       }
-    });
+    })());
     timer.unref();
   }
 }

@@ -21,6 +21,9 @@ import { EntryError, NESTED_TIMEOUT, VM_START_TIMEOUT, type CellEnd, type Engine
 import { readHeapBreak } from "./quickjs-heap-break.ts";
 import { QuickJsImage, type Baseline } from "./quickjs-image.ts";
 import type { QuickJsSlot } from "./quickjs-slot.ts";
+import { errorInfo } from "../../errors/guest-entry-error.ts";
+import { TimeoutError } from "../../errors/timeout-error.ts";
+import { errorText } from "../../errors/error-text.ts";
 
 const SEND = "__statekSend";
 /** Memory kept outside QuickJS's allocation limit: the engine's static data, its stack, host replies. */
@@ -202,12 +205,12 @@ export class QuickJsVm implements EngineVm {
   invokeNested(entry: string, args: readonly string[], untilAbsoluteMs: number): string {
     this.#live();
     // Picked up after the host stopped waiting for it: nothing runs.
-    if (performance.timeOrigin + performance.now() >= untilAbsoluteMs) throw new EntryError(NESTED_TIMEOUT);
+    if (performance.timeOrigin + performance.now() >= untilAbsoluteMs) throw new EntryError({ guest: NESTED_TIMEOUT });
     this.#clock.resume(untilAbsoluteMs);
     try {
       return this.#callEntry(entry, args);
     } catch (error) {
-      if (error instanceof EntryError && this.#clock.capped()) throw new EntryError(NESTED_TIMEOUT);
+      if (error instanceof EntryError && this.#clock.capped()) throw new EntryError({ guest: NESTED_TIMEOUT });
       throw error;
     } finally {
       this.#clock.pause();
@@ -224,7 +227,7 @@ export class QuickJsVm implements EngineVm {
       if (result.error) {
         const error = describeGuestError(context.dump(result.error));
         result.error.dispose();
-        throw new EntryError(error);
+        throw new EntryError({ guest: error });
       }
       const value = context.typeof(result.value) === "string" ? context.getString(result.value) : "";
       result.value.dispose();
@@ -385,7 +388,7 @@ export class QuickJsVm implements EngineVm {
         poisoned: true, limit: "stack", broken: true,
       };
     }
-    const reason = fault instanceof Error ? `${fault.name}: ${fault.message}` : String(fault);
+    const reason = errorText(fault);
     return {
       error: { name: "InternalError", message: `the sandbox engine failed (${reason.split("\n")[0]}); the VM was discarded` },
       poisoned: true, limit: "engine", broken: true,
@@ -495,7 +498,7 @@ export function describeGuestError(error: any): GuestError {
   if (error && typeof error === "object") {
     const name = String(error.name ?? "Error");
     const message = String(error.message ?? "");
-    if (name === "InternalError" && message === "interrupted") return { name: "TimeoutError", message: "the cell was stopped" };
+    if (name === "InternalError" && message === "interrupted") return errorInfo(new TimeoutError({ kind: "cell-stopped" }));
     return { name, message };
   }
   if (error === null || error === undefined) return { name: "InternalError", message: "out of memory" };

@@ -36,7 +36,7 @@ export async function compileQuickJs(): Promise<WasmModule> {
 /** The compiled module (`compiled`, or compiled now) with the Emscripten loader and FFI class instances are made from. */
 export async function loadQuickJsWasm(compiled?: WasmModule | Promise<WasmModule>): Promise<QuickJsWasm> {
   const [module, loaderImport, Ffi] = await Promise.all([
-    compiled ?? compileQuickJs(),
+    Promise.resolve(compiled ?? compileQuickJs()),
     variant.importModuleLoader(),
     variant.importFFI(),
   ]);
@@ -49,14 +49,17 @@ export async function loadQuickJsWasm(compiled?: WasmModule | Promise<WasmModule
  * The glue's own printing is silenced: engine aborts are reported as errors by whoever made the instance.
  */
 export function instantiateQuickJs(wasm: QuickJsWasm, memory: WasmMemory): Promise<QuickJSEmscriptenModule> {
-  return wasm.load({
-    wasmMemory: memory,
-    instantiateWasm(imports: WasmImports, done: (instance: WasmInstance) => void) {
-      wasmApi.instantiate(wasm.module, imports).then(done);
-      return {};
-    },
-    printErr() {},
-    print() {},
+  // The glue waits for `done` and has no failure callback: a failed instantiation rejects this promise instead.
+  return new Promise((resolve, reject) => {
+    wasm.load({
+      wasmMemory: memory,
+      instantiateWasm(imports: WasmImports, done: (instance: WasmInstance) => void) {
+        wasmApi.instantiate(wasm.module, imports).then(done, reject);
+        return {};
+      },
+      printErr() {},
+      print() {},
+    }).then(resolve, reject);
   });
 }
 

@@ -6,6 +6,12 @@
  * ends with the guest idle (the host decides what comes next) or with the cell over.
  */
 import type { CellOutcome, Delivery, EntryCall, GuestError } from "../executor.ts";
+import { EntryError } from "../../errors/entry-error.ts";
+import { errorInfo } from "../../errors/guest-entry-error.ts";
+import { TimeoutError } from "../../errors/timeout-error.ts";
+
+// Thrown by `EngineVm.call`, where the engines look for it.
+export { EntryError };
 
 /** Answers one guest message on the sandbox thread (synchronously: the guest waits). */
 export type GuestLink = (op: string, args: string[]) => string;
@@ -61,38 +67,18 @@ export interface EngineVm {
   dispose(): void;
 }
 
-/** A guest error thrown by a runtime entry. */
-export class EntryError extends Error {
-  readonly guest: GuestError;
-
-  constructor(guest: GuestError) {
-    super(`${guest.name}: ${guest.message}`);
-    this.name = "EntryError";
-    this.guest = guest;
-  }
-}
-
 /** `the cell used more than its 10 s CPU time limit and was stopped` */
 export function timeLimitOutcome(timeLimitMs: number): CellOutcome {
-  return { error: { name: "TimeoutError", message: `the cell used more than its ${formatDuration(timeLimitMs)} CPU time limit and was stopped` }, poisoned: true, limit: "time" };
+  return { error: errorInfo(new TimeoutError({ kind: "cell", limitMs: timeLimitMs })), poisoned: true, limit: "time" };
 }
 
 /** `the cell ran for more than its 60 s wall-clock limit …`: the host stopped it (the step goes on). */
 export function wallLimitOutcome(wallTimeMs: number): CellOutcome {
-  return {
-    error: { name: "TimeoutError", message: `the cell ran for more than its ${formatDuration(wallTimeMs)} wall-clock limit (cellWallTimeMs), counting the time its host calls, timers and promises took, and was stopped` },
-    poisoned: true,
-    limit: "time",
-  };
-}
-
-/** `10 s`, `300 ms`. */
-function formatDuration(ms: number): string {
-  return ms >= 1000 ? `${ms / 1000} s` : `${ms} ms`;
+  return { error: errorInfo(new TimeoutError({ kind: "cell-wall", limitMs: wallTimeMs })), poisoned: true, limit: "time" };
 }
 
 /** The error a nested entry reads when it ran past the deadline the host gave it. */
-export const NESTED_TIMEOUT: GuestError = Object.freeze({ name: "TimeoutError", message: "the runtime entry ran past the time the host waits for it" });
+export const NESTED_TIMEOUT: GuestError = Object.freeze(errorInfo(new TimeoutError({ kind: "nested-deadline" })));
 
 /** The outcome of a cell whose code never finished and that waits for nothing the host can deliver. */
 export const STALLED: GuestError = Object.freeze({ name: "Error", message: "the cell awaits a promise that can never settle" });

@@ -1,6 +1,6 @@
 /**
  * @module
- * A pool of sandbox threads (DESIGN.md §6.5), owned by the executor that uses it: by default up to one per core,
+ * A pool of sandbox threads, owned by the executor that uses it: by default up to one per core,
  * started as the work needs them. A new VM goes to the thread with the least work in flight, then the fewest VMs;
  * a VM stays on its thread for its life. A thread the watchdog stopped is replaced by a new one the next time a
  * VM is placed. Two pools never share a thread, a module instance or a VM.
@@ -95,13 +95,13 @@ export class SandboxPool {
     return this.#threads.filter((thread) => !thread.lost).length;
   }
 
-  /** The threads running now, for tests that look at one. */
+  /** @internal The threads running now, for tests that look at one. */
   get threads(): readonly SandboxThread[] {
     return this.#threads.filter((thread) => !thread.lost);
   }
 
   /**
-   * A thread for a new VM, and the VM's id: the least busy thread that is not running a long cell — or a new
+   * @internal A thread for a new VM, and the VM's id: the least busy thread that is not running a long cell — or a new
    * thread, while the pool is below its size and every thread has work, or while every thread runs a long cell
    * (up to `maxThreads`). `limits`: the VM's, which new threads make ready VMs for.
    */

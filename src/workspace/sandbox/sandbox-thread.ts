@@ -21,40 +21,16 @@ import { AdaptiveSpin, BATCH, ChannelState, SharedChannel } from "./shared-chann
 import {
   CommandClaims, CommandMarks, nextSeq, SEQ_LIMIT, type PostedCommand, type ThreadAnswers, type ThreadCommand, type ThreadData, type ThreadResult,
 } from "./thread-protocol.ts";
+import { GuestEntryError, errorInfo } from "../../errors/guest-entry-error.ts";
+import { TimeoutError } from "../../errors/timeout-error.ts";
+import { SandboxThreadBusyError } from "../../errors/sandbox-thread-busy-error.ts";
+import { SandboxThreadLostError } from "../../errors/sandbox-thread-lost-error.ts";
+
+// The thread's errors, where its callers look for them.
+export { GuestEntryError, SandboxThreadBusyError, SandboxThreadLostError };
 
 /** Receives the guest messages of one VM on the thread. */
 export type ThreadGuestHost = (op: string, args: readonly string[]) => string | Promise<string>;
-
-/** Why a thread's VMs were lost. */
-export class SandboxThreadLostError extends Error {
-  /** True for the command whose overrun stopped the thread; false for the other VMs it took down. */
-  readonly overran: boolean;
-
-  constructor(message: string, overran: boolean) {
-    super(message);
-    this.name = "SandboxThreadLostError";
-    this.overran = overran;
-  }
-}
-
-/** A command that never started: its thread was running a long cell, so the command was taken back to run elsewhere. */
-export class SandboxThreadBusyError extends Error {
-  constructor() {
-    super("the sandbox thread is running a long cell; the work goes to another thread");
-    this.name = "SandboxThreadBusyError";
-  }
-}
-
-/** A guest error an entry or command reported. */
-export class GuestEntryError extends Error {
-  readonly guest: { name: string; message: string };
-
-  constructor(guest: { name: string; message: string }) {
-    super(`${guest.name}: ${guest.message}`);
-    this.name = "GuestEntryError";
-    this.guest = guest;
-  }
-}
 
 /** A nested entry in flight (see `SandboxThread.#nested`). */
 interface NestedInFlight {
@@ -178,8 +154,8 @@ export class SandboxThread {
       if (this.#refs === 0) this.#worker.unref();
     });
     this.#worker.on("message", (result: ThreadResult) => this.#settle(result));
-    this.#worker.on("error", (error) => this.#lose(new SandboxThreadLostError(`the sandbox thread failed: ${error.message}`, false)));
-    this.#worker.on("exit", (code) => this.#lose(new SandboxThreadLostError(`the sandbox thread exited (code ${code})`, false)));
+    this.#worker.on("error", (error) => this.#lose(new SandboxThreadLostError({ message: `the sandbox thread failed: ${error.message}` })));
+    this.#worker.on("exit", (code) => this.#lose(new SandboxThreadLostError({ message: `the sandbox thread exited (code ${code})` })));
     void this.#listen();
   }
 
@@ -223,7 +199,7 @@ export class SandboxThread {
   /** Ends the thread on purpose (the pool no longer needs it). */
   close(): void {
     if (this.#lost) return;
-    this.#lost = new SandboxThreadLostError("the sandbox thread was closed", false);
+    this.#lost = new SandboxThreadLostError({ message: "the sandbox thread was closed" });
     this.#endListener();
     void this.#worker.terminate();
   }
@@ -337,7 +313,7 @@ export class SandboxThread {
       this.#nested = { vm };
       // The watchdog covers the entry while it still runs (it might be stuck where the engine cannot stop it).
       this.#arm(WATCHDOG_MARGIN_MS);
-      return { error: { name: "TimeoutError", message: `the runtime entry did not answer within ${waitMs} ms` } };
+      return { error: errorInfo(new TimeoutError({ kind: "nested", waitMs })) };
     }
     const answer = readNestedAnswer(this.#channel.read());
     // The channel stays with the host until it replies to the call that is still waiting.
@@ -358,7 +334,7 @@ export class SandboxThread {
       const nested: NestedInFlight = { vm };
       const timer = setTimeout(() => {
         delete nested.resolve;
-        resolve({ error: { name: "TimeoutError", message: `the runtime entry did not answer within ${timeoutMs} ms` } });
+        resolve({ error: errorInfo(new TimeoutError({ kind: "nested", waitMs: timeoutMs })) });
       }, timeoutMs);
       nested.resolve = (answer) => {
         clearTimeout(timer);
@@ -397,7 +373,7 @@ export class SandboxThread {
     }
     // The command running now is the one whose guest code overran (commands run one at a time).
     const running = this.#posted[0];
-    const overran = new SandboxThreadLostError("the cell overran its CPU time limit where the engine could not stop it; its sandbox thread was stopped", true);
+    const overran = new SandboxThreadLostError({ message: "the cell overran its CPU time limit where the engine could not stop it; its sandbox thread was stopped", overran: true });
     this.#lose(overran, running);
     void this.#worker.terminate();
   }
@@ -427,7 +403,7 @@ export class SandboxThread {
     this.#done(flight);
     this.#pump();
     if (result.ok) flight.resolve(result.value);
-    else flight.reject(result.guest ? new GuestEntryError(result.error) : Object.assign(new Error(result.error.message), { name: result.error.name }));
+    else flight.reject(result.guest ? new GuestEntryError({ guest: result.error }) : Object.assign(new Error(result.error.message), { name: result.error.name }));
   }
 
   #done(flight: InFlight): void {
@@ -442,7 +418,7 @@ export class SandboxThread {
 
   #lose(reason: SandboxThreadLostError, culprit?: number): void {
     if (this.#lost) return;
-    const collateral = new SandboxThreadLostError("the sandbox thread hosting this workspace was stopped because another job's cell overran its limit; the VM was discarded", false);
+    const collateral = new SandboxThreadLostError({ message: "the sandbox thread hosting this workspace was stopped because another job's cell overran its limit; the VM was discarded" });
     // Later commands (of VMs idle when it happened) are not the culprit's.
     this.#lost = reason.overran ? collateral : reason;
     this.#queue.length = 0;
@@ -542,7 +518,7 @@ export class SandboxThread {
   }
 }
 
-const NESTED_BUSY: NestedAnswer = Object.freeze({ error: { name: "TimeoutError", message: "an earlier read of the workspace is still running" } });
+const NESTED_BUSY: NestedAnswer = Object.freeze({ error: errorInfo(new TimeoutError({ kind: "nested-busy" })) });
 
 function readNestedAnswer([kind, text = ""]: string[]): NestedAnswer {
   if (kind === "ok") return { text };

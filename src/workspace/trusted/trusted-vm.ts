@@ -18,6 +18,8 @@ import { parseEnd } from "../quickjs/quickjs-vm.ts";
 import { CellClock } from "../sandbox/cell-clock.ts";
 import { CellProgress } from "../sandbox/cell-progress.ts";
 import { EntryError, NESTED_TIMEOUT, type CellEnd, type EngineVm, type GuestLink, type Slice, type VmMemory } from "../sandbox/engine-vm.ts";
+import { errorInfo } from "../../errors/guest-entry-error.ts";
+import { TimeoutError } from "../../errors/timeout-error.ts";
 
 const SEND = "__statekSend";
 const ENTRIES = "__statekEntries";
@@ -95,18 +97,18 @@ export class TrustedVm implements EngineVm {
     try {
       return this.#entry(entry, args, timeLimitMs);
     } catch (error) {
-      throw new EntryError(describe(error));
+      throw new EntryError({ guest: describe(error) });
     }
   }
 
   invokeNested(entry: string, args: readonly string[], untilAbsoluteMs: number): string {
     if (this.#disposed) throw new Error("the VM is disposed");
     const leftMs = untilAbsoluteMs - (performance.timeOrigin + performance.now());
-    if (leftMs <= 0) throw new EntryError(NESTED_TIMEOUT);
+    if (leftMs <= 0) throw new EntryError({ guest: NESTED_TIMEOUT });
     try {
       return this.#entry(entry, args, Math.min(leftMs, Math.max(1, this.#clock.left())));
     } catch (error) {
-      throw new EntryError((error as { code?: string })?.code === "ERR_SCRIPT_EXECUTION_TIMEOUT" ? NESTED_TIMEOUT : describe(error));
+      throw new EntryError({ guest: (error as { code?: string })?.code === "ERR_SCRIPT_EXECUTION_TIMEOUT" ? NESTED_TIMEOUT : describe(error) });
     }
   }
 
@@ -192,7 +194,7 @@ export class TrustedVm implements EngineVm {
 
 /** Name and message of something thrown inside the context (its classes are not the thread's). */
 function describe(error: unknown): GuestError {
-  if ((error as { code?: string } | null)?.code === "ERR_SCRIPT_EXECUTION_TIMEOUT") return { name: "TimeoutError", message: "the runtime's entry took longer than its time limit" };
+  if ((error as { code?: string } | null)?.code === "ERR_SCRIPT_EXECUTION_TIMEOUT") return errorInfo(new TimeoutError({ kind: "entry" }));
   if (error && typeof error === "object" && "message" in error) {
     return { name: String((error as { name?: unknown }).name ?? "Error"), message: String((error as { message: unknown }).message) };
   }
