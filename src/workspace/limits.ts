@@ -7,7 +7,7 @@
 import { InvalidWorkspaceLimitError } from "../errors/invalid-workspace-limit-error.ts";
 import { DEFAULT_VM_LIMITS, type VmLimits } from "./executor.ts";
 
-/** All workspace limits. Pass any subset to `Statek.open({ limits })`. */
+/** All workspace limits. Pass any subset to `Statek.open({ workspaceLimits })`. */
 export interface WorkspaceLimits extends VmLimits {
   /** CPU time per cell (time spent waiting for the host is not counted). @default 10_000 */
   cellTimeMs: number;
