@@ -4,6 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
 import { COMMANDS, main } from "../src/cli/main.ts";
@@ -70,5 +73,25 @@ describe("statek --help", () => {
     }
     const real = await new Promise<string>((resolve) => execFile(process.execPath, [BIN, "-v"], { encoding: "utf8" }, (_error, _stdout, stderr) => resolve(stderr)));
     assert.match(real, /did you mean 'statek --version'\?/, "the installed command says the same");
+  });
+});
+
+describe("an agents module with a syntax error", () => {
+  it("is reported with file:line:column and the line, for TypeScript and JavaScript", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "statek-syntax-"));
+    try {
+      const typescript = join(directory, "agents.ts");
+      writeFileSync(typescript, 'import { Agent } from "statek";\n\nexport const greeter = new Agent({ role: "greeter", model: ( });\n');
+      const javascript = join(directory, "agents.mjs");
+      writeFileSync(javascript, 'export const greeter = {\n  role: "greeter",,\n};\n');
+      const ts = await run("worker", "--agents", typescript);
+      assert.equal(ts.code, 1);
+      assert.match(ts.stderr, new RegExp(`SyntaxError: Expression expected at ${typescript.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3:\\d+\n {2}export const greeter = new Agent\\(\\{ role: "greeter", model: \\( \\}\\);\n {2} *\\^\n`));
+      const js = await run("submit", "greeter", "--agents", javascript);
+      assert.equal(js.code, 1);
+      assert.match(js.stderr, /SyntaxError: Unexpected token ',' at .*agents\.mjs:2:19\n {2} {2}role: "greeter",,\n {2} {18}\^\n/);
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
   });
 });
