@@ -67,16 +67,16 @@ describe("statek show: durable state", () => {
   it("shows a suspended job's journal and the timer it waits for", async () => {
     const { code, stdout, stderr } = await statek("show", suspendedId, "--store", store);
     assert.equal(code, 0, stderr);
-    assert.match(stdout, /^journal {3}cell 0: 4 entries, 3 crossings, 0 results settled, 0 deliveries$/m);
+    assert.match(stdout, /^journal {3}cell 0 in progress: 3 calls out of the sandbox recorded \(4 journal entries; 0 results settled, 0 deliveries\)$/m);
     assert.match(stdout, /^ {2}cell #0 +done +book\(…\)$/m, "the tool call, with its result recorded");
     assert.match(stdout, /^ {2}cell #2 +done +future\(…\)$/m, "the wait");
-    assert.match(stdout, new RegExp(`^waits {5}1 pending\n {2}timer +${suspendedId}:0:2 +due \\d{4}-\\d\\d-\\d\\dT\\S+Z \\(in (59|60) min\\) +\\{"ms":3600000\\}$`, "m"));
+    assert.match(stdout, new RegExp(`^waits {5}1 pending\n {2}timer +${suspendedId}:0:2 +due \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [+-]\\d\\d:\\d\\d \\(in (59|60) min\\) +\\{"ms":3600000\\}$`, "m"));
   });
 
   it("marks an intent without its result as in doubt, and an unreadable entry as such", async () => {
     const { code, stdout } = await statek("show", doubtId, "--store", store);
     assert.equal(code, 0);
-    assert.match(stdout, /^journal {3}cell 0: 3 entries, 2 crossings/m);
+    assert.match(stdout, /^journal {3}cell 0 in progress: 2 calls out of the sandbox recorded \(3 journal entries/m);
     assert.match(stdout, /^ {2}#0 +done +Date\.now\(\)$/m);
     assert.match(stdout, /^ {2}#1 +in doubt +moveMeeting\(…\)$/m);
     assert.match(stdout, /^ {2}#2 +✗ TypeError: malformed journal item: not an object$/m);

@@ -13,6 +13,7 @@ import { after, before, describe, it } from "node:test";
 import { Agent, JobFinishedError, Statek, scriptedModel } from "../src/index.ts";
 import { startUi, type RunningUi } from "../src/ui/serve-ui.ts";
 import { uiActionsOf } from "../src/ui/ui-actions.ts";
+import { main } from "../src/cli/main.ts";
 
 const BIN = fileURLToPath(new URL("../bin/statek.js", import.meta.url));
 const ts = (code: string) => "```ts\n" + code + "\n```";
@@ -95,5 +96,24 @@ describe("the UI's actions", () => {
     assert.deepEqual(await formsOn(ids.done), []);
     const page = await (await fetch(`${ui.url}/jobs/${ids.cancelled}`)).text();
     assert.match(page, /None: a CANCELLED job takes no messages and cannot be cancelled or retried\./);
+  });
+});
+
+describe("statek show", () => {
+  it("prints times in the local zone with how long ago, in plain words", async () => {
+    const saved = process.env["TZ"];
+    process.env["TZ"] = "Asia/Kolkata";
+    let stdout = "";
+    try {
+      const code = await main(["show", ids.suspended, "--store", store], { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: () => true } });
+      assert.equal(code, 0);
+    } finally {
+      if (saved === undefined) delete process.env["TZ"];
+      else process.env["TZ"] = saved;
+    }
+    assert.match(stdout, /^created {3}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+05:30 \((\d+ (ms|s|min) ago|just now)\)$/m);
+    assert.match(stdout, /^── submitted \d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+05:30 ──$/m);
+    assert.doesNotMatch(stdout, /crossings|history\[/);
+    assert.doesNotMatch(stdout, /\b1\d{12}\b/, "no epoch milliseconds");
   });
 });

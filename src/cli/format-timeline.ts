@@ -11,7 +11,7 @@ import { llmRepr } from "../tools/llm-repr.ts";
 import { formatConsoleEntry } from "./format-console-entry.ts";
 import { formatExitStatus } from "./format-exit-status.ts";
 import { formatUsage } from "../format/format-usage.ts";
-import { formatTime } from "../format/format-time.ts";
+import { formatLocalTime } from "../format/format-time.ts";
 import { formatRequestedCall, formatToolCall } from "./format-tool-call.ts";
 import { prefixLines } from "./prefix-lines.ts";
 import { CONSOLE_ENTRIES_PER_TURN, OUTPUT_LIMITS, RESULT_LIMITS, limitsFor, type TimelineOptions } from "./timeline-limits.ts";
@@ -97,7 +97,7 @@ function rule(title: string): string {
 function formatRecord(record: HistoryRecord, options: TimelineOptions): string[] {
   switch (record.kind) {
     case "submitted": {
-      const lines = [rule(`submitted ${formatTime(record.at)}`)];
+      const lines = [rule(`submitted ${formatLocalTime(record.at)}`)];
       const vars = record.data.vars ?? [];
       if (vars.length) lines.push(`  vars: ${vars.map((entry) => `${entry.name}: ${entry.type}`).join(", ")}`);
       if (Object.keys(record.data.params ?? {}).length) {
