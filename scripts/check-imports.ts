@@ -41,6 +41,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["telemetry"],
   ["registries"],
   ["errors"],
+  ["runtime"],
 ];
 
 /**

@@ -8,6 +8,8 @@
  * handler checks); contracts for other implementations: `statek/store` (stores and their conformance suite),
  * `statek/executor` (executors and theirs), and `statek/testing` (`scriptedModel` and test helpers).
  */
+// First: on a Node.js too old for STATEK, importing it fails with a message saying so.
+import "./runtime/check-node-version.ts";
 
 /** Jobs: open a store, define agents, submit, step and inspect jobs. */
 export { Statek } from "./jobs/statek.ts";

@@ -5,6 +5,8 @@
  * job's history as a timeline (a typed model: `statek show` renders it as text, the web UI as HTML). This entry
  * only re-exports.
  */
+// First: on a Node.js too old for STATEK, importing it fails with a message saying so.
+import "../runtime/check-node-version.ts";
 
 /** Numbers, times and errors. */
 export { formatCost } from "../models/format-cost.ts";

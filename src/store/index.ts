@@ -8,6 +8,8 @@
  * `node:test` file (a second connection and a way to corrupt rows unlock the concurrency and corrupt-row
  * cases), as the built-in SQLite and PostgreSQL adapters do. This entry only re-exports.
  */
+// First: on a Node.js too old for STATEK, importing it fails with a message saying so.
+import "../runtime/check-node-version.ts";
 
 /** The contract and the shapes it stores. */
 export { JOB_STATUSES } from "./store.ts";

@@ -8,6 +8,8 @@
  * file. The guest runtime and its message protocol are the built-in executors' own, not part of the contract.
  * Pass an executor as `Statek.open({ executor })`. This entry only re-exports.
  */
+// First: on a Node.js too old for STATEK, importing it fails with a message saying so.
+import "../runtime/check-node-version.ts";
 
 /** The built-in executors and their settings. */
 export { createQuickJsExecutor, QUICKJS_MIN_VM_MEMORY_BYTES, QUICKJS_MAX_STACK_BYTES } from "./quickjs/quickjs-executor.ts";
