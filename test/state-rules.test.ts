@@ -97,6 +97,13 @@ describe("the UI's actions", () => {
     const page = await (await fetch(`${ui.url}/jobs/${ids.cancelled}`)).text();
     assert.match(page, /None: a CANCELLED job takes no messages and cannot be cancelled or retried\./);
   });
+
+  it("come after the waits, in the order an operator reads: status, waits, actions, timeline", async () => {
+    const page = await (await fetch(`${ui.url}/jobs/${ids.suspended}`)).text();
+    const order = [...page.matchAll(/<h2 id="([a-z]+)"/g)].map((match) => match[1]);
+    assert.deepEqual(order.filter((id) => ["waits", "actions", "timeline"].includes(id!)), ["waits", "actions", "timeline"]);
+    assert.ok(page.indexOf('class="status status-SUSPENDED"') < page.indexOf('id="waits"'));
+  });
 });
 
 describe("statek show", () => {

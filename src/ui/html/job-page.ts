@@ -1,9 +1,9 @@
 /**
  * @module
- * The job page (`/jobs/:id`): the header (status, agent, parent and children, times, usage and cost, exit value,
- * error), the actions an operator can take now (each a CSRF-protected form POST), the pending waits (timers
- * with their due time, futures by key, approval requests with their arguments), the workspace variables, the
- * current cell's journal, and the timeline.
+ * The job page (`/jobs/:id`), in the order an operator reads it: the header (status, agent, parent and children,
+ * times, usage and cost, exit value, error), the pending waits (timers with their due time, futures by key,
+ * approval requests with their arguments), the actions the job's state allows (each a CSRF-protected form
+ * POST), the workspace variables, the current cell's journal, and the timeline.
  */
 import { html } from "hono/html";
 import type { FutureRow, JobRow } from "../../store/store.ts";
@@ -36,10 +36,10 @@ export function jobPage(details: JobDetails, context: JobPageContext): Html {
 ${context.notice ? html`<p class="notice" role="status">${context.notice}</p>` : ""}
 ${context.problem ? html`<p class="problem" role="alert">${context.problem}</p>` : ""}
 ${header(details)}
-<h2 id="actions">Actions</h2>
-${actionsSection(details, context)}
 <h2 id="waits">Pending waits</h2>
 ${waitsSection(details, context)}
+<h2 id="actions">Actions</h2>
+${actionsSection(details, context)}
 <h2 id="variables">Variables</h2>
 ${details.variables.length === 0 ? html`<p>No variables.</p>` : html`<dl class="facts">${details.variables.map((variable) => html`<dt><code>${variable.name}</code></dt><dd>${variable.error ? html`<span class="error-text">cannot be shown: ${variable.error}</span>` : block(variable.preview)}</dd>`)}</dl>`}
 <h2 id="journal">Journal of the current cell</h2>
@@ -128,7 +128,7 @@ function waitItem(job: JobRow, wait: FutureRow, context: JobPageContext): Html {
   const head = html`<strong>${wait.kind}</strong> <code>${wait.key}</code> <span class="meta">since ${time(wait.createdAt)}${wait.wakeAt !== null ? html` · ${wait.kind === "timer" ? "due" : "times out"} ${time(wait.wakeAt)}` : ""}</span>${data ? block(data) : ""}`;
   switch (wait.kind) {
     case "message":
-      return html`${head}<p class="meta">Answered by pushing a message (above).</p>`;
+      return html`${head}<p class="meta">Answered by pushing a message (below).</p>`;
     case "timer":
       return head;
     case "approval":
