@@ -34,6 +34,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["jobs"],
   ["worker"],
   ["agents", "durable"],
+  ["typecheck"],
   ["docs", "workspace"],
   ["tools"],
   ["models", "store"],

@@ -196,6 +196,9 @@ async function runCase(test: HostileCase): Promise<void> {
     allowedTools: ["twice"],
     context: { calendar, meeting: new Meeting(), formatSlot: (slot: unknown) => `slot ${String(slot)}` },
     limits: { maxTurns: 10 },
+    // Hostile code is outside every declaration on purpose: these cases test the sandbox, not the type checker
+    // (whose thread would also count in the worker's memory bound below).
+    typeCheck: "off",
   });
   const ordinary = new Agent({
     role: "ordinary",
@@ -205,6 +208,7 @@ async function runCase(test: HostileCase): Promise<void> {
       ts("exit(total)"),
     ]),
     context: { counter: new Counter() },
+    typeCheck: "off",
   });
   const contended = test.contention ? contendedSqliteStore(test.contention) : undefined;
   const statek = await Statek.open({

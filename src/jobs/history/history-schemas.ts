@@ -11,7 +11,8 @@ import type {
   ApprovalRecord,
   ChildEndedRecord,
   ConsoleRecord, DialogRecord, ErrorHandlerRecord, HistoryKind, HistoryRecordData, ModelAttemptRecord, ModelResponseRecord, PostProcessedRecord,
-  OperatorActionRecord, RecordedProviderOptions, RecordedToolCall, RecordedUsage, StatusRecord, SubmittedRecord, UserMessageRecord, VariablesRecord, WarmupRecord,
+  OperatorActionRecord, RecordedProviderOptions, RecordedToolCall, RecordedUsage, StatusRecord, SubmittedRecord, TypeCheckRecord, UserMessageRecord,
+  VariablesRecord, WarmupRecord,
 } from "./history.ts";
 import { OPERATOR_ACTIONS } from "./history.ts";
 
@@ -145,6 +146,15 @@ const childEnded: z.ZodType<ChildEndedRecord> = z.looseObject({
   reason: z.string().optional(),
 });
 
+const typeCheck: z.ZodType<TypeCheckRecord> = z.looseObject({
+  part: z.string(),
+  outcome: z.enum(["refused", "warned", "unchecked"]),
+  errors: z.array(z.looseObject({ line: count, column: count, code: count, message: z.string() })),
+  more: count.optional(),
+  reason: z.string().optional(),
+  durationMs: z.number(),
+});
+
 /** The current schema of each record kind's data. A new kind needs one here (the type says so). */
 export const HISTORY_SCHEMAS: { readonly [K in HistoryKind]: z.ZodType<HistoryRecordData[K]> } = {
   submitted,
@@ -162,4 +172,5 @@ export const HISTORY_SCHEMAS: { readonly [K in HistoryKind]: z.ZodType<HistoryRe
   "operator-action": operatorAction,
   approval,
   "child-ended": childEnded,
+  "type-check": typeCheck,
 };

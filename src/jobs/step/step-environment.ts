@@ -7,6 +7,7 @@ import type { ModelSettings } from "../../models/model-settings.ts";
 import type { Store } from "../../store/store.ts";
 import type { ErrorHandler } from "../../tools/error-handler.ts";
 import type { Executor } from "../../workspace/executor.ts";
+import type { TypeChecker } from "../../typecheck/type-checker.ts";
 import type { ExposedClasses } from "../../workspace/membrane/host-references.ts";
 import type { WorkspaceLimits } from "../../workspace/workspace.ts";
 import type { FutureSignals } from "../../durable/future-signals.ts";
@@ -23,6 +24,8 @@ export const DEFAULT_MAX_TURNS = 50;
 export interface StepEnvironment {
   store: Store;
   executor: Executor;
+  /** Type-checks model-written cells before they run (each job's `TYPE_CHECK` says what to do with errors); none: cells run unchecked. */
+  typeChecker?: TypeChecker;
   /** The registered agent for a role; throws `NoSuchAgentError`. */
   agentFor(role: string): Agent;
   /** Registers an agent in this process (a child job's, started with `ctx.startJob(agent)`); a `TypeError` for a role taken by another agent. */
