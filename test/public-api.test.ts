@@ -14,13 +14,13 @@ const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as
 /** Each subpath's runtime exports, sorted. Adding one is a decision: add it here too. */
 const SURFACE: Record<string, string[]> = {
   ".": [
-    "Agent", "ApprovalDecidedError", "ApprovalDenied", "ApprovalRequiredError", "BUILT_IN_PRICING", "ChildJobFailed", "JobNotWaitingError", "NoSuchApprovalError", "BUILT_IN_PROVIDERS", "CHAT_STYLES", "CHAT_STYLE_NAMES", "CorruptRecordError", "DEFAULT_CHAT_STYLE",
+    "Agent", "ApprovalDecidedError", "ApprovalDenied", "ApprovalRequiredError", "BUILT_IN_PRICING", "CheckerThread", "ChildJobFailed", "JobNotWaitingError", "NoSuchApprovalError", "BUILT_IN_PROVIDERS", "CHAT_STYLES", "CHAT_STYLE_NAMES", "CorruptRecordError", "DEFAULT_CHAT_STYLE",
     "DEFAULT_HARNESS_LIMITS", "DEFAULT_MCP_TIMEOUT_MS", "DEFAULT_RETRY_POLICY", "DEFAULT_WORKSPACE_LIMITS", "FINAL_CHECK_MESSAGE", "FinalCheck",
     "InvalidModelStringError", "InvalidPricingError", "InvalidPromptFileError", "InvalidToolArgumentsError", "InvalidToolsScopeError",
     "InvalidJobStatusError", "InvalidWorkspaceLimitError", "JOB_STATUSES", "JobCancelledError", "JobConflictError", "JobFailedError",
     "JobFinishedError", "LoadApiKeyError",
     "LoadProviderPackageError", "IncompleteReplyError", "McpConnectionError", "McpToolError", "ModelCallError", "ModelProviderError", "NameError", "NoSuchAgentError", "NoSuchJobError", "NoSuchProviderError", "OpaqueValue",
-    "ResourceLimitError", "SYSTEM_TOOLS", "ScriptExhaustedError", "ScriptedModel", "Statek", "StatekError", "StoreError", "StoredDefinition", "Tombstone",
+    "ResourceLimitError", "SYSTEM_TOOLS", "TYPE_CHECK_MODES", "ScriptExhaustedError", "ScriptedModel", "Statek", "StatekError", "StoreError", "StoredDefinition", "Tombstone",
     "UnsupportedModelVersionError", "ValidationError", "costOf", "createModelRegistry", "describeClass", "errorHandler", "findPrice",
     "formatCost", "isErrorHandler", "isTool", "llmRepr", "loadPricingFile", "mcpServer", "mcpTools", "parseModelString", "registerEnum", "registerFormatter",
     "scriptedModel", "tool",

@@ -8,7 +8,7 @@ import type { TypedVariable } from "./workspace-declarations.ts";
 const program = new CellProgram();
 
 const DECLARATIONS = `declare class Calendar {
-  constructor(...args: any[]);
+  private constructor();
   owner: string;
   eventsFor(day: Date): { title: string; start: Date }[];
 }
@@ -88,6 +88,11 @@ describe("checking a cell", () => {
       variables: [definition("Counter"), value("counter", { kind: "instance", variable: "Counter" })],
     };
     assert.deepEqual(errors("const next: number = counter.count + 1", input), []);
+  });
+
+  it("takes a name the cell assigns without declaring it as a new workspace variable, as a sloppy script does", () => {
+    assert.deepEqual(errors("total = 0\nfor (const n of [1, 2]) total += n\nprint(total)"), []);
+    assert.deepEqual(errors("print(missing)\nsum = 1"), ["1: (TS2304) Cannot find name 'missing'."]);
   });
 
   it("finds names the workspace does not have", () => {

@@ -70,6 +70,19 @@ export class CellProgram {
     this.#texts.set(WORKSPACE_JS, workspace.js);
     // The cell is a module: its top-level await is allowed and its declarations shadow the workspace's.
     this.#texts.set(cell, `${input.cell}\n;export {};\n`);
+    let checked = this.#checkCell(cell);
+    // A cell runs as a sloppy script: `total = 0` with no declaration makes a workspace variable. A name the
+    // compiler cannot find that the cell assigns is such a variable, of a type not known yet.
+    const assigned = "file" in checked ? assignedUnknownNames(checked.file, checked.diagnostics) : [];
+    if (assigned.length) {
+      this.#texts.set(WORKSPACE, `${workspace.ts}\n${assigned.map((name) => `declare var ${name}: any;`).join("\n")}`);
+      checked = this.#checkCell(cell);
+    }
+    return "file" in checked ? { errors: checked.errors } : checked;
+  }
+
+  /** Checks the cell file `cell` against the texts as they are set. */
+  #checkCell(cell: string): CellCheckOutput | { errors: CellTypeError[]; file: ts.SourceFile; diagnostics: readonly ts.Diagnostic[] } {
     const rootNames = [GLOBALS, DECLARATIONS, WORKSPACE, WORKSPACE_JS, cell];
     const program = ts.createProgram({ rootNames, options: CELL_COMPILER_OPTIONS, host: this.#host, ...(this.#last ? { oldProgram: this.#last } : {}) });
     this.#last = program;
@@ -81,8 +94,8 @@ export class CellProgram {
     }
     const file = program.getSourceFile(cell)!;
     if (program.getSyntacticDiagnostics(file).length) return { errors: [], syntax: true };
-    const errors = program.getSemanticDiagnostics(file).filter((diagnostic) => !isFeatureTest(file, diagnostic)).map((diagnostic) => cellError(file, diagnostic));
-    return { errors };
+    const diagnostics = program.getSemanticDiagnostics(file).filter((diagnostic) => !isFeatureTest(file, diagnostic));
+    return { errors: diagnostics.map((diagnostic) => cellError(file, diagnostic)), file, diagnostics };
   }
 
   /** The declarations of the workspace the last check saw, TypeScript then JavaScript (for tests and for reading a refusal). */
@@ -124,6 +137,21 @@ export class CellProgram {
 
 /** "Cannot find name 'x'", and its variants that suggest installing type definitions or changing the library. */
 const CANNOT_FIND_NAME = new Set([2304, 2552, 2580, 2581, 2582, 2583, 2584, 2591, 2592, 2593]);
+
+/** Names the compiler could not find where the cell assigns them (`total = 0`), in order, each once. */
+function assignedUnknownNames(file: ts.SourceFile, diagnostics: readonly ts.Diagnostic[]): string[] {
+  const names = new Set<string>();
+  for (const diagnostic of diagnostics) {
+    if (!CANNOT_FIND_NAME.has(diagnostic.code) || diagnostic.start === undefined) continue;
+    const node = nodeAt(file, diagnostic.start);
+    if (!node || !ts.isIdentifier(node)) continue;
+    const parent = node.parent;
+    const assigned = ts.isBinaryExpression(parent) && parent.left === node && parent.operatorToken.kind === ts.SyntaxKind.EqualsToken;
+    const loop = (ts.isForOfStatement(parent) || ts.isForInStatement(parent)) && parent.initializer === node;
+    if (assigned || loop) names.add(node.text);
+  }
+  return [...names];
+}
 
 /** `typeof fetch === "function"`: asking whether a global exists is how JavaScript tests for it, and runs. */
 function isFeatureTest(file: ts.SourceFile, diagnostic: ts.Diagnostic): boolean {

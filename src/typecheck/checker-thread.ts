@@ -12,7 +12,9 @@
  */
 import { Worker } from "node:worker_threads";
 import type { CellCheckInput, CellTypeError } from "./type-check-result.ts";
-import type { CheckRequest, CheckResponse } from "./type-check-protocol.ts";
+import type { CheckRequest, CheckResponse, HeapUsage } from "./type-check-protocol.ts";
+
+export type { HeapUsage } from "./type-check-protocol.ts";
 
 /** How a checker thread runs. */
 export interface CheckerThreadOptions {
@@ -33,7 +35,7 @@ export type CheckVerdict =
 
 interface Pending {
   readonly request: CheckRequest;
-  resolve(verdict: CheckVerdict): void;
+  resolve(answer: CheckResponse | undefined, reason?: string): void;
 }
 
 const threadFile = new URL(import.meta.url.endsWith(".ts") ? "./type-check-thread.ts" : "./type-check-thread.js", import.meta.url);
@@ -64,7 +66,19 @@ export class CheckerThread {
   check(input: CellCheckInput): Promise<CheckVerdict> {
     if (this.#closed) return Promise.resolve({ kind: "unchecked", reason: "the type checker is closed" });
     return new Promise((resolve) => {
-      this.#queue.push({ request: { id: this.#nextId++, input }, resolve });
+      this.#queue.push({ request: { id: this.#nextId++, input }, resolve: (answer, reason) => resolve(answer ? verdictOf(answer) : { kind: "unchecked", reason: reason ?? "no answer" }) });
+      this.#pump();
+    });
+  }
+
+  /** The thread's V8 heap, after the checks queued before this call (the thread is started if it is not running). */
+  heapUsage(): Promise<HeapUsage> {
+    if (this.#closed) return Promise.reject(new Error("the type checker is closed"));
+    return new Promise((resolve, reject) => {
+      this.#queue.push({
+        request: { id: this.#nextId++, heap: true },
+        resolve: (answer, reason) => (answer?.heap ? resolve(answer.heap) : reject(new Error(reason ?? "no answer"))),
+      });
       this.#pump();
     });
   }
@@ -89,7 +103,7 @@ export class CheckerThread {
     this.#closed = true;
     const worker = this.#worker;
     this.#stop("the type checker is closed");
-    for (const pending of this.#queue.splice(0)) pending.resolve({ kind: "unchecked", reason: "the type checker is closed" });
+    for (const pending of this.#queue.splice(0)) pending.resolve(undefined, "the type checker is closed");
     await worker?.terminate();
   }
 
@@ -133,9 +147,9 @@ export class CheckerThread {
     if (!running || running.pending.request.id !== response.id) return;
     clearTimeout(running.timer);
     this.#running = undefined;
-    this.#answered++;
+    if (!response.heap) this.#answered++;
     worker.unref();
-    running.pending.resolve(verdictOf(response));
+    running.pending.resolve(response);
     this.#pump();
   }
 
@@ -161,7 +175,7 @@ export class CheckerThread {
     this.#ready = false;
     if (running) {
       clearTimeout(running.timer);
-      running.pending.resolve({ kind: "unchecked", reason });
+      running.pending.resolve(undefined, reason);
     }
   }
 

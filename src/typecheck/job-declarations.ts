@@ -211,7 +211,8 @@ class ClassDeclarations {
     const closed = docs?.members !== undefined;
     const policy = this.#policyOf(cls);
     const sample = instance ?? Object.create(cls.prototype ?? null);
-    const lines: string[] = ["  constructor(...args: any[]);"];
+    // Agent code cannot construct a host class (the broker refuses it): the constructor is not theirs to call.
+    const lines: string[] = ["  private constructor();"];
     const seen = new Set<string>(["constructor"]);
     const usable = (member: string) => !seen.has(member) && memberRefusal(sample, member, name, policy) === undefined;
     const readonly = (member: string) => (writeRefusal(member, name, policy) ? "readonly " : "");

@@ -4,11 +4,8 @@
  */
 import type { CellCheckInput, CellCheckOutput } from "./type-check-result.ts";
 
-/** A cell to check. */
-export interface CheckRequest {
-  readonly id: number;
-  readonly input: CellCheckInput;
-}
+/** A cell to check, or (`heap`) a question about the thread's memory. */
+export type CheckRequest = { readonly id: number; readonly input: CellCheckInput } | { readonly id: number; readonly heap: true };
 
 /** The answer to a {@link CheckRequest} (`id` 0 with `ready`: the thread has warmed up). */
 export interface CheckResponse {
@@ -19,4 +16,12 @@ export interface CheckResponse {
   readonly failure?: string;
   /** How long the check took on the checker's thread. */
   readonly durationMs?: number;
+  /** The thread's V8 heap, answering a `heap` request. */
+  readonly heap?: HeapUsage;
+}
+
+/** A checker thread's V8 heap. */
+export interface HeapUsage {
+  readonly usedBytes: number;
+  readonly totalBytes: number;
 }
