@@ -122,6 +122,8 @@ export class CheckerThread {
 
   #pump(): void {
     if (this.#running || this.#closed) return;
+    // A thread is started for a check, never for an empty queue (a failing thread would be restarted forever).
+    if (!this.#worker && this.#queue.length === 0) return;
     const worker = this.#thread();
     if (!this.#ready) return;
     const pending = this.#queue.shift();
@@ -162,7 +164,10 @@ export class CheckerThread {
 
   #lost(worker: Worker, reason: string): void {
     if (worker !== this.#worker) return;
+    const started = this.#ready;
     this.#stop(reason);
+    // A thread that failed before it was ready would fail again: the checks waiting for it go unchecked.
+    if (!started) for (const pending of this.#queue.splice(0)) pending.resolve(undefined, reason);
     this.#pump();
   }
 
