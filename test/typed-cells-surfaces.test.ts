@@ -12,6 +12,7 @@ import { after, before, describe, it } from "node:test";
 import { z } from "zod";
 import { Agent, Statek, scriptedModel, tool } from "../src/index.ts";
 import { startUi } from "../src/ui/serve-ui.ts";
+import { uiActionsOf } from "../src/ui/ui-actions.ts";
 
 const BIN = fileURLToPath(new URL("../bin/statek.js", import.meta.url));
 const ts = (code: string) => "```ts\n" + code + "\n```";
@@ -51,7 +52,7 @@ describe("a refused cell on the operator's surfaces", () => {
 
   it("the UI's job page shows the refusal and each error at its line", async () => {
     const statek = await Statek.open({ store });
-    const ui = await startUi({ store: statek.store, actions: {}, port: 0 });
+    const ui = await startUi({ store: statek.store, actions: uiActionsOf(statek), port: 0 });
     try {
       const page = await (await fetch(`${ui.url}/jobs/${id}`)).text();
       assert.match(page, /Type check refused the cell \(it did not run\) · 1 error/);
