@@ -210,10 +210,10 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value;
 }
 
-let shared: CheckerThread | undefined;
+/** Made at load: a checker thread starts its thread only at its first check. */
+const SHARED_CHECKER_THREAD = new CheckerThread();
 
-/** The process's checker thread (made on first use), which every `TypeChecker` uses unless given its own. */
+/** The process's checker thread, which every `TypeChecker` uses unless given its own. */
 export function sharedCheckerThread(): CheckerThread {
-  shared ??= new CheckerThread();
-  return shared;
+  return SHARED_CHECKER_THREAD;
 }
