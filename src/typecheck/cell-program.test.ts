@@ -143,6 +143,12 @@ describe("checking a cell", () => {
     assert.deepEqual(check("const = 1"), { errors: [], syntax: true });
   });
 
+  it("leaves imports and exports to the cell compiler, whose SyntaxError says the workspace has none", () => {
+    for (const cell of ["const fs = await import('node:fs')", "import { readFileSync } from 'node:fs'", "export const answer = 42", "const x = 1\nexport { x }"]) {
+      assert.deepEqual(check(cell), { errors: [], syntax: true }, cell);
+    }
+  });
+
   it("does not judge a cell by declarations that do not parse", () => {
     const output = check("calendar.nothing()", { declarations: "declare class Calendar { owner: }" });
     assert.deepEqual(output.errors, []);

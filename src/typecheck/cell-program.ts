@@ -62,7 +62,10 @@ export class CellProgram {
   check(input: CellCheckInput): CellCheckOutput {
     const definitions = this.#definitions.read(input.cells);
     const workspace = workspaceDeclarations(input.variables, definitions);
-    const language = cellLanguage(ts.createSourceFile(CELL_TS, input.cell, ts.ScriptTarget.ESNext, true));
+    const parsed = ts.createSourceFile(CELL_TS, input.cell, ts.ScriptTarget.ESNext, true);
+    // The cell compiler refuses modules with a SyntaxError the model should read, not "Cannot find module".
+    if (importsOrExports(parsed)) return { errors: [], syntax: true };
+    const language = cellLanguage(parsed);
     const cell = language === "js" ? CELL_JS : CELL_TS;
     this.#texts.set(GLOBALS, CELL_GLOBALS);
     this.#texts.set(DECLARATIONS, input.declarations);
@@ -151,6 +154,17 @@ function assignedUnknownNames(file: ts.SourceFile, diagnostics: readonly ts.Diag
     if (assigned || loop) names.add(node.text);
   }
   return [...names];
+}
+
+/** True when the cell has an `import` or `export` declaration or an `import()`, which the workspace does not run. */
+function importsOrExports(file: ts.SourceFile): boolean {
+  const visit = (node: ts.Node): boolean => {
+    if (ts.isImportDeclaration(node) || ts.isImportEqualsDeclaration(node) || ts.isExportDeclaration(node) || ts.isExportAssignment(node)) return true;
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) return true;
+    if (ts.canHaveModifiers(node) && ts.getModifiers(node)?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword)) return true;
+    return node.forEachChild(visit) ?? false;
+  };
+  return visit(file);
 }
 
 /** `typeof fetch === "function"`: asking whether a global exists is how JavaScript tests for it, and runs. */
