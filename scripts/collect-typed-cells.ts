@@ -18,7 +18,7 @@ import type { CheckVerdict } from "../src/typecheck/checker-thread.ts";
 
 const root = resolve(import.meta.dirname, "..");
 /** Sources whose checks are about type checking itself: they refuse cells on purpose. */
-const DELIBERATE = [/^src\/typecheck\//, /^src\/jobs\/step\/typed-cell/, /^test\/typed-cells/];
+const DELIBERATE = [/^src\/typecheck\//, /^src\/jobs\/step\/typed-cell/, /^test\/typed-cells/, /^test\/fixtures\/typed-/];
 
 /** One recorded check. */
 interface Recorded {
