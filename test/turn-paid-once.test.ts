@@ -79,6 +79,31 @@ describe("a turn is paid once", () => {
     });
   });
 
+  it("a step that cannot commit after its reply came is done again with the reply it journaled, not a second call", async () => {
+    await withFile(async (file) => {
+      const abort = new AbortController();
+      // The step is given up just as the reply arrives (its worker stopping, its store gone past the retries).
+      const model = new SlowModel([ts("print('ran once')\nexit(7)"), ts("exit('asked again')")], async (call) => {
+        if (call === 1) setTimeout(() => abort.abort(new Error("stopping")), 0);
+      });
+      const agent = new Agent({ role: "worker", model });
+      const statek = await Statek.open({ store: file, agents: [agent] });
+      try {
+        const { id } = await statek.submitJob(agent);
+        await assert.rejects(statek.step(id, { signal: abort.signal }));
+        assert.equal((await statek.getJob(id))?.status, "READY", "nothing was committed");
+        const view = await statek.runJob(id);
+        assert.equal(view.status, "DONE", view.error ?? "");
+        assert.equal(view.exitStatus, 7);
+        assert.equal(model.calls, 1, "the turn was paid once");
+        assert.deepEqual(view.console, ["ran once"]);
+        assert.equal(view.history.filter((record) => record.kind === "model-response").length, 1);
+      } finally {
+        await statek.close();
+      }
+    });
+  });
+
   it("a dialog reply that ends the turn while a message arrives: delivered, not asked again, and the turn opens for the message", async () => {
     await withFile(async (file) => {
       const client = await Statek.open({ store: file });

@@ -226,6 +226,18 @@ export interface ApprovalRecord {
   decidedAt: number;
 }
 
+/** A model reply in its recorded (JSON) form, as a step's journal keeps it until the step commits. */
+export interface JournaledReply {
+  text: string;
+  toolCalls: RecordedToolCall[];
+  reasoning: Array<{ text: string; providerOptions?: RecordedProviderOptions }>;
+  parts?: RecordedReplyPart[];
+  usage: RecordedUsage;
+  finishReason: string;
+  rawFinishReason?: string;
+  modelName: string;
+}
+
 /** A child job this job started (`ctx.startJob`) ended. */
 export interface ChildEndedRecord {
   childId: string;

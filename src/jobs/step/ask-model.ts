@@ -29,6 +29,7 @@ import { recordedUsage } from "../history/recorded-reply.ts";
 import type { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { addUsage } from "./usage-totals.ts";
+import type { ReplyJournal } from "./journaled-reply.ts";
 
 /**
  * Asks the model and commits its reply (or fails the job). `history` includes this step's records; `memory` is
@@ -36,7 +37,7 @@ import { addUsage } from "./usage-totals.ts";
  */
 export async function askModel(
   env: StepEnvironment, agent: Agent, row: JobRow, history: readonly HistoryRecord[], changes: StepChanges,
-  memory: PromptMemory = new PromptMemory(),
+  memory: PromptMemory = new PromptMemory(), replies?: ReplyJournal,
 ): Promise<void> {
   const style = chatStyleRules(chatStyleOf(row.metadata));
   let model: LanguageModel | undefined;
@@ -70,7 +71,12 @@ export async function askModel(
   const modelName = `${model.provider}/${model.modelId}`;
   // What the attempt in flight has produced so far, for the record of an attempt that fails.
   let progress: AttemptProgress = { text: "", usage: undefined, started: 0 };
-  let reply;
+  // The reply an earlier attempt at this step received and journaled: this turn is paid already.
+  let reply = replies?.find(turn);
+  if (reply) {
+    changes.clearJournal = true;
+    return commitReply(env, agent, row, history, changes, style, reply, memory);
+  }
   try {
     reply = await callWithRetries(
       (signal, attempt) => {
@@ -102,6 +108,11 @@ export async function askModel(
   } catch (error) {
     if (env.signal?.aborted) throw error;
     return changes.fail(error instanceof ModelCallError ? error.message : `model call failed: ${formatError(error)}`, error);
+  }
+  if (replies) {
+    // Durable before anything else can fail: a step done again takes it from here (`journaled-reply.ts`).
+    await replies.record(turn, reply);
+    changes.clearJournal = true;
   }
   await commitReply(env, agent, row, history, changes, style, reply, memory);
 }
