@@ -1,5 +1,5 @@
 /**
- * A cell resumed after `kill -9` (issue 9, DESIGN §7): a recorded result is never asked for again, an
+ * A cell resumed after `kill -9`: a recorded result is never asked for again, an
  * idempotent call in doubt is made again with the same idempotency key, another call in doubt reads
  * `InDoubtError` in the cell, nothing the cell printed before is printed twice, and the job's history records every
  * call once (the one in doubt saying so).

@@ -1,5 +1,5 @@
 /**
- * Waits of any length (DESIGN.md §7): a durable sleep of 25 days or 30 years, and an application's future with a
+ * Waits of any length: a durable sleep of 25 days or 30 years, and an application's future with a
  * 30-day timeout, wait — the job suspends with its `wakeAt` that far off, and neither the step's own timer nor a
  * worker's ends it early (one `setTimeout` over 2³¹−1 ms fires after 1 ms). `sleep(Infinity)`, NaN and
  * non-numbers are refused with a clear error in the cell. (The timers' re-arming itself, with a clock the test

@@ -1,5 +1,5 @@
 /**
- * Progress is never lost (DESIGN.md §7): a wait settled before, during or after the step that opened it always
+ * Progress is never lost: a wait settled before, during or after the step that opened it always
  * wakes its job, and the job's history says once how each approval and child ended — whether the outcome was
  * known before a retried step opened the wait again, or came later. The "other process" here is a second
  * `Statek` on the same SQLite file: it shares nothing in memory with the first, so only the store can tell.

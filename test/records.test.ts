@@ -1,5 +1,5 @@
 /**
- * The record is complete (DESIGN.md §7): every tool call has its history record exactly once, whether it ran
+ * The record is complete: every tool call has its history record exactly once, whether it ran
  * in the step that committed, in an earlier attempt whose result the journal replays, or before a suspension.
  * (A call in doubt after `kill -9` is test/crash-replay.test.ts's; the chaos tests compare the application's own
  * rows with the history.)

@@ -1,5 +1,5 @@
 /**
- * Error paths of the step (issue #8, class 11): a transient store failure — another connection holding the
+ * Error paths of the step: a transient store failure — another connection holding the
  * SQLite lock — is waited out and never recorded as the job's failure; a row that cannot be read fails the job
  * through the one failure path, so its error handlers run. The locks are real: a second connection takes
  * SQLite's exclusive lock at the moment the step reaches the store, and lets go when the step's connection has

@@ -1,5 +1,5 @@
 /**
- * A turn is paid once (DESIGN.md §3): a step whose commit loses to a message pushed meanwhile keeps the model
+ * A turn is paid once: a step whose commit loses to a message pushed meanwhile keeps the model
  * reply it already has and rebases over the message — the model is never asked again for the same turn. The
  * message is in the history once; the reply that did not see it is marked so, and the model reads the message
  * after that reply; a dialog turn that ended meanwhile is opened again to answer it. The pushing client is a

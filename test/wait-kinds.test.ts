@@ -1,5 +1,5 @@
 /**
- * Every wait has a kind, and only its own door settles it (DESIGN.md §7), through the public API:
+ * Every wait has a kind, and only its own door settles it, through the public API:
  * `resolveFuture`/`rejectFuture` settle an application's future (`ctx.future`) and nothing else. Naming an
  * approval request, a durable sleep, a message wait or a child job's end is refused with a `WaitKindError` that
  * says which kind the key is and what settles it — and the wait goes on as if nothing had been tried.

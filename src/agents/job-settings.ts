@@ -21,6 +21,7 @@ import { kindOf } from "../tools/with-article.ts";
 import { CHAT_STYLES, chatStyleOf, isChatStyle, type ChatStyle } from "./chat-styles/chat-style.ts";
 import { HARNESS_METADATA_KEYS, checkHarnessLimits, type HarnessLimits } from "./harness.ts";
 import { parsePostProcessors } from "./parse-post-processors.ts";
+import { errorMessage } from "../errors/error-text.ts";
 
 /** The JSON Schema profile of the formal tools offered to the model (`TOOLS_SCHEMA`). */
 export type ToolsSchema = "strict" | "plain";
@@ -115,7 +116,7 @@ export function checkModelString(model: string, label: string): string {
     parseModelString(model);
   } catch (error) {
     // The error reads `MODEL "x" names no provider; …`: the same setting, in its metadata name.
-    throw new TypeError(`${label}: ${(error as Error).message}`, { cause: error });
+    throw new TypeError(`${label}: ${errorMessage(error)}`, { cause: error });
   }
   return model;
 }
@@ -158,7 +159,7 @@ export function checkMetadataSettings(metadata: Readonly<Record<string, JsonValu
   try {
     style = chatStyleOf(metadata);
   } catch (error) {
-    throw new TypeError(`${label}: ${(error as Error).message}`);
+    throw new TypeError(`${label}: ${errorMessage(error)}`);
   }
   const text = (key: string): string | undefined => {
     const value = metadata[key];
@@ -171,7 +172,7 @@ export function checkMetadataSettings(metadata: Readonly<Record<string, JsonValu
     try {
       selectScopedTools(tools, scope, style);
     } catch (error) {
-      throw new TypeError(`${label}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new TypeError(`${label}: ${errorMessage(error)}`, { cause: error });
     }
   }
   const schema = text(METADATA_KEYS.toolsSchema)?.trim();
@@ -186,7 +187,7 @@ export function checkMetadataSettings(metadata: Readonly<Record<string, JsonValu
     try {
       parsePostProcessors(postProcessors);
     } catch (error) {
-      throw new TypeError(`${label}: ${(error as Error).message}`, { cause: error });
+      throw new TypeError(`${label}: ${errorMessage(error)}`, { cause: error });
     }
   }
   harnessFromMetadata(metadata, label);
@@ -195,10 +196,8 @@ export function checkMetadataSettings(metadata: Readonly<Record<string, JsonValu
 
 /** Checks harness limits given as a typed option (`harness`, or its old name `limits`). */
 export function checkHarnessOption(harness: unknown, limits: unknown, label: string): HarnessLimits {
-  if (harness !== undefined && limits !== undefined) {
-    throw new TypeError(`${label}: give harness or limits (the old name of harness), not both`);
-  }
-  return checkHarnessLimits(harness ?? limits, label);
+  if (limits !== undefined) throw new TypeError(`${label}: limits is not an option; an agent's limits (turns, exceptions, tokens, cost) are harness`);
+  return checkHarnessLimits(harness, label);
 }
 
 /**

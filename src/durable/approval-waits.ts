@@ -1,6 +1,6 @@
 /**
  * @module
- * The approval waits of one cell (DESIGN.md §7): a call of a `needsApproval` tool (or `requestApproval`)
+ * The approval waits of one cell: a call of a `needsApproval` tool (or `requestApproval`)
  * becomes a durable future of kind `approval` whose data is what `statek.pendingApprovals` lists; the cell
  * waits for it (its job suspends) until `statek.approve`/`deny` settles it. Approved, a tool's call is made
  * again by agent code's runtime with the request's key, and {@link authorizeApprovedCall} lets it run once:

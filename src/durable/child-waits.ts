@@ -1,6 +1,6 @@
 /**
  * @module
- * Child jobs as one cell of their parent sees them (DESIGN.md §7). A tool that returns `ctx.startJob(…)` makes
+ * Child jobs as one cell of their parent sees them. A tool that returns `ctx.startJob(…)` makes
  * the parent's cell create the child here — a durable future of kind `child` (keyed by the child's id) first,
  * then the child's rows, both idempotent, so a replay or an idempotent call made again starts nothing twice —
  * and agent code gets the child's handle. Awaiting the handle is a durable wait on that future: the child's

@@ -1,6 +1,6 @@
 /**
  * @module
- * The durable futures one cell of a job waits for (DESIGN.md §7): `sleep`/`until` (timers), `waitForMessage`
+ * The durable futures one cell of a job waits for: `sleep`/`until` (timers), `waitForMessage`
  * (the job's inbox), a tool's `ctx.future`, approval requests (`approval-waits.ts`) and child jobs
  * (`child-waits.ts`). Each is a store row, settled once by whoever comes first; a cell that waits only for
  * such rows suspends, and its job is stepped again when one settles (or a timer is due), replaying the cell
@@ -17,9 +17,11 @@ import { childReply } from "../workspace/wait-messages.ts";
 import { authorizeApprovedCall, openApproval, requestApprovalOf, type ApprovalWaitContext } from "./approval-waits.ts";
 import { openChild, startChild, type ChildWaitContext } from "./child-waits.ts";
 import type { FutureSignals } from "./future-signals.ts";
+import { TimeoutError } from "../errors/timeout-error.ts";
+import { errorInfo } from "../errors/guest-entry-error.ts";
 import { armLongTimer, unrefTimer } from "../workspace/long-timer.ts";
 
-/** Waits shorter than this stay in memory instead of suspending the job (DESIGN §7). */
+/** Waits shorter than this stay in memory instead of suspending the job. */
 export const SHORT_WAIT_MS = 100;
 
 /** The longest wait, 100,000 days (as `sleep` in agent code caps it): a longer finite one waits that long. */
@@ -247,7 +249,7 @@ export class JobFutures implements FutureWaits {
   }
 
   async #timeOut(key: string, timeoutMs: number): Promise<FutureOutcome> {
-    const error = { name: "TimeoutError", message: `the future ${key} was not settled within ${timeoutMs} ms` };
+    const error = errorInfo(new TimeoutError({ kind: "future", key, timeoutMs }));
     const settled = await this.#options.store.settleFuture(key, { state: "rejected", value: error, door: "time" });
     return outcomeOf(settled.future) ?? { error };
   }

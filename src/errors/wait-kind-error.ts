@@ -1,7 +1,7 @@
 import { StatekError } from "./statek-error.ts";
 
 /**
- * A durable wait was settled through another kind's door (DESIGN.md §7: every wait has a kind, and only its own
+ * A durable wait was settled through another kind's door (every wait has a kind, and only its own
  * door settles it): `resolveFuture` on an approval request, a timer or a message wait, say. Nothing was settled.
  */
 export class WaitKindError extends StatekError {

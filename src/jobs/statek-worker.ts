@@ -1,6 +1,6 @@
 /**
  * @module
- * `statek.worker(options)`: the job runner's side of a worker (DESIGN.md §4, §10). It checks the options,
+ * `statek.worker(options)`: the job runner's side of a worker. It checks the options,
  * registers the worker's agents, and hands the scheduler (`worker/job-worker.ts`) a function that steps one
  * claimed job under its lease (`runClaimedStep`), keeping the lease of a job that stays runnable for its next
  * step (a `LeaseCarry` per job) and releasing it when the scheduler will not step the job again.

@@ -1,6 +1,6 @@
 /**
  * @module
- * An agent's tools served over MCP (DESIGN.md §11): `mcpServer(agent)` is an SDK `Server` that lists the
+ * An agent's tools served over MCP: `mcpServer(agent)` is an SDK `Server` that lists the
  * agent's visible tools (hidden ones never; an agent's `allowedTools` narrow them) with their descriptions and
  * JSON Schemas — the same payload a model gets, plain profile — and runs each call through `callTool`, the
  * path a formal call from a model takes: binding, argument preparation, validation, the tool's `run`, error

@@ -1,6 +1,6 @@
 /**
  * @module
- * The rows of durable execution (DESIGN.md §7, §9): leases that fence every write of a step, the per-cell
+ * The rows of durable execution: leases that fence every write of a step, the per-cell
  * journal, durable futures, and the outbox of job events. Like the rest of the store they are plain data; what
  * a journal entry or an event *means* is the job runner's business.
  */
@@ -81,7 +81,7 @@ export interface FutureRow {
 export type NewFuture = Omit<FutureRow, "state" | "value" | "settledAt" | "createdAt"> & { jobId: string };
 
 /**
- * Who settles a future: every kind of wait has one door (DESIGN.md §7), and the store refuses a settlement
+ * Who settles a future: every kind of wait has one door, and the store refuses a settlement
  * through another kind's (`WaitKindError`): `application` (`resolveFuture`/`rejectFuture`) settles `external`
  * futures, `decision` (`approve`/`deny`) approval requests, `message` (`pushMessage`) message waits, `time`
  * timers and the timeouts of external futures, `child-end` a parent's wait for its child.

@@ -1,6 +1,6 @@
 /**
  * @module
- * The rules of the store contract, written once above the adapters (DESIGN.md §9): which status changes a
+ * The rules of the store contract, written once above the adapters: which status changes a
  * commit may make, which jobs are runnable, what a lease and its fence are worth, how writes must continue a
  * job's history and journal, and what a well-formed write looks like. Adapters hold SQL only; `store-core.ts`
  * applies these rules to what they read, inside their transactions.

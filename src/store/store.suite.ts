@@ -44,7 +44,7 @@ export function runStoreSuite(options: StoreSuiteOptions): void {
       await store.close();
     });
     const context: SuiteContext = {
-      test: (caseName, body) => it(caseName, { skip: skip[caseName] ?? false }, () => body(store)),
+      test: (caseName, body) => void it(caseName, { skip: skip[caseName] ?? false }, () => body(store)),
       testShared: (caseName, body) => {
         const reason = skip[caseName] ?? (openSecond ? false : "this store cannot be opened twice (no openSecond)");
         it(caseName, { skip: reason }, async () => {

@@ -313,7 +313,7 @@ export interface Store {
   /** How many jobs match, by status (every status present, 0 when none). */
   countJobs(query?: JobCountQuery, options?: StoreCallOptions): Promise<Record<JobStatus, number>>;
 
-  // Leases (DESIGN.md §7, §10). Times are the store's clock: lease expiry never depends on a worker's clock.
+  // Leases. Times are the store's clock: lease expiry never depends on a worker's clock.
 
   /**
    * Claims job `jobId` for `owner` for `leaseMs`: succeeds when the job has no live lease (none, expired,
@@ -423,7 +423,7 @@ export interface Store {
    */
   followEvents(follower: EventFollower, options?: FollowOptions): EventFollow;
 
-  // Wake-ups (DESIGN.md §10): how a worker learns, without scanning, that there may be work.
+  // Wake-ups: how a worker learns, without scanning, that there may be work.
 
   /**
    * Calls `listener` after a write that may have made a job runnable or appended events — a job inserted or

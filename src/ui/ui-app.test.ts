@@ -222,11 +222,11 @@ describe("web UI over HTTP", () => {
 
 describe("web UI access", () => {
   it("refuses a non-loopback host without a token, with a clear message", async () => {
-    await assert.rejects(startUi({ store: {} as never, actions: {}, host: "0.0.0.0", port: 0 }), /refusing to serve on 0\.0\.0\.0 without a token/);
+    await assert.rejects(startUi({ store: {} as never, actions: {} as never, host: "0.0.0.0", port: 0 }), /refusing to serve on 0\.0\.0\.0 without a token/);
   });
 
   it("answers only Host headers naming localhost when open", async () => {
-    const fixture = await startUiFixture({ fullActions: false });
+    const fixture = await startUiFixture();
     try {
       // fetch() sets Host itself; a raw request sends what a rebinding attack would.
       const status = await new Promise<number>((resolve, reject) => {
@@ -236,9 +236,6 @@ describe("web UI access", () => {
         }).on("error", reject).end();
       });
       assert.equal(status, 421);
-      const page = await (await fetch(`${fixture.ui.url}/jobs/${fixture.ids.approval}`)).text();
-      assert.match(page, /this STATEK has no statek\.pendingApprovals\(\) yet/, "a missing action is shown as unavailable");
-      assert.match(page, /this STATEK has no statek\.cancelJob\(\) yet/);
     } finally {
       await fixture.close();
     }

@@ -24,7 +24,10 @@ import type { Delivery, IdleAnswer, VmHost } from "./executor.ts";
 import { CODE_START_OP, errorReply, pendingReply, thrownReply } from "./guest/guest-protocol.ts";
 import { parseUntrusted } from "./membrane/untrusted-json.ts";
 import { childReply, futureKindOf, guestWait } from "./wait-messages.ts";
+import { InDoubtError } from "../errors/in-doubt-error.ts";
+import { ReplayDivergence } from "../errors/replay-divergence.ts";
 import { armLongTimer } from "./long-timer.ts";
+import { currentRegistries, withRegistries } from "../registries/registries.ts";
 
 const hostTimers: TimerSource = (ms, fire) => {
   const timer = setTimeout(fire, ms);
@@ -51,6 +54,9 @@ export class CellHost implements VmHost {
   readonly #handle: GuestMessageHandler;
   readonly #options: CellHostOptions;
   readonly #timers: TimerSource;
+  // Guest messages arrive from the sandbox thread's listener, outside the step that made this host: they are
+  // answered with that step's registries (enums, formatters, docs, tracer).
+  readonly #registries = currentRegistries();
   /** Pending results of the current cell that have not settled. */
   readonly #pending = new Map<number, Pending>();
   /** Settled results of the current cell not yet handed to the guest. */
@@ -94,6 +100,10 @@ export class CellHost implements VmHost {
   suspended = false;
 
   receive(op: string, args: readonly string[]): string | Promise<string> {
+    return withRegistries(this.#registries, () => this.#receive(op, args));
+  }
+
+  #receive(op: string, args: readonly string[]): string | Promise<string> {
     if (op === CODE_START_OP) {
       this.#inCode = true;
       this.#seq = 0;
@@ -151,11 +161,11 @@ export class CellHost implements VmHost {
   #replayMessage(seq: number, op: string, args: readonly string[], recorded: JournaledMessage): string | Promise<string> {
     if (recorded.op !== op || recorded.hash !== hashMessage(op, args)) {
       this.#replay!.stop();
-      this.divergence = `at call ${seq + 1} the cell called ${this.#describe(op, args)} but the journal recorded ${recorded.what}`;
+      this.divergence = new ReplayDivergence({ call: seq + 1, called: this.#describe(op, args), recorded: recorded.what }).message;
       return errorReply("ReplayDivergence", this.divergence);
     }
     // Crossings that touch nothing outside the step run again (the step's own state is rebuilt by them).
-    if (op === "exit") this.#answerLive(op, args, seq);
+    if (op === "exit") void this.#answerLive(op, args, seq);
     if (recorded.position >= this.#committedItems) this.#options.effects?.apply(recorded.effects);
     if (recorded.reply === undefined) return this.#inDoubt(seq, op, args, recorded);
     this.#noticeChild(seq, recorded.reply);
@@ -255,9 +265,9 @@ export class CellHost implements VmHost {
    * says so, made as the crossing's effect so that the journal keeps it with the reply.
    */
   #doubted(seq: number, op: string, args: readonly string[], recorded: JournaledMessage): string {
-    const message = `${recorded.what} was started but its worker stopped before it finished; it may or may not have taken effect`;
-    this.#options.onInDoubt?.(op, args, `InDoubtError: ${message}`, seq);
-    return errorReply("InDoubtError", message);
+    const error = new InDoubtError({ call: recorded.what });
+    this.#options.onInDoubt?.(op, args, `${error.name}: ${error.message}`, seq);
+    return errorReply(error.name, error.message);
   }
 
   #answerLive(op: string, args: readonly string[], seq: number): string | Promise<string> {

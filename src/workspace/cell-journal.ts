@@ -1,6 +1,6 @@
 /**
  * @module
- * The journal of one cell (DESIGN.md §7): an append-only list of items that says what the guest was
+ * The journal of one cell: an append-only list of items that says what the guest was
  * answered, message by message (`seq`, counted from 0 in issue order), and which host results it was handed
  * at each idle point. A side-effecting crossing writes an `intent` before it runs and a `done` item after;
  * every other message one `msg` item; an asynchronous result a `settle` item when it arrives and a `deliver`

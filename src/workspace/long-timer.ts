@@ -2,7 +2,7 @@
  * @module
  * Timers of any length. One `setTimeout` holds at most 2³¹−1 ms (about 24.8 days): Node turns a longer delay
  * into 1 ms, so a 30-day wait would end at once. A long wait is armed in steps of at most that much and
- * re-armed until its time has come (DESIGN.md §7: waits of any length).
+ * re-armed until its time has come (waits of any length).
  */
 
 /** The longest delay one `setTimeout` holds. */

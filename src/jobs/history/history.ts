@@ -1,6 +1,6 @@
 /**
  * @module
- * The kinds of durable history records (DESIGN.md §8.1) and the data each carries. History is append-only;
+ * The kinds of durable history records and the data each carries. History is append-only;
  * the records after a `model-response` and before the next one are what executing that response produced.
  */
 import type { JsonValue } from "../../store/store.ts";

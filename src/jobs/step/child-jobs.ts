@@ -1,6 +1,6 @@
 /**
  * @module
- * Child jobs (DESIGN.md §4, §7): what `ctx.startJob(agentOrRole, { vars, params, message })` prepares in a
+ * Child jobs: what `ctx.startJob(agentOrRole, { vars, params, message })` prepares in a
  * tool of a running job, and how a child's end reaches its parent. The child's id derives from the call's
  * idempotency key, so the call made again (a replay, an idempotent call in doubt) names the same child; the
  * parent's cell creates it once its journal records the call (`durable/child-waits.ts`). When the child ends

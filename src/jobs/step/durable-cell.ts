@@ -1,6 +1,6 @@
 /**
  * @module
- * Running one cell of a job durably (DESIGN.md §7): the journal of the job's current cell number is read; a
+ * Running one cell of a job durably: the journal of the job's current cell number is read; a
  * journal left by an earlier attempt (a crash, a suspension) is replayed; new items are written through the
  * step's lease; the cell's waits are the job's durable futures. A cell that waits only for futures suspends:
  * the job becomes `SUSPENDED` (also in warmup: `WARMING_UP` jobs are always runnable) and its `wakeAt` is its
@@ -10,7 +10,6 @@
  * One model response may run several parts — formal tool calls, `ts_cli` cells, its own cell — so journal
  * items carry the part they belong to (`p`), and each part replays only its own.
  */
-import type { Context } from "@opentelemetry/api";
 import { CorruptRecordError } from "../../errors/corrupt-record-error.ts";
 import { startCellSpan } from "../../telemetry/spans.ts";
 import { endSpan } from "../../telemetry/tracer.ts";

@@ -62,7 +62,7 @@ export async function executeResponse(
       const outcome = await runTsCli(context, workspace, call, journal);
       if (outcome.suspended) return { suspended: true, exceptions };
       if (outcome.failed) exceptions++;
-      if (outcome.exitStatus !== undefined) return finished(context, { exitStatus: outcome.exitStatus, exceptions }, journal);
+      if (outcome.exitStatus !== undefined) return finished(context, { exitStatus: outcome.exitStatus, exceptions });
       continue;
     }
     if (await runFormalCall(context, workspace, call, journal)) exceptions++;
@@ -70,7 +70,7 @@ export async function executeResponse(
   // A reply of only formal tool calls has no cell (nor has a DIRECT reply: its code runs through ts_cli); any
   // other reply runs, so an empty one reads as such.
   const code = response.code ?? "";
-  if (response.toolCalls.length > 0 && compileCell(code).kind === "empty") return finished(context, { exceptions }, journal);
+  if (response.toolCalls.length > 0 && compileCell(code).kind === "empty") return finished(context, { exceptions });
   const { report, futures } = await runDurableCell(context, workspace, code, CELL_PART, journal);
   changes.absorb(report);
   await settleCell(context, report, futures, CELL_PART, journal);
@@ -83,7 +83,7 @@ export async function executeResponse(
 const CELL_PART = "cell";
 
 /** Ends the response's cell number when its last part was not a cell (only formal calls, or an `exit` in ts_cli). */
-async function finished(context: DurableCellContext, execution: Execution, journal: ReadonlyMap<string, unknown[]>): Promise<Execution> {
+async function finished(context: DurableCellContext, execution: Execution): Promise<Execution> {
   context.changes.clearJournal = true;
   context.changes.job.cell = context.row.cell + 1;
   return execution;

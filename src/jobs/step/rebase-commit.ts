@@ -1,6 +1,6 @@
 /**
  * @module
- * A step's commit, rebased over what clients appended to the job meanwhile (DESIGN.md §3: a paid model reply is
+ * A step's commit, rebased over what clients appended to the job meanwhile (a paid model reply is
  * never asked for again). A step commits against the version of the job it read; a client that appends to the
  * job while the step runs — a pushed message, an operator's note — moves the version on, and the commit loses.
  * Doing the step again would ask the model again for the same turn. Instead the step's changes are moved after

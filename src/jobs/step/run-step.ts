@@ -1,6 +1,6 @@
 /**
  * @module
- * One step of a job (DESIGN.md §3): execute the pending model response (its formal tool calls, then its
+ * One step of a job: execute the pending model response (its formal tool calls, then its
  * cell), then — unless the job finished — ask the model for the next response and commit it **before** it is
  * executed. Everything a step changes is committed in one transaction at its end, so a crash loses at most
  * the step in progress and never a committed model reply.
@@ -38,6 +38,8 @@ import type { WarmupBlock } from "../../agents/warmup-blocks.ts";
 import { runWarmupBlock } from "./warmup.ts";
 import { announceChildEnd, parentSettlement } from "./child-jobs.ts";
 import { recordSettledWaits } from "./settled-waits.ts";
+import { errorMessage } from "../../errors/error-text.ts";
+import { withRegistries } from "../../registries/registries.ts";
 
 export { DEFAULT_MAX_TURNS, type StepEnvironment } from "./step-environment.ts";
 
@@ -153,7 +155,12 @@ async function claim(env: StepEnvironment, id: string): Promise<StepTransaction 
  * The one path of a step, whoever claimed its lease: read the job under the lease, step it, commit. The lease
  * is released unless `carry` keeps it for the next step of a job that stays runnable.
  */
-async function stepUnderLease(env: StepEnvironment, tx: StepTransaction, carry: LeaseCarry | undefined): Promise<StepOutcome> {
+function stepUnderLease(env: StepEnvironment, tx: StepTransaction, carry: LeaseCarry | undefined): Promise<StepOutcome> {
+  // Argument preparation, llmRepr and the docs read the instance's registries through the step's context.
+  return withRegistries(env.registries, () => stepWithRegistries(env, tx, carry));
+}
+
+async function stepWithRegistries(env: StepEnvironment, tx: StepTransaction, carry: LeaseCarry | undefined): Promise<StepOutcome> {
   const id = tx.lease.jobId;
   env.activeSteps?.set(id, tx);
   let kept = false;
@@ -275,7 +282,7 @@ function submittedTrace(history: readonly HistoryRecord[]): TraceCarrier | undef
 /** A row whose status cannot be read fails like any other job: through `StepChanges.fail`, handlers first. */
 async function failCorrupt(env: StepEnvironment, row: JobRow, error: unknown): Promise<JobStatus> {
   const changes = new StepChanges(row);
-  changes.fail(error instanceof Error ? error.message : String(error), error);
+  changes.fail(errorMessage(error), error);
   let agent: Agent | undefined;
   try {
     agent = env.agentFor(row.role);
@@ -298,9 +305,9 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, se
     dialog = chatStyleRules(chatStyleOf(row.metadata)).dialog;
     agent = agentForJob(agent, row.metadata);
   } catch (error) {
-    return changes.fail(`job metadata: ${(error as Error).message}`);
+    return changes.fail(`job metadata: ${errorMessage(error)}`);
   }
-  const limits = effectiveLimits(agent.limits, env.harness);
+  const limits = effectiveLimits(agent.harness, env.harness);
   // [model layer] warmup: one block per step before the first model call.
   // A warmup block that waited (the job suspended there) resumes in warmup.
   const waitedInWarmup = changes.status === "SUSPENDED" && row.state.suspendedIn === "warmup";

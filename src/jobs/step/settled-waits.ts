@@ -1,6 +1,6 @@
 /**
  * @module
- * The job's record of waits that others settle (DESIGN.md §4, §7): a human's decision on an approval request
+ * The job's record of waits that others settle: a human's decision on an approval request
  * (who, when, which way) and the end of a child job. Cells watch the requests they open and the children
  * they start (`JobFutures.watched`, kept in the job's `state.watching`). When a cell ends or suspends, and when
  * each step begins, the watched futures are looked at and an `approval` or `child-ended` record is appended for

@@ -5,6 +5,7 @@
 import type { Context } from "@opentelemetry/api";
 import type { ModelSettings } from "../../models/model-settings.ts";
 import type { Store } from "../../store/store.ts";
+import type { Registries } from "../../registries/registries.ts";
 import type { ErrorHandler } from "../../tools/error-handler.ts";
 import type { Executor } from "../../workspace/executor.ts";
 import type { ExposedClasses } from "../../workspace/membrane/host-references.ts";
@@ -23,6 +24,8 @@ export const DEFAULT_MAX_TURNS = 50;
 export interface StepEnvironment {
   store: Store;
   executor: Executor;
+  /** The instance's enums, formatters, class docs and tracer: current while a step runs. */
+  registries: Registries;
   /** The registered agent for a role; throws `NoSuchAgentError`. */
   agentFor(role: string): Agent;
   /** Registers an agent in this process (a child job's, started with `ctx.startJob(agent)`); a `TypeError` for a role taken by another agent. */

@@ -1,6 +1,6 @@
 /**
  * @module
- * The one owner of a step's durability (DESIGN.md §3): it holds the job's lease, renews it at a quarter of its
+ * The one owner of a step's durability: it holds the job's lease, renews it at a quarter of its
  * length, writes the cell's journal (fenced by the lease's epoch, so a worker that lost the lease can never
  * write), makes the final commit fenced too — and holds back everything that reaches the outside world (an
  * `onMessage` callback, events, a child job's start) until the write that records it is durable. A step whose
@@ -167,20 +167,25 @@ export class StepTransaction implements JournalSink {
     this.#after.push(effect);
   }
 
+  // A method, not an inline check: the compiler would keep `#lost` narrowed to undefined across the await.
+  #throwIfLost(): void {
+    if (this.#lost) throw this.#lost;
+  }
+
   /**
    * The step's final write: fenced, releasing the lease — or, with `keepLease`, keeping it (and renewing it)
    * for the caller's next step of the same job, which then needs no claim of its own: one durable write per
    * step instead of two. Then the held-back effects run, in order; one that throws does not stop the others.
    */
   async commit(change: JobCommit, options: { keepLease?: boolean } = {}): Promise<void> {
-    if (this.#lost) throw this.#lost;
+    this.#throwIfLost();
     // A commit that clears the journal deletes what it holds, so items still buffered are not written first: a
     // write of its own per step, undone by the next. Left unwritten, they are what a crash just before this
     // commit would leave unwritten too — never an effect's intent or result, which are durable before it runs
     // and before the guest reads it.
     if (change.clearJournal) this.#buffer = [];
     await this.flush().catch(() => undefined);
-    if (this.#lost) throw this.#lost;
+    this.#throwIfLost();
     // Deleting what is known to be empty is a statement per step saved.
     const clearsJournal = change.clearJournal === true;
     if (clearsJournal && this.#journalEmpty) change = { ...change, clearJournal: false };

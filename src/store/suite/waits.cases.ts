@@ -1,6 +1,6 @@
 /**
  * @module
- * Conformance cases: every wait has a kind, and only its own door settles it (DESIGN.md §7). An application's
+ * Conformance cases: every wait has a kind, and only its own door settles it. An application's
  * future is settled by `application` (or, when it has a timeout, by `time`), an approval request by
  * `decision`, a message wait by `message`, a timer by `time`, a child's end by `child-end`; any other door is
  * refused with a `WaitKindError` naming the key's kind and what settles it, and nothing changes. A key settled

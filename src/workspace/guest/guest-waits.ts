@@ -1,6 +1,6 @@
 /**
  * @module
- * The durable waits of agent code (DESIGN.md §4, §7): `sleep(ms)`, `until(date)`, `waitForMessage()`, and
+ * The durable waits of agent code: `sleep(ms)`, `until(date)`, `waitForMessage()`, and
  * `getAny`/`getAll` over them. Each wait is a host result the host settles when the time comes or the
  * message arrives; a cell that waits only for such results is *suspended* (its VM freed, the job kept as
  * rows) and resumed later by replaying it up to the wait, which then yields. Short sleeps stay in memory.

@@ -1,6 +1,6 @@
 /**
  * @module
- * The broker (DESIGN.md §6.3): the one place every crossing from agent code to the host goes through —
+ * The broker: the one place every crossing from agent code to the host goes through —
  * property reads and writes on handles, method and function calls, tool calls, the clock and random source,
  * printing, `exit`, and the restoring of persisted handles. For each it checks the policy (the job's tool
  * access, the member policy and its exposed-class lists), converts the values with the host codec (which
@@ -25,6 +25,7 @@ import type { ClassPolicy } from "./exposed-classes.ts";
 import type { HandleEntry, HandleTable } from "./handle-table.ts";
 import { memberRefusal, publicKeys, visibleUnder, writeRefusal } from "./member-policy.ts";
 import type { ToolAccess } from "./tool-access.ts";
+import { errorMessage } from "../../errors/error-text.ts";
 
 /** What the broker needs from its workspace. */
 export interface BrokerOptions {
@@ -76,7 +77,7 @@ export class Broker {
   restoring = false;
   /** Receives every message of the workspace's guest; a promise is a result the guest gets later. */
   readonly channel: (op: string, args: readonly string[]) => string | Promise<string>;
-  /** How each guest message is journaled (DESIGN §7): side effects, reads, or the step's own business. */
+  /** How each guest message is journaled: side effects, reads, or the step's own business. */
   readonly policy: CrossingPolicy = {
     kind: (op, args) => this.#kindOf(op, args),
     idempotent: (op, args) => {
@@ -345,7 +346,7 @@ export class Broker {
       if (record) this.#options.journal.fail(record, error);
       // Shown once per cell: a loop of prints past a limit would otherwise flood the console with the same error.
       if (this.#options.journal.notePrintFailure()) {
-        this.#options.console.push("error", `${error instanceof Error ? error.name : "Error"}: ${error instanceof Error ? error.message : String(error)}`);
+        this.#options.console.push("error", `${error instanceof Error ? error.name : "Error"}: ${errorMessage(error)}`);
       }
     }
     return UNDEFINED_REPLY;

@@ -1,6 +1,6 @@
 /**
  * @module
- * Workspace suite, the sandbox's time (DESIGN.md §6.4–§6.5): timers inside a cell, the CPU limit that counts
+ * Workspace suite, the sandbox's time: timers inside a cell, the CPU limit that counts
  * guest time only (never the time the host takes to answer), and restoring variables as part of the next
  * cell — under its limits, with its tool calls in its records.
  */
