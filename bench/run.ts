@@ -21,6 +21,7 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   "worker-suspended": () => import("./worker-suspended.ts"),
   "worker-restart": () => import("./worker-restart.ts"),
   "postgres-idle": () => import("./postgres-idle.ts"),
+  chaos: () => import("./chaos.ts"),
 };
 
 const wanted = process.argv.slice(2);

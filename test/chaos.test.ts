@@ -16,8 +16,8 @@ import { POSTGRES_URL, postgresSkipReason } from "./support/postgres-server.ts";
 const seed = Number(process.env["CHAOS_SEED"] ?? Math.floor(Math.random() * 2 ** 31));
 
 const ciSize = {
-  jobs: 16, workers: 3, maxConcurrency: 8, leaseMs: 4_000, seed, kills: 4, stops: 1,
-  faultGapMs: [1_500, 4_000], deadlineMs: 240_000, log: (line) => console.log(line),
+  jobs: 8, workers: 2, maxConcurrency: 8, leaseMs: 4_000, seed, kills: 3, stops: 1,
+  faultGapMs: [1_000, 2_500], deadlineMs: 240_000, log: (line) => console.log(line),
   ...(process.env["CHAOS_KEEP"] ? { keep: process.env["CHAOS_KEEP"] } : {}),
 } satisfies Partial<ChaosOptions>;
 

@@ -1,5 +1,5 @@
 /**
- * A chaos run (DESIGN.md §7: a job survives anything but the loss of its store), shared by test/chaos.test.ts
+ * A chaos run (a job survives anything but the loss of its store), shared by test/chaos.test.ts
  * (CI sizes) and bench/chaos.ts (the closing figures): several worker processes on one store — a SQLite file or
  * a PostgreSQL schema — run the chaos agents' jobs (fixtures/chaos-agents.ts) while a client process pushes
  * messages and approves transfers at random (fixtures/chaos-client.ts), and this process, with a seeded random
@@ -215,10 +215,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           const pid = victim.process.pid!;
           const at = Date.now();
           victim.process.kill("SIGSTOP");
-          log(`# chaos: SIGSTOP worker ${pid} for ${options.leaseMs * 2.5} ms at +${at - started} ms`);
-          await pause(options.leaseMs * 2.5);
+          // Stopped past its lease (its jobs are taken over meanwhile), then resumed: it must notice, not write on.
+          log(`# chaos: SIGSTOP worker ${pid} for ${options.leaseMs * 1.5} ms at +${at - started} ms`);
+          await pause(options.leaseMs * 1.5);
           victim.process.kill("SIGCONT");
-          faults.push({ kind: "stop", at, until: Date.now() + options.leaseMs, pid });
+          const resumedAt = Date.now();
+          faults.push({ kind: "stop", at, until: resumedAt + options.leaseMs, resumedAt, pid });
         } else if (kind === "restart") {
           budget.restarts--;
           const at = Date.now();
@@ -279,7 +281,7 @@ async function measureTakeover(probe: LeaseProbe, ids: readonly string[], pid: n
   let left = [...ids];
   while (left.length && Date.now() - at < 120_000) {
     const released = await probe.released(left, pid).catch(() => new Set<string>());
-    for (const id of released) times.push(Date.now() - at);
+    for (let n = 0; n < released.size; n++) times.push(Date.now() - at);
     left = left.filter((id) => !released.has(id));
     if (left.length) await pause(20);
   }
@@ -302,7 +304,7 @@ export function chaosFigures(report: ChaosReport): string {
     `seed ${report.seed}`, `${report.store}`, `${report.parents}+${report.children} jobs`, `${report.kills} kills, ${report.stops} stops, ${report.restarts} restarts`,
     `${(report.durationMs / 1000).toFixed(1)} s`, `stuck ${report.stuck.length}`, `off script ${report.offScript.length}`,
     `calls without their record ${report.unrecorded}`, `recorded twice ${report.recordedTwice}`, `duplicate effects ${report.duplicateEffects}`,
-    `in doubt shown ${report.inDoubt}`, `idempotent calls made again ${report.idempotentAgain}`,
+    `in doubt shown ${report.inDoubt}`, `effects by a stopped worker after resuming ${report.afterResume} (not in doubt ${report.afterResumeNotInDoubt})`, `idempotent calls made again ${report.idempotentAgain}`,
     `${report.turns} turns, ${report.modelCalls} model calls, extra per 1,000 turns ${perThousand} (after a kill ${extra.afterKill}, a stop ${extra.afterStop}, a restart ${extra.afterRestart}, other ${extra.other})`,
     `takeover p50 ${percentile(report.takeoverMs, 50)} ms p99 ${percentile(report.takeoverMs, 99)} ms (${report.takeoverMs.length} jobs)`,
     `late leases ${report.leaseLate}`, `step errors ${report.stepErrors}`,

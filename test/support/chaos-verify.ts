@@ -15,6 +15,8 @@ export interface FaultMark {
   /** When the fault ended (a stopped worker resumed, the database accepted connections again). */
   until: number;
   pid?: number;
+  /** When a stopped worker was resumed. */
+  resumedAt?: number;
 }
 
 /** What the history and the application's rows say, with what is wrong. */
@@ -40,6 +42,12 @@ export interface ChaosFindings {
   modelCalls: number;
   /** Extra calls (a turn paid more than once), by what preceded them. */
   extraCalls: { afterKill: number; afterStop: number; afterRestart: number; other: number };
+  /**
+   * Effects of non-idempotent calls a stopped worker made after it was resumed, past its lease, and of those the
+   * ones whose call the history does not say was in doubt (the taker of the job must have seen it in flight).
+   */
+  afterResume: number;
+  afterResumeNotInDoubt: number;
   /** Approval records not made by the client's approve(), message records not as pushed. */
   forgedTrail: number;
   violations: string[];
@@ -52,9 +60,12 @@ export async function verifyChaos(statek: Statek, appPath: string, faults: reado
   const violations: string[] = [];
   const found: ChaosFindings = {
     parents: 0, children: 0, stuck: [], offScript: [], unrecorded: 0, recordedTwice: 0, duplicateEffects: 0, inDoubt: 0, idempotentAgain: 0,
-    turns: 0, modelCalls: 0, extraCalls: { afterKill: 0, afterStop: 0, afterRestart: 0, other: 0 }, forgedTrail: 0, violations,
+    turns: 0, modelCalls: 0, extraCalls: { afterKill: 0, afterStop: 0, afterRestart: 0, other: 0 }, afterResume: 0, afterResumeNotInDoubt: 0,
+    forgedTrail: 0, violations,
   };
   const app = new DatabaseSync(appPath, { readOnly: true });
+  // The calls the history says were in doubt, as `<job>:note:<i>` and `<job>:transfer`.
+  const doubted = new Set<string>();
   try {
     const rows = await statek.store.listJobs({ limit: 1_000_000 });
     for (const row of rows) {
@@ -70,10 +81,11 @@ export async function verifyChaos(statek: Statek, appPath: string, faults: reado
         found.stuck.push(`${tag} ${view.id} ${view.status}${view.error ? `: ${view.error}` : ""} (wakeAt ${row.wakeAt}, lease ${lease ? `${lease.owner}#${lease.epoch} until ${lease.until}` : "none"}, futures [${futures.join(", ")}], last [${last.join(", ")}])`);
         continue;
       }
-      if (view.role === "chaos") checkParent(view, tag, app, found);
-      else checkChild(view, tag, app, found);
+      if (view.role === "chaos") checkParent(view, tag, app, found, doubted);
+      else checkChild(view, tag, app, found, doubted);
     }
     countModelCalls(app, faults, found);
+    countAfterResume(app, faults, found, doubted);
   } finally {
     app.close();
   }
@@ -112,7 +124,7 @@ function checkEffect(found: ChaosFindings, where: string, records: ReadonlyArray
   return doubted;
 }
 
-function checkParent(view: JobView, tag: string, app: DatabaseSync, found: ChaosFindings): void {
+function checkParent(view: JobView, tag: string, app: DatabaseSync, found: ChaosFindings, doubted: Set<string>): void {
   const n = Number(tag.slice(1));
   const expected = expectedExit(tag);
   const exit = isRecord(view.exitStatus) ? view.exitStatus : {};
@@ -129,6 +141,7 @@ function checkParent(view: JobView, tag: string, app: DatabaseSync, found: Chaos
     found.idempotentAgain += Math.max(0, paid.calls - 1);
     const notes = (app.prepare("SELECT COUNT(*) AS n FROM notes WHERE job = ? AND i = ?").get(view.id, i) as { n: number }).n;
     doubts[`note${i}`] = checkEffect(found, `${tag} note(${i})`, callRecords(view, "note", `{i:${i}}`), notes);
+    if (doubts[`note${i}`]) doubted.add(`${view.id}:note:${i}`);
   }
   const transfers = (app.prepare("SELECT COUNT(*) AS n FROM transfers WHERE job = ?").get(view.id) as { n: number }).n;
   // A call that needs approval is recorded twice: asking (its result says it awaits approval), then running.
@@ -136,6 +149,7 @@ function checkParent(view: JobView, tag: string, app: DatabaseSync, found: Chaos
   const asked = transferCalls.filter((record) => record.result?.startsWith("awaiting approval (") === true);
   if (asked.length !== 1) found.violations.push(`${tag} transfer: asked for approval ${asked.length} times`);
   doubts.transfer = checkEffect(found, `${tag} transfer`, transferCalls.filter((record) => !asked.includes(record)), transfers);
+  if (doubts.transfer) doubted.add(`${view.id}:transfer`);
   const research = callRecords(view, "research", `{tag:${JSON.stringify(tag)}}`);
   if (research.length !== 1) found.violations.push(`${tag} research: ${research.length} records`);
   const approvals = view.history.flatMap((record) => (record.kind === "approval" ? [record.data] : []));
@@ -157,9 +171,9 @@ function checkParent(view: JobView, tag: string, app: DatabaseSync, found: Chaos
   if (JSON.stringify(exit) !== JSON.stringify(want)) found.offScript.push(`${tag}: exit ${JSON.stringify(view.exitStatus)}, expected ${JSON.stringify(want)}`);
 }
 
-function checkChild(view: JobView, tag: string, app: DatabaseSync, found: ChaosFindings): void {
+function checkChild(view: JobView, tag: string, app: DatabaseSync, found: ChaosFindings, doubted: Set<string>): void {
   const notes = (app.prepare("SELECT COUNT(*) AS n FROM notes WHERE job = ? AND i = 100").get(view.id) as { n: number }).n;
-  checkEffect(found, `${tag} note(100)`, callRecords(view, "note", "{i:100}"), notes);
+  if (checkEffect(found, `${tag} note(100)`, callRecords(view, "note", "{i:100}"), notes)) doubted.add(`${view.id}:note:100`);
   if (view.exitStatus !== `found ${tag}`) found.offScript.push(`${tag}: exit ${JSON.stringify(view.exitStatus)}`);
 }
 
@@ -183,4 +197,20 @@ function countModelCalls(app: DatabaseSync, faults: readonly FaultMark[], found:
     }
   }
   found.turns = seen.size;
+}
+
+/**
+ * Effects a stopped worker made after it was resumed. A call in flight when it stopped may still land (a tool
+ * cannot be taken back); the job's new holder must then have shown it in doubt, unless the lease was never taken.
+ * Duplicates and calls recorded twice, which a worker writing on past its lease would cause, are checked above.
+ */
+function countAfterResume(app: DatabaseSync, faults: readonly FaultMark[], found: ChaosFindings, doubted: ReadonlySet<string>): void {
+  for (const fault of faults) {
+    if (fault.kind !== "stop" || fault.resumedAt === undefined) continue;
+    const notes = app.prepare("SELECT job, i FROM notes WHERE pid = ? AND at >= ?").all(fault.pid!, fault.resumedAt) as Array<{ job: string; i: number }>;
+    const transfers = app.prepare("SELECT job FROM transfers WHERE pid = ? AND at >= ?").all(fault.pid!, fault.resumedAt) as Array<{ job: string }>;
+    const keys = [...notes.map((row) => `${row.job}:note:${row.i}`), ...transfers.map((row) => `${row.job}:transfer`)];
+    found.afterResume += keys.length;
+    found.afterResumeNotInDoubt += keys.filter((key) => !doubted.has(key)).length;
+  }
 }

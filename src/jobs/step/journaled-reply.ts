@@ -1,7 +1,7 @@
 /**
  * @module
- * A model reply kept in the step's journal from the moment it arrives until the step commits (DESIGN.md §3: a
- * crash never repeats a paid model call). The step's commit records the reply in the history; but a step that
+ * A model reply kept in the step's journal from the moment it arrives until the step commits (a paid model
+ * call is not made again). The step's commit records the reply in the history; but a step that
  * cannot commit — its store down past the retries, its lease taken while its event loop stalled, a commit that
  * cannot be rebased — is done again, and the attempt that does it again finds the reply of that turn here
  * instead of asking the model again. Only a crash between the reply's arrival and this write (one fenced write,
