@@ -79,6 +79,7 @@ export const journaledReplySchema: z.ZodType<JournaledReply> = z.looseObject({
   finishReason: z.string(),
   rawFinishReason: z.string().optional(),
   modelName: z.string(),
+  messagesSeen: count.optional(),
 });
 
 const modelAttempt: z.ZodType<ModelAttemptRecord> = z.looseObject({

@@ -236,6 +236,8 @@ export interface JournaledReply {
   finishReason: string;
   rawFinishReason?: string;
   modelName: string;
+  /** How many user messages the request that got the reply showed the model. */
+  messagesSeen?: number;
 }
 
 /** A child job this job started (`ctx.startJob`) ended. */

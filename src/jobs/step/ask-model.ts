@@ -30,6 +30,7 @@ import type { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { addUsage } from "./usage-totals.ts";
 import type { ReplyJournal } from "./journaled-reply.ts";
+import { MESSAGE_RESTART_REASON, restartedState } from "./job-state.ts";
 
 /**
  * Asks the model and commits its reply (or fails the job). `history` includes this step's records; `memory` is
@@ -71,12 +72,22 @@ export async function askModel(
   const modelName = `${model.provider}/${model.modelId}`;
   // What the attempt in flight has produced so far, for the record of an attempt that fails.
   let progress: AttemptProgress = { text: "", usage: undefined, started: 0 };
+  const messagesSeen = history.filter((record) => record.kind === "user-message").length;
   // The reply an earlier attempt at this step received and journaled: this turn is paid already.
-  let reply = replies?.find(turn);
-  if (reply) {
+  const journaled = replies?.find(turn);
+  if (journaled) {
     changes.clearJournal = true;
-    return commitReply(env, agent, row, history, changes, style, reply, memory);
+    // Messages pushed since that request are marked unseen by the reply (the prompt shows them after it).
+    const unseen = history.filter((record) => record.kind === "user-message").slice(journaled.messagesSeen).map((record) => record.seq);
+    await commitReply(env, agent, row, history, changes, style, journaled.reply, memory, unseen);
+    // A dialog turn the reply ended has a message to answer: the job goes on, as a pushed message restarts it.
+    if (unseen.length && style.dialog && changes.status === "DONE") {
+      changes.setStatus("STARTED", MESSAGE_RESTART_REASON);
+      changes.job.state = restartedState({ ...row.state, ...(changes.job.state ?? {}) }, changes.job.turns ?? row.turns);
+    }
+    return;
   }
+  let reply;
   try {
     reply = await callWithRetries(
       (signal, attempt) => {
@@ -111,7 +122,7 @@ export async function askModel(
   }
   if (replies) {
     // Durable before anything else can fail: a step done again takes it from here (`journaled-reply.ts`).
-    await replies.record(turn, reply);
+    await replies.record(turn, reply, messagesSeen);
     changes.clearJournal = true;
   }
   await commitReply(env, agent, row, history, changes, style, reply, memory);

@@ -23,12 +23,21 @@ const PART = "reply";
 /** The operation a journaled reply is kept under (a `msg` item: `h` is its turn, `r` the reply as JSON). */
 const OP = "model-reply";
 
+/** A journaled reply, with how many user messages the request that got it showed the model. */
+export interface FoundReply {
+  reply: ModelReply;
+  messagesSeen: number;
+}
+
 /** The replies of the job's journal, and the recording of a new one. */
 export interface ReplyJournal {
   /** The reply of turn `turn` an earlier attempt at this step received, if the journal has it (and it can be read). */
-  find(turn: number): ModelReply | undefined;
-  /** Makes the reply of turn `turn` durable in the journal (fenced by the step's lease). */
-  record(turn: number, reply: ModelReply): Promise<void>;
+  find(turn: number): FoundReply | undefined;
+  /**
+   * Makes the reply of turn `turn` durable in the journal (fenced by the step's lease); `messagesSeen` is how
+   * many user messages its request showed (a message that arrives before the step is done again was not seen).
+   */
+  record(turn: number, reply: ModelReply, messagesSeen: number): Promise<void>;
 }
 
 /** The reply journal of the step of `tx` over job `row`, whose journal (by part) the step read as `journal`. */
@@ -39,17 +48,17 @@ export function replyJournal(tx: StepTransaction, row: JobRow, journal: Readonly
       if (item?.t !== "msg") return undefined;
       try {
         const parsed = journaledReplySchema.safeParse(JSON.parse(item.r));
-        return parsed.success ? replyOf(parsed.data) : undefined;
+        return parsed.success ? { reply: replyOf(parsed.data), messagesSeen: parsed.data.messagesSeen ?? 0 } : undefined;
       } catch {
         // A reply that cannot be read back is asked for again: the model's answer, not the job's record, is lost.
         return undefined;
       }
     },
-    async record(turn, reply) {
+    async record(turn, reply, messagesSeen) {
       let length = 0;
       for (const items of journal.values()) length += items.length;
       tx.journalFor(row.cell, length);
-      tx.appendPart([{ t: "msg", seq: 0, op: OP, h: turn, w: `the model's reply of turn ${turn}`, r: JSON.stringify(journaledOf(reply)) }], PART);
+      tx.appendPart([{ t: "msg", seq: 0, op: OP, h: turn, w: `the model's reply of turn ${turn}`, r: JSON.stringify({ ...journaledOf(reply), messagesSeen }) }], PART);
       await tx.flush();
     },
   };
