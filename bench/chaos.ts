@@ -1,6 +1,6 @@
 /**
  * bench/chaos: the chaos run at full size (test/support/chaos-harness.ts; test/chaos.test.ts runs a short one in
- * the suite). Per run: 3 worker processes (maxConcurrency 20, leaseMs 3 s) on one store run JOBS parent jobs
+ * the suite). Per run: 3 worker processes (maxConcurrency 20, leaseMs 5 s) on one store run JOBS parent jobs
  * (each starts a child: 2 × JOBS jobs) while a client process pushes messages, approves transfers and forges
  * settlements at random; a worker is killed with SIGKILL every 1–4 s while work remains, one is stopped with
  * SIGSTOP past its lease and resumed, and on PostgreSQL the server is restarted once with `-m immediate`.
@@ -66,7 +66,7 @@ export async function main(): Promise<void> {
       console.log(`chaos: ${store} run ${run + 1}/${RUNS}, seed ${seed}, load ${load()}`);
       const report = await runChaos({
         store: store === "postgres" ? { postgres: postgres! } : "sqlite",
-        jobs: JOBS, workers: 3, maxConcurrency: 20, leaseMs: 3_000, seed,
+        jobs: JOBS, workers: 3, maxConcurrency: 20, leaseMs: 5_000, seed,
         kills: 1_000, stops: 1, restarts: store === "postgres" ? restarts : 0, faultGapMs: [1_000, 4_000], deadlineMs: 12 * 60_000,
         ...(process.env.CHAOS_KEEP ? { keep: join(process.env.CHAOS_KEEP, `${store}-${seed}`) } : {}),
         log: (line) => console.log(line),

@@ -187,21 +187,22 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
       }
       if (Date.now() >= nextFault && budget.kills + budget.stops + budget.restarts > 0) {
         nextFault = Date.now() + random.int(...options.faultGapMs);
+        // Kills and stops land on a worker that holds jobs: a worker still starting (seconds on a loaded machine)
+        // killed again and again would stop all progress and test nothing. With none, the fault waits for one.
         const live = workers.filter((worker) => worker.process.exitCode === null && worker.process.signalCode === null);
+        const holding = await Promise.all(live.map(async (worker) => ({ worker, held: await probe!.leasedBy(worker.process.pid!).catch(() => [] as string[]) })));
+        const busy = holding.filter((entry) => entry.held.length > 0);
         const kinds = [
-          ...(budget.kills ? (Array(3).fill("kill") as string[]) : []),
-          ...(budget.stops ? ["stop"] : []),
+          ...(budget.kills && busy.length ? (Array(3).fill("kill") as string[]) : []),
+          ...(budget.stops && busy.length ? ["stop"] : []),
           ...(budget.restarts ? ["restart"] : []),
         ];
-        const kind = random.pick(kinds);
-        if (kind === "kill" && live.length) {
+        const kind = kinds.length ? random.pick(kinds) : "none";
+        if (kind === "none") nextFault = Date.now() + 200;
+        if (kind === "kill") {
           budget.kills--;
-          // A worker holding jobs, when one does: its jobs' takeover is measured.
-          const holding = await Promise.all(live.map(async (worker) => ({ worker, held: await probe!.leasedBy(worker.process.pid!).catch(() => []) })));
-          const busy = holding.filter((entry) => entry.held.length > 0);
-          const { worker: victim } = random.pick(busy.length ? busy : holding);
+          const { worker: victim, held } = random.pick(busy);
           const pid = victim.process.pid!;
-          const held = await probe.leasedBy(pid).catch(() => []);
           const at = Date.now();
           victim.process.kill("SIGKILL");
           faults.push({ kind: "kill", at, until: at, pid });
@@ -209,9 +210,9 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           takeovers.push(measureTakeover(probe, held, pid, at));
           await victim.exited;
           startWorker();
-        } else if (kind === "stop" && live.length) {
+        } else if (kind === "stop") {
           budget.stops--;
-          const victim = random.pick(live);
+          const { worker: victim } = random.pick(busy);
           const pid = victim.process.pid!;
           const at = Date.now();
           victim.process.kill("SIGSTOP");
