@@ -61,6 +61,8 @@ export class Statek {
   readonly #agents = new Map<string, Agent>();
   readonly #bindings: Map<string, unknown>;
   readonly #executor: Executor;
+  /** Set when the executor was made here (from a name): closing this instance closes it (its sandbox threads). */
+  readonly #ownsExecutor: boolean;
   readonly #workspaceLimits: Partial<WorkspaceLimits>;
   readonly #harness: HarnessLimits;
   readonly #models: ModelSettings;
@@ -81,9 +83,10 @@ export class Statek {
   readonly #workers = new Set<StatekWorker>();
   #closed = false;
 
-  private constructor(store: Store, ownsStore: boolean, options: StatekOptions) {
+  private constructor(store: Store, ownsStore: boolean, options: StatekOptions, ownsExecutor = false) {
     this.store = store;
     this.#ownsStore = ownsStore;
+    this.#ownsExecutor = ownsExecutor;
     this.#bindings = new Map(Object.entries(options.bindings ?? {}));
     this.#executor = resolveExecutor(options.executor);
     this.#workspaceLimits = { ...workspaceLimitsOf(options) };
@@ -124,7 +127,7 @@ export class Statek {
     }
     const store = await openStore(spec);
     try {
-      return new Statek(store, typeof spec === "string", { ...options, executor });
+      return new Statek(store, typeof spec === "string", { ...options, executor }, typeof options.executor !== "object");
     } catch (error) {
       if (typeof spec === "string") await store.close();
       throw error;
@@ -392,6 +395,7 @@ export class Statek {
     await Promise.allSettled([...this.#workers].map((worker) => worker.stop()));
     await Promise.allSettled(this.#running.values());
     this.#sessions.clear();
+    if (this.#ownsExecutor) this.#executor.close?.();
     if (this.#ownsStore) await this.store.close();
   }
 
