@@ -40,9 +40,8 @@ const SURFACE: Record<string, string[]> = {
     "POSTGRES_MIGRATIONS", "POSTGRES_SCHEMA_VERSION", "PostgresStore", "createPostgresStore", "maskConnectionString",
   ],
   "./executor": [
-    "DEFAULT_VM_LIMITS", "QUICKJS_MAX_STACK_BYTES", "QUICKJS_MIN_VM_MEMORY_BYTES", "configureReadyVms",
-    "configureSandboxPool", "configureSlotPool", "createQuickJsExecutor", "createTrustedExecutor", "runWorkspaceSuite",
-    "sandboxThreadCount",
+    "DEFAULT_VM_LIMITS", "QUICKJS_MAX_STACK_BYTES", "QUICKJS_MIN_VM_MEMORY_BYTES", "SandboxPool", "createQuickJsExecutor",
+    "createTrustedExecutor", "runWorkspaceSuite",
   ],
   "./models": [
     "BUILT_IN_PRICING", "BUILT_IN_PROVIDERS", "DEFAULT_RETRY_POLICY", "costOf", "createModelRegistry", "findPrice",

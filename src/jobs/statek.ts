@@ -64,6 +64,8 @@ export class Statek {
   readonly #bindings: Map<string, unknown>;
   readonly #executor: Executor;
   readonly #typeChecker: TypeChecker;
+  /** Set when the executor was made here (from a name): closing this instance closes it (its sandbox threads). */
+  readonly #ownsExecutor: boolean;
   readonly #workspaceLimits: Partial<WorkspaceLimits>;
   readonly #harness: HarnessLimits;
   readonly #models: ModelSettings;
@@ -84,9 +86,10 @@ export class Statek {
   readonly #workers = new Set<StatekWorker>();
   #closed = false;
 
-  private constructor(store: Store, ownsStore: boolean, options: StatekOptions) {
+  private constructor(store: Store, ownsStore: boolean, options: StatekOptions, ownsExecutor = false) {
     this.store = store;
     this.#ownsStore = ownsStore;
+    this.#ownsExecutor = ownsExecutor;
     this.#bindings = new Map(Object.entries(options.bindings ?? {}));
     this.#executor = resolveExecutor(options.executor);
     this.#typeChecker = new TypeChecker(options.typeCheckerThread);
@@ -131,7 +134,7 @@ export class Statek {
     }
     const store = await openStore(spec);
     try {
-      return new Statek(store, typeof spec === "string", { ...options, executor });
+      return new Statek(store, typeof spec === "string", { ...options, executor }, typeof options.executor !== "object");
     } catch (error) {
       if (typeof spec === "string") await store.close();
       throw error;
@@ -399,6 +402,7 @@ export class Statek {
     await Promise.allSettled([...this.#workers].map((worker) => worker.stop()));
     await Promise.allSettled(this.#running.values());
     this.#sessions.clear();
+    if (this.#ownsExecutor) this.#executor.close?.();
     if (this.#ownsStore) await this.store.close();
   }
 

@@ -226,6 +226,20 @@ export interface ApprovalRecord {
   decidedAt: number;
 }
 
+/** A model reply in its recorded (JSON) form, as a step's journal keeps it until the step commits. */
+export interface JournaledReply {
+  text: string;
+  toolCalls: RecordedToolCall[];
+  reasoning: Array<{ text: string; providerOptions?: RecordedProviderOptions }>;
+  parts?: RecordedReplyPart[];
+  usage: RecordedUsage;
+  finishReason: string;
+  rawFinishReason?: string;
+  modelName: string;
+  /** How many user messages the request that got the reply showed the model. */
+  messagesSeen?: number;
+}
+
 /** A child job this job started (`ctx.startJob`) ended. */
 export interface ChildEndedRecord {
   childId: string;
