@@ -24,6 +24,8 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   "nested-reads": () => import("./nested-reads.ts"),
   "tool-calls": () => import("./tool-calls.ts"),
   "postgres-idle": () => import("./postgres-idle.ts"),
+  "typed-cells": () => import("./typed-cells.ts"),
+  chaos: () => import("./chaos.ts"),
 };
 
 const wanted = process.argv.slice(2);

@@ -14,7 +14,7 @@ const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as
 /** Each subpath's runtime exports, sorted. Adding one is a decision: add it here too (and to `api/`). */
 const SURFACE: Record<string, string[]> = {
   ".": [
-    "Agent", "ApprovalDecidedError", "ApprovalDenied", "ApprovalRequiredError", "CHAT_STYLES", "ChildJobFailed",
+    "Agent", "ApprovalDecidedError", "ApprovalDenied", "ApprovalRequiredError", "CHAT_STYLES", "CheckerThread", "ChildJobFailed",
     "CorruptRecordError", "DEFAULT_CHAT_STYLE", "DEFAULT_HARNESS_LIMITS", "DEFAULT_MCP_TIMEOUT_MS",
     "DEFAULT_WORKSPACE_LIMITS", "FINAL_CHECK_MESSAGE", "FinalCheck", "InDoubtError", "IncompleteReplyError",
     "InvalidJobStatusError", "InvalidModelStringError", "InvalidPricingError", "InvalidPromptFileError", "InvalidStoreUrlError",
@@ -23,7 +23,7 @@ const SURFACE: Record<string, string[]> = {
     "LoadApiKeyError", "LoadProviderPackageError", "McpConnectionError", "McpToolError", "ModelCallError",
     "ModelProviderError", "PromptBlockedError", "NameError", "NoSuchAgentError", "NoSuchApprovalError", "NoSuchJobError",
     "NoSuchProviderError", "OpaqueValue", "ReplayDivergence", "ResourceLimitError", "ScriptExhaustedError",
-    "ScriptedModel", "Statek", "StatekError", "StoreError", "StoredDefinition", "TimeoutError", "Tombstone",
+    "ScriptedModel", "Statek", "StatekError", "StoreError", "StoredDefinition", "TYPE_CHECK_MODES", "TimeoutError", "Tombstone",
     "UnsupportedModelVersionError", "ValidationError", "WaitKindError", "describeClass", "errorHandler", "llmRepr",
     "mcpServer", "mcpTools", "registerEnum", "registerFormatter", "scriptedModel", "tool",
   ],

@@ -376,6 +376,11 @@ export class Workspace {
     return outcome;
   }
 
+  /** The variables as stored now, in definition order (the rows of the last commit and this step's changes). */
+  storedVariables(): VariableRow[] {
+    return this.#stored.ordered();
+  }
+
   /** The tool agent code and the model know by `name` in this workspace, if any. */
   tool(name: string): Tool | undefined {
     return this.#access.named(name);

@@ -212,6 +212,9 @@ async function runCase(test: HostileCase, mode: Mode): Promise<void> {
     allowedTools: ["twice", "peek"],
     context: { calendar, meeting: new Meeting(), formatSlot: (slot: unknown) => `slot ${String(slot)}` },
     harness: { maxTurns: 10 },
+    // Hostile code is outside every declaration on purpose: these cases test the sandbox, not the type checker
+    // (whose thread would also count in the worker's memory bound below).
+    typeCheck: "off",
   });
   const ordinary = new Agent({
     role: "ordinary",
@@ -221,6 +224,7 @@ async function runCase(test: HostileCase, mode: Mode): Promise<void> {
       ts("exit(total)"),
     ]),
     context: { counter: new Counter() },
+    typeCheck: "off",
   });
   const contended = test.contention ? contendedSqliteStore(test.contention) : undefined;
   const statek = await Statek.open({
