@@ -48,7 +48,7 @@ const SURFACE: Record<string, string[]> = {
     "loadPricingFile", "parseModelString",
   ],
   "./format": [
-    "buildTimeline", "formatCost", "formatDuration", "formatError", "formatJobUsage", "formatTime", "formatUsage",
+    "buildTimeline", "formatCost", "formatDuration", "formatError", "formatJobUsage", "formatLocalTime", "formatRelativeTime", "formatSpan", "formatTime", "formatUsage",
     "postProcessVerdict", "timelineItem", "unusualFinish", "variableChanges",
   ],
   "./agents": [
@@ -121,7 +121,9 @@ describe("the public API", () => {
     for (const subpath of Object.keys(SURFACE)) {
       const code = readFileSync(sourceOf(subpath), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
       const statements = code.split(";").map((statement) => statement.trim()).filter(Boolean);
-      const other = statements.filter((statement) => !/^export (type )?\{[^}]*\} from "\.{1,2}\/[^"]+\.ts"$/.test(statement));
+      // The one exception, first in every entry: the Node.js version check, which must run before anything else.
+      assert.match(statements[0] ?? "", /^import "(\.{1,2}\/)+runtime\/check-node-version\.ts"$/, `${subpath}: the Node.js version check comes first`);
+      const other = statements.slice(1).filter((statement) => !/^export (type )?\{[^}]*\} from "\.{1,2}\/[^"]+\.ts"$/.test(statement));
       assert.deepEqual(other, [], `${subpath}: only export { … } from "…" statements`);
     }
   });
