@@ -23,6 +23,9 @@ export interface AgentRow {
   openedAt: number | null;
   /** Jobs of the agent that ended `FAILED` in a row since one ended `DONE` (or the agent was reset). */
   failures: number;
+  /** The queue size an agentic loop last read for the agent (`null` until a loop ran), and when. */
+  loopSize: number | null;
+  loopAt: number | null;
   /** Events queued for the agent, not yet made into jobs. */
   queuedEvents: number;
 }

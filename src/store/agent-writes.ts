@@ -30,6 +30,8 @@ export function decodeAgent(row: StoredRow, queuedEvents: number): AgentRow {
     reason: readStrict(row, "reason", orNull(readText), place),
     openedAt: readStrict(row, "openedAt", orNull(readInteger), place),
     failures: readStrict(row, "failures", readInteger, place),
+    loopSize: readStrict(row, "loopSize", orNull(readInteger), place),
+    loopAt: readStrict(row, "loopAt", orNull(readInteger), place),
     queuedEvents,
   };
 }
@@ -48,7 +50,7 @@ export function decodeAgentEvent(row: StoredRow): AgentEventRow {
 
 /** The row a role gets when it is first locked: a closed breaker. */
 function closedAgent(role: string, now: number): AgentValues {
-  return { role, state: "closed", reason: null, openedAt: null, failures: 0, updatedAt: now };
+  return { role, state: "closed", reason: null, openedAt: null, failures: 0, loopSize: null, loopAt: null, updatedAt: now };
 }
 
 async function lockAgentIn(transaction: AdapterTransaction, role: string, now: number): Promise<AgentRow> {
@@ -67,7 +69,10 @@ export async function pushAgentEventIn(transaction: AdapterTransaction, role: st
  */
 export async function createAgentJobsIn(transaction: AdapterTransaction, request: AgentJobsRequest): Promise<AgentJobsResult> {
   const { role, limit, source } = request;
-  const agent = await lockAgentIn(transaction, role, await transaction.now());
+  const now = await transaction.now();
+  const agent = await lockAgentIn(transaction, role, now);
+  // What a loop read is shown to operators (`statek agents`), whatever the breaker says.
+  if (source.kind === "loop") await transaction.updateAgent(role, { loopSize: source.queueSize, loopAt: now, updatedAt: now });
   if (agent.breaker === "open") return { jobIds: [], breaker: "open" };
   const jobIds: string[] = [];
   const insert = async (event: AgentEventRow | undefined) => {

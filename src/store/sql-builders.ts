@@ -56,7 +56,8 @@ export const FUTURE_COLUMNS: { readonly [K in keyof FutureValues]-?: string } = 
 
 /** Agent fields and their columns. */
 export const AGENT_COLUMNS: { readonly [K in keyof AgentValues]-?: string } = {
-  role: "role", state: "state", reason: "reason", openedAt: "opened_at", failures: "failures", updatedAt: "updated_at",
+  role: "role", state: "state", reason: "reason", openedAt: "opened_at", failures: "failures", loopSize: "loop_size", loopAt: "loop_at",
+  updatedAt: "updated_at",
 };
 
 /** The statuses of the jobs an agentic loop counts as pending (the partial index `jobs_pending_role` holds exactly them). */

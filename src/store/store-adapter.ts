@@ -87,6 +87,9 @@ export interface AgentValues {
   reason: string | null;
   openedAt: number | null;
   failures: number;
+  /** The queue size a loop last read for the agent, and when (`null` until a loop ran). */
+  loopSize: number | null;
+  loopAt: number | null;
   updatedAt: number;
 }
 

@@ -386,7 +386,7 @@ export class StoreCore implements Store {
       const byRole = new Map(rows.map((row) => [readText(row["role"]), row]));
       const all = roles ?? [...new Set([...byRole.keys(), ...queued.keys()])].sort();
       return [...new Set(all)].map((role) => {
-        const row = byRole.get(role) ?? { role, state: "closed", reason: null, openedAt: null, failures: 0 };
+        const row = byRole.get(role) ?? { role, state: "closed", reason: null, openedAt: null, failures: 0, loopSize: null, loopAt: null };
         return decodeAgent(row, queued.get(role) ?? 0);
       });
     });

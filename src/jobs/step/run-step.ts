@@ -12,7 +12,7 @@ import { contextFromCarrier, type TraceCarrier } from "../../telemetry/trace-car
 import { failSpan, inSpan } from "../../telemetry/tracer.ts";
 import { NoSuchJobError } from "../../errors/no-such-job-error.ts";
 import type { JobRow, JobStatus, Lease } from "../../store/store.ts";
-import { agentForJob, type Agent } from "../../agents/agent.ts";
+import { agentForJob, DEFAULT_BREAKER_FAILURES, type Agent } from "../../agents/agent.ts";
 import { askModel } from "./ask-model.ts";
 import { chatStyleOf } from "../../agents/chat-styles/chat-style.ts";
 import { chatStyleRules } from "../../agents/chat-styles/chat-styles.ts";
@@ -215,6 +215,7 @@ async function stepLoaded(
 ): Promise<{ changes: StepChanges; status: JobStatus }> {
   const id = row.id;
   const changes = new StepChanges(row);
+  changes.breakerFailures = agent.breaker.failures;
   let committed = false;
   let reported: JobStatus | undefined;
   // The job the commit was made against, and what clients appended before it (a rebased commit).
@@ -287,6 +288,7 @@ async function failCorrupt(env: StepEnvironment, row: JobRow, error: unknown): P
     // The handlers still run, against the process's bindings only.
   }
   await runErrorHandlers(env, agent, changes);
+  changes.breakerFailures = agent?.breaker.failures ?? DEFAULT_BREAKER_FAILURES;
   const ending = await parentSettlement(env, row, changes);
   if (ending) changes.settleFutures.push(ending);
   await retried(env, () => env.store.commit(changes.commit(row)));

@@ -129,6 +129,8 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
         reason text,
         opened_at bigint,
         failures bigint NOT NULL,
+        loop_size bigint,
+        loop_at bigint,
         updated_at bigint NOT NULL
       );
       CREATE TABLE ${s}.agent_events (

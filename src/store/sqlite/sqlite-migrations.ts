@@ -138,6 +138,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
         reason TEXT,
         opened_at INTEGER,
         failures INTEGER NOT NULL,
+        loop_size INTEGER,
+        loop_at INTEGER,
         updated_at INTEGER NOT NULL
       ) WITHOUT ROWID;
       CREATE TABLE agent_events (

@@ -82,6 +82,9 @@ export function agentCases({ test, testShared }: SuiteContext): void {
     assert.equal((await store.createAgentJobs(loop("triage", 0, 10))).jobIds.length, 0, "an empty queue");
     assert.equal((await store.createAgentJobs(loop("triage", 100, 0))).jobIds.length, 0, "no capacity");
     assert.equal((await store.createAgentJobs(loop("triage", -4, 10))).jobIds.length, 0, "a negative size");
+    const [agent] = await store.agents(["triage"]);
+    assert.equal(agent!.loopSize, -4, "the size the loop read last is kept for operators");
+    assert.ok(agent!.loopAt !== null);
     await insertSample(store, { role: "other", status: "READY" });
     await insertSample(store, { role: "fresh", status: "WARMING_UP" });
     for (const status of ["STARTED", "SUSPENDED", "DONE", "FAILED", "CANCELLED"] as const) await insertSample(store, { role: "fresh", status });
