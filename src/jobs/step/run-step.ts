@@ -47,6 +47,8 @@ export interface StepOutcome {
   status: JobStatus;
   /** For a `SUSPENDED` job, when it becomes runnable by itself (its earliest timer), else `null`. */
   wakeAt: number | null;
+  /** The job's agent role, when its row could be read. */
+  role?: string;
 }
 
 /**
@@ -174,7 +176,7 @@ async function stepWithRegistries(env: StepEnvironment, tx: StepTransaction, car
     const outcome = await stepRow(env, env.agentFor(row.role), tx, carry !== undefined, row);
     kept = carry !== undefined && tx.usable;
     if (kept) carry!.tx = tx;
-    return outcome;
+    return { ...outcome, role: row.role };
   } finally {
     if (env.activeSteps?.get(id) === tx) env.activeSteps.delete(id);
     if (!kept) await tx.abandon();
