@@ -29,6 +29,7 @@ export type {
 export type { ApprovalDecisionOptions, PendingApproval, PendingApprovalFilter } from "./jobs/operate/approvals.ts";
 export type { StatekWorker, WorkerOptions, WorkerStopOptions, WorkerActivity, WorkerStats, AgentLoop, AgentWorkerStats } from "./jobs/statek-worker.ts";
 export type { AgentHealth } from "./jobs/loops/agent-health.ts";
+export type { AgentOverview } from "./jobs/operate/agents-overview.ts";
 export { JOB_STATUSES } from "./store/store.ts";
 export type { JobStatus, JobFilter, JsonValue } from "./store/store.ts";
 

@@ -42,6 +42,7 @@ import { createWorker, type StatekWorker, type WorkerOptions } from "./statek-wo
 import { encodeAgentEvent } from "./loops/agent-event-codec.ts";
 import { eventVariableOf } from "./loops/event-variable.ts";
 import { toAgentHealth, type AgentHealth } from "./loops/agent-health.ts";
+import { agentsOverview, type AgentOverview } from "./operate/agents-overview.ts";
 import type { RunJobOptions, StatekOptions, StepOptions, SubmitJobOptions } from "./statek-options.ts";
 
 export type { RunJobOptions, StatekOptions, StepOptions, SubmitJobOptions } from "./statek-options.ts";
@@ -417,6 +418,15 @@ export class Statek {
     this.#check();
     const [row] = await withStoreRetries(() => this.store.agents([role]));
     return toAgentHealth(row!);
+  }
+
+  /**
+   * Every agent registered here or known to the store (a breaker, queued events), by role: its jobs by status,
+   * its loop's last queue size, its queued events and its breaker — what `statek agents` and the UI show.
+   */
+  agents(): Promise<AgentOverview[]> {
+    this.#check();
+    return withStoreRetries(() => agentsOverview(this.store, [...this.#agents.keys()]));
   }
 
   /** Closes the agent's circuit breaker (events queued meanwhile are kept) and returns its health. */
