@@ -21,6 +21,8 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   "worker-suspended": () => import("./worker-suspended.ts"),
   "worker-restart": () => import("./worker-restart.ts"),
   "postgres-idle": () => import("./postgres-idle.ts"),
+  "agent-loop": () => import("./agent-loop.ts"),
+  "agent-events": () => import("./agent-events.ts"),
 };
 
 const wanted = process.argv.slice(2);
