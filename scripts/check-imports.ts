@@ -35,6 +35,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["jobs"],
   ["worker"],
   ["agents", "durable"],
+  ["typecheck"],
   ["docs", "workspace"],
   ["tools"],
   ["models", "store"],

@@ -24,7 +24,8 @@ export type { JobView, JobSummary, JobUsage } from "./jobs/history/job-view.ts";
 export type {
   HistoryRecord, HistoryKind, HistoryRecordData, ModelResponseRecord, ConsoleRecord, SubmittedRecord, UserMessageRecord,
   RecordedToolCall, VariablesRecord, StatusRecord, WarmupRecord, DialogRecord, PostProcessedRecord, ErrorHandlerRecord,
-  ModelAttemptRecord, RecordedUsage, RecordedProviderOptions, RecordedReplyPart, ApprovalRecord, ChildEndedRecord,
+  ModelAttemptRecord, RecordedUsage, RecordedProviderOptions, RecordedReplyPart, ApprovalRecord, ChildEndedRecord, TypeCheckRecord,
+  RecordedTypeError,
 } from "./jobs/history/history.ts";
 export type { ApprovalDecisionOptions, PendingApproval, PendingApprovalFilter } from "./jobs/operate/approvals.ts";
 export type { StatekWorker, WorkerOptions, WorkerStopOptions, WorkerActivity, WorkerStats, AgentLoop, AgentWorkerStats } from "./jobs/statek-worker.ts";
@@ -32,6 +33,12 @@ export type { AgentHealth } from "./jobs/loops/agent-health.ts";
 export type { AgentOverview } from "./jobs/operate/agents-overview.ts";
 export { JOB_STATUSES } from "./store/store.ts";
 export type { JobStatus, JobFilter, JsonValue } from "./store/store.ts";
+
+/** Typed cells: each model-written cell is type-checked before it runs (docs/typed-cells.md). */
+export { TYPE_CHECK_MODES } from "./typecheck/type-check-mode.ts";
+export type { TypeCheckMode } from "./typecheck/type-check-mode.ts";
+export { CheckerThread } from "./typecheck/checker-thread.ts";
+export type { CheckerThreadOptions, HeapUsage } from "./typecheck/checker-thread.ts";
 
 /** Chat styles, warmup, harness limits and post-processors. */
 export { CHAT_STYLES, DEFAULT_CHAT_STYLE } from "./tools/chat-style.ts";

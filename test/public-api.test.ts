@@ -14,7 +14,7 @@ const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as
 /** Each subpath's runtime exports, sorted. Adding one is a decision: add it here too (and to `api/`). */
 const SURFACE: Record<string, string[]> = {
   ".": [
-    "Agent", "ApprovalDecidedError", "ApprovalDenied", "ApprovalRequiredError", "CHAT_STYLES", "ChildJobFailed",
+    "Agent", "ApprovalDecidedError", "ApprovalDenied", "ApprovalRequiredError", "CHAT_STYLES", "CheckerThread", "ChildJobFailed",
     "CorruptRecordError", "DEFAULT_CHAT_STYLE", "DEFAULT_HARNESS_LIMITS", "DEFAULT_MCP_TIMEOUT_MS",
     "DEFAULT_WORKSPACE_LIMITS", "FINAL_CHECK_MESSAGE", "FinalCheck", "InDoubtError", "IncompleteReplyError",
     "InvalidJobStatusError", "InvalidModelStringError", "InvalidPricingError", "InvalidPromptFileError",
@@ -23,7 +23,7 @@ const SURFACE: Record<string, string[]> = {
     "LoadApiKeyError", "LoadProviderPackageError", "McpConnectionError", "McpToolError", "ModelCallError",
     "ModelProviderError", "NameError", "NoEventVariableError", "NoSuchAgentError", "NoSuchApprovalError", "NoSuchJobError",
     "NoSuchProviderError", "OpaqueValue", "ReplayDivergence", "ResourceLimitError", "ScriptExhaustedError",
-    "ScriptedModel", "Statek", "StatekError", "StoreError", "StoredDefinition", "TimeoutError", "Tombstone",
+    "ScriptedModel", "Statek", "StatekError", "StoreError", "StoredDefinition", "TYPE_CHECK_MODES", "TimeoutError", "Tombstone",
     "UnsupportedModelVersionError", "ValidationError", "WaitKindError", "describeClass", "errorHandler", "llmRepr",
     "mcpServer", "mcpTools", "registerEnum", "registerFormatter", "scriptedModel", "tool",
   ],
@@ -40,9 +40,8 @@ const SURFACE: Record<string, string[]> = {
     "POSTGRES_MIGRATIONS", "POSTGRES_SCHEMA_VERSION", "PostgresStore", "createPostgresStore", "maskConnectionString",
   ],
   "./executor": [
-    "DEFAULT_VM_LIMITS", "QUICKJS_MAX_STACK_BYTES", "QUICKJS_MIN_VM_MEMORY_BYTES", "configureReadyVms",
-    "configureSandboxPool", "configureSlotPool", "createQuickJsExecutor", "createTrustedExecutor", "runWorkspaceSuite",
-    "sandboxThreadCount",
+    "DEFAULT_VM_LIMITS", "QUICKJS_MAX_STACK_BYTES", "QUICKJS_MIN_VM_MEMORY_BYTES", "SandboxPool", "createQuickJsExecutor",
+    "createTrustedExecutor", "runWorkspaceSuite",
   ],
   "./models": [
     "BUILT_IN_PRICING", "BUILT_IN_PROVIDERS", "DEFAULT_RETRY_POLICY", "costOf", "createModelRegistry", "findPrice",

@@ -21,6 +21,7 @@ import { kindOf } from "../tools/with-article.ts";
 import { CHAT_STYLES, chatStyleOf, isChatStyle, type ChatStyle } from "./chat-styles/chat-style.ts";
 import { HARNESS_METADATA_KEYS, checkHarnessLimits, type HarnessLimits } from "./harness.ts";
 import { parsePostProcessors } from "./parse-post-processors.ts";
+import { TYPE_CHECK_MODES, isTypeCheckMode, typeCheckModeOf, type TypeCheckMode } from "../typecheck/type-check-mode.ts";
 import { errorMessage } from "../errors/error-text.ts";
 
 /** The JSON Schema profile of the formal tools offered to the model (`TOOLS_SCHEMA`). */
@@ -51,6 +52,13 @@ export interface JobSettings {
    */
   defaultAcl?: string;
   /**
+   * What happens to a model-written cell with type errors (`TYPE_CHECK`): every cell is type-checked against the
+   * declarations the model was shown and the workspace's variables before it runs; `"refuse"` does not run a cell
+   * with errors (the model reads them; it counts as an exception), `"warn"` prints them and runs it, `"off"` does not
+   * check. See docs/typed-cells.md. @default "refuse"
+   */
+  typeCheck?: TypeCheckMode;
+  /**
    * Harness limits (`MAX_TURNS`, `MAX_EXCEPTIONS`, `MAX_CONSECUTIVE_EXCEPTIONS`, `MAX_TOKENS`, `MAX_COST`); a limit
    * left out comes from the next level (the agent, then `Statek.open({ harness })`, then the defaults).
    */
@@ -64,6 +72,7 @@ const METADATA_KEYS = {
   toolsSchema: "TOOLS_SCHEMA",
   xmlBoxConsole: "XML_BOX_CONSOLE",
   defaultAcl: "STATEK_DEFAULT_ACL",
+  typeCheck: "TYPE_CHECK",
 } as const satisfies Record<Exclude<keyof JobSettings, "harness">, string>;
 
 const TOOLS_SCHEMAS: readonly ToolsSchema[] = ["strict", "plain"];
@@ -84,7 +93,7 @@ export function checkMetadataObject(metadata: unknown, label: string): Record<st
  */
 export function applyTypedSettings(metadata: Readonly<Record<string, JsonValue>>, settings: JobSettings, label: string): Record<string, JsonValue> {
   const result = { ...metadata };
-  const { chatStyle, toolsScope, toolsSchema, xmlBoxConsole, defaultAcl } = settings;
+  const { chatStyle, toolsScope, toolsSchema, xmlBoxConsole, defaultAcl, typeCheck } = settings;
   if (chatStyle !== undefined) {
     if (!isChatStyle(chatStyle)) throw new TypeError(`${label}: chatStyle must be one of ${CHAT_STYLES.join(", ")}, got ${JSON.stringify(chatStyle)}`);
     result[METADATA_KEYS.chatStyle] = chatStyle;
@@ -106,6 +115,10 @@ export function applyTypedSettings(metadata: Readonly<Record<string, JsonValue>>
   if (defaultAcl !== undefined) {
     if (typeof defaultAcl !== "string") throw new TypeError(`${label}: defaultAcl must be "GRANT", "DENY" or ACL rules, got ${kindOf(defaultAcl)}`);
     result[METADATA_KEYS.defaultAcl] = defaultAcl;
+  }
+  if (typeCheck !== undefined) {
+    if (!isTypeCheckMode(typeCheck)) throw new TypeError(`${label}: typeCheck must be one of ${TYPE_CHECK_MODES.map((mode) => JSON.stringify(mode)).join(", ")}, got ${JSON.stringify(typeCheck)}`);
+    result[METADATA_KEYS.typeCheck] = typeCheck;
   }
   return result;
 }
@@ -182,6 +195,11 @@ export function checkMetadataSettings(metadata: Readonly<Record<string, JsonValu
   const box = text(METADATA_KEYS.xmlBoxConsole);
   if (box && !TAG_NAME.test(box)) throw new TypeError(`${label}: metadata XML_BOX_CONSOLE must be an XML tag name such as "CONSOLE", got ${JSON.stringify(box)}`);
   text(METADATA_KEYS.defaultAcl);
+  try {
+    typeCheckModeOf(metadata);
+  } catch (error) {
+    throw new TypeError(`${label}: ${(error as Error).message}`);
+  }
   const postProcessors = text("POST_PROCESSORS");
   if (postProcessors !== undefined) {
     try {

@@ -163,6 +163,16 @@ function formatRecord(record: HistoryRecord, options: TimelineOptions): string[]
       if (reason) lines.push(...prefixLines(String(reason).split("\n"), "    reason: "));
       return lines;
     }
+    case "type-check": {
+      const { part, outcome, errors, more, reason } = record.data;
+      const count = errors.length + (more ?? 0);
+      const codes = [...new Set(errors.map((error) => `TS${error.code}`))].join(", ");
+      const found = count ? `${count} type error${count === 1 ? "" : "s"} (${codes})` : "";
+      const where = part === "cell" ? "" : ` ${part}`;
+      if (outcome === "refused") return [`  ✗ type check${where}: cell refused, not run — ${found}`];
+      if (outcome === "warned") return [`  ⚠ type check${where}: ${found}; the cell ran (TYPE_CHECK warn)`];
+      return [`  ⚠ type check${where}: not checked, the cell ran — ${reason ?? "no reason given"}`];
+    }
     default:
       // Kinds without a layout of their own (error-handler) are shown as their data.
       return [rule(record.kind), `  ${truncateLine(JSON.stringify(record.data), options.full ? Infinity : 300)}`];

@@ -12,6 +12,7 @@ import type { HarnessLimits } from "../agents/harness.ts";
 import type { OnModelText } from "./events/job-events.ts";
 import type { JobMetadata, JobSettings } from "../agents/job-settings.ts";
 import type { WarmupSource } from "../agents/warmup-blocks.ts";
+import type { CheckerThread } from "../typecheck/checker-thread.ts";
 import type { Tracer } from "@opentelemetry/api";
 import type { ClassDocs, FunctionDocs } from "../docs/class-docs.ts";
 
@@ -71,6 +72,12 @@ export interface StatekOptions {
    * ```
    */
   onModelText?: OnModelText;
+  /**
+   * The thread model-written cells are type-checked on (each job's `typeCheck` says what is done with their
+   * errors; see docs/typed-cells.md). Give one — `new CheckerThread({ timeoutMs, maxHeapMb })` — for a thread of this
+   * instance's own. @default the process's shared checker thread
+   */
+  typeCheckerThread?: CheckerThread;
   /**
    * Enum classes this instance's tools accept by member name (as `registerEnum` does for every instance): a
    * class, whose static instances are its members, or `[cls, members]`.

@@ -14,6 +14,8 @@ import type { JobFilter, JsonValue, Store } from "../store/store.ts";
 import type { Executor } from "../workspace/executor.ts";
 import { resolveLimits, type WorkspaceLimits } from "../workspace/limits.ts";
 import { resolveExecutor } from "../workspace/resolve-executor.ts";
+import { CheckerThread } from "../typecheck/checker-thread.ts";
+import { TypeChecker } from "../typecheck/type-checker.ts";
 import { loadReferences } from "../workspace/decode-variables.ts";
 import { ExposedClasses, type ExposeOptions } from "../workspace/membrane/host-references.ts";
 import type { ErrorHandler } from "../tools/error-handler.ts";
@@ -65,6 +67,9 @@ export class Statek {
   readonly #agents = new Map<string, Agent>();
   readonly #bindings: Map<string, unknown>;
   readonly #executor: Executor;
+  readonly #typeChecker: TypeChecker;
+  /** Set when the executor was made here (from a name): closing this instance closes it (its sandbox threads). */
+  readonly #ownsExecutor: boolean;
   readonly #workspaceLimits: Partial<WorkspaceLimits>;
   readonly #harness: HarnessLimits;
   readonly #models: ModelSettings;
@@ -85,11 +90,13 @@ export class Statek {
   readonly #workers = new Set<StatekWorker>();
   #closed = false;
 
-  private constructor(store: Store, ownsStore: boolean, options: StatekOptions) {
+  private constructor(store: Store, ownsStore: boolean, options: StatekOptions, ownsExecutor = false) {
     this.store = store;
     this.#ownsStore = ownsStore;
+    this.#ownsExecutor = ownsExecutor;
     this.#bindings = new Map(Object.entries(options.bindings ?? {}));
     this.#executor = resolveExecutor(options.executor);
+    this.#typeChecker = new TypeChecker(options.typeCheckerThread);
     this.#workspaceLimits = { ...workspaceLimitsOf(options) };
     this.#harness = checkHarnessLimits({ maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, ...options.harness }, "Statek.open");
     this.#models = createModelSettings(options.models);
@@ -115,6 +122,9 @@ export class Statek {
     checkHarnessLimits({ maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, ...options.harness }, "Statek.open");
     checkAgents(options.agents);
     if (options.onModelText !== undefined && typeof options.onModelText !== "function") throw new TypeError("Statek.open: onModelText must be a function");
+    if (options.typeCheckerThread !== undefined && !(options.typeCheckerThread instanceof CheckerThread)) {
+      throw new TypeError(`Statek.open: typeCheckerThread must be a CheckerThread, got ${kindOf(options.typeCheckerThread)}`);
+    }
     if (options.leaseMs !== undefined && !(Number.isInteger(options.leaseMs) && options.leaseMs >= 100)) {
       throw new TypeError(`Statek.open: leaseMs must be an integer of at least 100 (milliseconds), got ${String(options.leaseMs)}`);
     }
@@ -128,7 +138,7 @@ export class Statek {
     }
     const store = await openStore(spec);
     try {
-      return new Statek(store, typeof spec === "string", { ...options, executor });
+      return new Statek(store, typeof spec === "string", { ...options, executor }, typeof options.executor !== "object");
     } catch (error) {
       if (typeof spec === "string") await store.close();
       throw error;
@@ -444,6 +454,7 @@ export class Statek {
     await Promise.allSettled([...this.#workers].map((worker) => worker.stop()));
     await Promise.allSettled(this.#running.values());
     this.#sessions.clear();
+    if (this.#ownsExecutor) this.#executor.close?.();
     if (this.#ownsStore) await this.store.close();
   }
 
@@ -458,6 +469,7 @@ export class Statek {
       ...(signal ? { signal } : {}),
       store: this.store,
       executor: this.#executor,
+      typeChecker: this.#typeChecker,
       registries: this.#registries,
       agentFor: (role) => this.#agentFor(role),
       register: (agent) => this.#register(agent, "ctx.startJob"),

@@ -217,10 +217,11 @@ export interface AdapterTransaction extends AdapterReads {
   /** Appends history rows. */
   insertHistory(jobId: string, records: readonly HistoryValues[]): Promise<void>;
   /**
-   * A summary of the job's journal: `cells` (distinct cells in it), `cell` (the largest), `count` (entries) and
-   * `lastIndex` (the largest index); `count` 0 when it is empty.
+   * The two ends of the job's journal, read through its primary key (the cost does not grow with the journal):
+   * `firstIndex` and `firstCell` of its lowest entry, `lastIndex` and `lastCell` of its highest; `undefined`
+   * when it is empty.
    */
-  summarizeJournal(jobId: string): Promise<StoredRow>;
+  journalEnds(jobId: string): Promise<StoredRow | undefined>;
   /** Appends journal entries for `cell`. */
   insertJournal(jobId: string, cell: number, entries: readonly JournalValues[]): Promise<void>;
   /** Deletes the job's whole journal. */

@@ -151,18 +151,22 @@ export async function createFuturesFenced(transaction: AdapterTransaction, jobId
 export async function appendJournalIn(transaction: AdapterTransaction, jobId: string, fence: Fence, cell: number, entries: readonly JournalEntry[]): Promise<void> {
   const row = await lockExisting(transaction, jobId);
   checkFence(jobId, decodeLease(row), fence);
-  const summary = await transaction.summarizeJournal(jobId);
+  // Only the journal's two ends are read: a check of every entry would make each append cost more the longer the
+  // cell's journal grew (every append is checked to continue it densely, so the ends tell the whole).
+  const ends = await transaction.journalEnds(jobId);
   const place = { jobId, prefix: "journal" };
-  const count = readStrict(summary, "count", readInteger, place);
+  let count = 0;
   let start = 0;
-  if (count > 0) {
-    const journalCell = readStrict(summary, "cell", readInteger, place);
-    const cells = readStrict(summary, "cells", readInteger, place);
-    const lastIndex = readStrict(summary, "lastIndex", readInteger, place);
-    if (cells !== 1 || lastIndex !== count - 1) {
-      const cause = new Error(`${count} entries in ${cells} cells with indices up to ${lastIndex}: not one cell numbered densely from 0`);
+  if (ends) {
+    const firstIndex = readStrict(ends, "firstIndex", readInteger, place);
+    const firstCell = readStrict(ends, "firstCell", readInteger, place);
+    const lastIndex = readStrict(ends, "lastIndex", readInteger, place);
+    const journalCell = readStrict(ends, "lastCell", readInteger, place);
+    if (firstIndex !== 0 || firstCell !== journalCell) {
+      const cause = new Error(`entries from index ${firstIndex} (cell ${firstCell}) to ${lastIndex} (cell ${journalCell}): not one cell numbered from 0`);
       throw new CorruptRecordError({ jobId, location: "journal", cause });
     }
+    count = lastIndex + 1;
     if (cell < journalCell) throw new Error(`appendJournal to job ${jobId}: cell ${cell} is older than the journal's cell ${journalCell}`);
     if (cell === journalCell) start = count;
   }

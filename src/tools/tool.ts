@@ -35,7 +35,8 @@ export interface ToolContext {
   print(...values: unknown[]): void;
   /**
    * The job's workspace variable (or agent context value) called `name`, read live from the workspace, or
-   * `undefined` when there is none. Plain data arrives as a copy, host objects as themselves.
+   * `undefined` when there is none. Plain data arrives as a copy, host objects as themselves. While agent code
+   * runs, the host waits a few milliseconds at most for the read: past that it throws a `TimeoutError`.
    */
   variable(name: string): { value: unknown } | undefined;
   /** Aborted when the job is cancelled or the process stops. */

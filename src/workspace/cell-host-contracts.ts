@@ -8,7 +8,20 @@ import type { CrossingEffects, CrossingKind, JournalItem, MessageDescriber } fro
 import type { ApprovalDecision } from "../tools/approval.ts";
 
 /** Answers a guest message; a promise stands for a result the guest receives later (a pending id). */
-export type GuestMessageHandler = (op: string, args: readonly string[]) => string | Promise<string>;
+export type GuestMessageHandler = (op: string, args: readonly string[]) => string | Promise<string> | HeldReply;
+
+/**
+ * An answer the guest waits for in its call (it stays blocked, as for any synchronous answer) while the host
+ * does asynchronous work first — reading workspace variables a tool call binds by name, say. What it settles to
+ * is the answer proper: a reply, or a promise standing for a result the guest receives later.
+ */
+export class HeldReply {
+  readonly answer: Promise<string | Promise<string>>;
+
+  constructor(answer: Promise<string | Promise<string>>) {
+    this.answer = answer;
+  }
+}
 
 /** The timer source: `setTimeout`-like, returning a cancel function. Replaceable for tests and replay. */
 export type TimerSource = (ms: number, fire: () => void) => () => void;

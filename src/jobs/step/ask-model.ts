@@ -29,6 +29,8 @@ import { recordedUsage } from "../history/recorded-reply.ts";
 import type { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { addUsage } from "./usage-totals.ts";
+import type { ReplyJournal } from "./journaled-reply.ts";
+import { MESSAGE_RESTART_REASON, restartedState } from "./job-state.ts";
 
 /**
  * Asks the model and commits its reply (or fails the job). `history` includes this step's records; `memory` is
@@ -36,7 +38,7 @@ import { addUsage } from "./usage-totals.ts";
  */
 export async function askModel(
   env: StepEnvironment, agent: Agent, row: JobRow, history: readonly HistoryRecord[], changes: StepChanges,
-  memory: PromptMemory = new PromptMemory(),
+  memory: PromptMemory = new PromptMemory(), replies?: ReplyJournal,
 ): Promise<void> {
   const style = chatStyleRules(chatStyleOf(row.metadata));
   let model: LanguageModel | undefined;
@@ -70,6 +72,21 @@ export async function askModel(
   const modelName = `${model.provider}/${model.modelId}`;
   // What the attempt in flight has produced so far, for the record of an attempt that fails.
   let progress: AttemptProgress = { text: "", usage: undefined, started: 0 };
+  const messagesSeen = history.filter((record) => record.kind === "user-message").length;
+  // The reply an earlier attempt at this step received and journaled: this turn is paid already.
+  const journaled = replies?.find(turn);
+  if (journaled) {
+    changes.clearJournal = true;
+    // Messages pushed since that request are marked unseen by the reply (the prompt shows them after it).
+    const unseen = history.filter((record) => record.kind === "user-message").slice(journaled.messagesSeen).map((record) => record.seq);
+    await commitReply(env, agent, row, history, changes, style, journaled.reply, memory, unseen);
+    // A dialog turn the reply ended has a message to answer: the job goes on, as a pushed message restarts it.
+    if (unseen.length && style.dialog && changes.status === "DONE") {
+      changes.setStatus("STARTED", MESSAGE_RESTART_REASON);
+      changes.job.state = restartedState({ ...row.state, ...(changes.job.state ?? {}) }, changes.job.turns ?? row.turns);
+    }
+    return;
+  }
   let reply;
   try {
     reply = await callWithRetries(
@@ -102,6 +119,11 @@ export async function askModel(
   } catch (error) {
     if (env.signal?.aborted) throw error;
     return changes.fail(error instanceof ModelCallError ? error.message : `model call failed: ${formatError(error)}`, error);
+  }
+  if (replies) {
+    // Durable before anything else can fail: a step done again takes it from here (`journaled-reply.ts`).
+    await replies.record(turn, reply, messagesSeen);
+    changes.clearJournal = true;
   }
   await commitReply(env, agent, row, history, changes, style, reply, memory);
 }

@@ -26,10 +26,13 @@ import type { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { addUsage } from "./usage-totals.ts";
 
-/** Post-processes, records and (in dialog styles) delivers one model reply. */
+/**
+ * Post-processes, records and (in dialog styles) delivers one model reply. `unseen`: the user messages (their
+ * `seq`s) pushed after the request that got the reply, which it did not see.
+ */
 export async function commitReply(
   env: StepEnvironment, agent: Agent, row: JobRow, history: readonly HistoryRecord[], changes: StepChanges,
-  style: ChatStyleRules, reply: ModelReply, memory: PromptMemory,
+  style: ChatStyleRules, reply: ModelReply, memory: PromptMemory, unseen: readonly number[] = [],
 ): Promise<void> {
   const turn = row.turns + 1;
   const job = { id: row.id, role: row.role };
@@ -75,6 +78,7 @@ export async function commitReply(
       finishReason,
       ...(reply.rawFinishReason === undefined ? {} : { rawFinishReason: reply.rawFinishReason }),
       ...(parts ? { parts } : {}),
+      ...(unseen.length ? { unseen: [...unseen] } : {}),
     };
     const seq = changes.append("model-response", record);
     for (const note of processing.records) changes.append("post-processed", note);

@@ -18,6 +18,9 @@ import { chatStyleOf } from "../../agents/chat-styles/chat-style.ts";
 import { chatStyleRules } from "../../agents/chat-styles/chat-styles.ts";
 import { runErrorHandlers } from "./error-handlers.ts";
 import { executeResponse } from "./execute-response.ts";
+import { readJournal } from "./durable-cell.ts";
+import { replyJournal } from "./journaled-reply.ts";
+import type { JournalItem } from "../../workspace/cell-journal.ts";
 import { effectiveLimits } from "../../agents/harness.ts";
 import { checkTurns, countExceptions } from "./harness-checks.ts";
 import type { HistoryRecord } from "../history/history.ts";
@@ -317,13 +320,16 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, se
     if (blocks.length && !(await runWarmupBlock(env, agent, row, session, blocks, changes, tx))) return;
   }
   if (changes.status === "READY") changes.setStatus("STARTED");
+  // The job's journal, read once for the step: the pending response's cell and the model's reply use it.
+  let journal: Promise<Map<string, JournalItem[]>> | undefined;
+  const readOnce = () => (journal ??= readJournal({ env, row, tx, changes, history: session.history }));
   if (row.pendingSeq !== null) {
     const pending = session.history.findLast((record) => record.seq === row.pendingSeq);
     if (!pending || pending.kind !== "model-response") {
       throw new CorruptRecordError({ jobId: row.id, location: `history[${row.pendingSeq}] (the pending model response)` });
     }
     changes.job.pendingSeq = null;
-    const execution = await executeResponse(env, agent, row, session, pending.data, changes, tx);
+    const execution = await executeResponse(env, agent, row, session, pending.data, changes, tx, readOnce);
     if (execution.suspended) {
       // The cell waits for durable futures: the response stays pending, to be replayed when one settles.
       changes.job.pendingSeq = row.pendingSeq;
@@ -339,7 +345,9 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, se
   // [model layer] harness: the turn limit.
   const turnsExceeded = checkTurns(limits, row.turns, readJobState(row, changes), dialog);
   if (turnsExceeded) return changes.fail(turnsExceeded);
-  await askModel(env, agent, row, [...session.history, ...changes.records], changes, session.prompt);
+  // A reply an earlier attempt at this step received is taken from the journal, not asked for again.
+  const replies = replyJournal(tx, row, await readOnce());
+  await askModel(env, agent, row, [...session.history, ...changes.records], changes, session.prompt, replies);
 }
 
 /** The job's warmup blocks, fixed at submit time. */

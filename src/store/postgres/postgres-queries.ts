@@ -288,10 +288,12 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
     );
   }
 
-  async summarizeJournal(jobId: string): Promise<StoredRow> {
-    const sql = `SELECT COUNT(DISTINCT cell) AS cells, MAX(cell) AS cell, COUNT(*) AS count, MAX(idx) AS "lastIndex"
-      FROM ${this.sql.table("journal")} WHERE job_id = $1`;
-    return (await this.rows(sql, [jobId]))[0] ?? { count: 0 };
+  async journalEnds(jobId: string): Promise<StoredRow | undefined> {
+    const journal = this.sql.table("journal");
+    const sql = `SELECT f.idx AS "firstIndex", f.cell AS "firstCell", l.idx AS "lastIndex", l.cell AS "lastCell"
+      FROM (SELECT idx, cell FROM ${journal} WHERE job_id = $1 ORDER BY idx ASC LIMIT 1) AS f,
+        (SELECT idx, cell FROM ${journal} WHERE job_id = $1 ORDER BY idx DESC LIMIT 1) AS l`;
+    return (await this.rows(sql, [jobId]))[0];
   }
 
   async insertJournal(jobId: string, cell: number, entries: readonly JournalValues[]): Promise<void> {

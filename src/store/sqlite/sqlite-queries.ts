@@ -247,9 +247,11 @@ export class SqliteQueries implements AdapterTransaction {
     for (const record of records) append.run(jobId, record.seq, record.kind, record.at, record.data);
   }
 
-  async summarizeJournal(jobId: string): Promise<StoredRow> {
-    const sql = `SELECT COUNT(DISTINCT cell) AS cells, MAX(cell) AS cell, COUNT(*) AS count, MAX(idx) AS "lastIndex" FROM journal WHERE job_id = ?`;
-    return this.#statement(sql).get(jobId) ?? { count: 0 };
+  async journalEnds(jobId: string): Promise<StoredRow | undefined> {
+    const sql = `SELECT f.idx AS "firstIndex", f.cell AS "firstCell", l.idx AS "lastIndex", l.cell AS "lastCell"
+      FROM (SELECT idx, cell FROM journal WHERE job_id = ? ORDER BY idx ASC LIMIT 1) AS f,
+        (SELECT idx, cell FROM journal WHERE job_id = ? ORDER BY idx DESC LIMIT 1) AS l`;
+    return this.#statement(sql).get(jobId, jobId);
   }
 
   async insertJournal(jobId: string, cell: number, entries: readonly JournalValues[]): Promise<void> {
