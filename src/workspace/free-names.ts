@@ -8,7 +8,7 @@
  * free. That errs towards fewer free names, never towards inventing one.
  */
 import { parse, type Node } from "acorn";
-import amaro from "amaro";
+import { stripCellTypes } from "./cell-compiler.ts";
 import { ENGINE_GLOBALS } from "./guest/guest-realm.ts";
 import { WORKSPACE_EXTRA_GLOBALS, WORKSPACE_TIMERS, WORKSPACE_WAITS } from "./workspace-notes.ts";
 
@@ -22,12 +22,7 @@ const PROVIDED = new Set<string>([...ENGINE_GLOBALS, ...WORKSPACE_EXTRA_GLOBALS,
  * @throws {SyntaxError} When the code cannot be parsed.
  */
 export function freeNames(code: string): string[] {
-  let stripped: string;
-  try {
-    stripped = amaro.transformSync(code, { mode: "strip-only" }).code;
-  } catch (error) {
-    throw new SyntaxError(`cannot read the code: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const stripped = stripCellTypes(code);
   const program = parse(stripped, { ecmaVersion: "latest", sourceType: "script", allowAwaitOutsideFunction: true }) as AnyNode;
   const declared = new Set<string>();
   const read: string[] = [];
