@@ -26,6 +26,8 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   "postgres-idle": () => import("./postgres-idle.ts"),
   "typed-cells": () => import("./typed-cells.ts"),
   chaos: () => import("./chaos.ts"),
+  "agent-loop": () => import("./agent-loop.ts"),
+  "agent-events": () => import("./agent-events.ts"),
 };
 
 const wanted = process.argv.slice(2);

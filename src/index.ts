@@ -15,10 +15,10 @@ import "./runtime/check-node-version.ts";
 export { Statek } from "./jobs/statek.ts";
 export type { StatekOptions, SubmitJobOptions, RunJobOptions, StepOptions } from "./jobs/statek.ts";
 export { Agent } from "./agents/agent.ts";
-export type { AgentOptions, OnMessage, PromptFileAgentOptions } from "./agents/agent.ts";
+export type { AgentOptions, AgentBreakerOptions, OnMessage, PromptFileAgentOptions } from "./agents/agent.ts";
 export type {
   OnModelText, ModelTextEvent, JobEvent, RecordedJobEvent, LiveJobEvent, RecordedEventBase, StatusChangeEvent, StepEndEvent, ConsoleEvent,
-  FutureSettledEvent, OtherJobEvent,
+  FutureSettledEvent, OtherJobEvent, AgentBreakerEvent,
 } from "./jobs/events/job-events.ts";
 export type { JobEventFilter, JobEventStream } from "./jobs/events/job-event-stream.ts";
 export type { JobSettings, JobMetadata, ToolsSchema } from "./agents/job-settings.ts";
@@ -30,7 +30,9 @@ export type {
   RecordedTypeError,
 } from "./jobs/history/history.ts";
 export type { ApprovalDecisionOptions, PendingApproval, PendingApprovalFilter } from "./jobs/operate/approvals.ts";
-export type { StatekWorker, WorkerOptions, WorkerStopOptions, WorkerActivity, WorkerStats } from "./jobs/statek-worker.ts";
+export type { StatekWorker, WorkerOptions, WorkerStopOptions, WorkerActivity, WorkerStats, AgentLoop, AgentWorkerStats } from "./jobs/statek-worker.ts";
+export type { AgentHealth } from "./jobs/loops/agent-health.ts";
+export type { AgentOverview } from "./jobs/operate/agents-overview.ts";
 export { JOB_STATUSES } from "./store/store.ts";
 export type { JobStatus, JobFilter, JsonValue } from "./store/store.ts";
 
@@ -97,6 +99,7 @@ export { StatekError } from "./errors/statek-error.ts";
 export { ValidationError } from "./errors/validation-error.ts";
 export { NoSuchJobError } from "./errors/no-such-job-error.ts";
 export { NoSuchAgentError } from "./errors/no-such-agent-error.ts";
+export { NoEventVariableError } from "./errors/no-event-variable-error.ts";
 export { JobConflictError } from "./errors/job-conflict-error.ts";
 export { CorruptRecordError } from "./errors/corrupt-record-error.ts";
 export { StoreError } from "./errors/store-error.ts";

@@ -21,7 +21,7 @@ const SURFACE: Record<string, string[]> = {
     "InvalidToolArgumentsError", "InvalidToolsScopeError", "InvalidWorkspaceLimitError", "JOB_STATUSES",
     "JobCancelledError", "JobConflictError", "JobFailedError", "JobFinishedError", "JobNotWaitingError",
     "LoadApiKeyError", "LoadProviderPackageError", "McpConnectionError", "McpToolError", "ModelCallError",
-    "ModelProviderError", "PromptBlockedError", "NameError", "NoSuchAgentError", "NoSuchApprovalError", "NoSuchJobError",
+    "ModelProviderError", "PromptBlockedError", "NameError", "NoEventVariableError", "NoSuchAgentError", "NoSuchApprovalError", "NoSuchJobError",
     "NoSuchProviderError", "OpaqueValue", "ReplayDivergence", "ResourceLimitError", "ScriptExhaustedError",
     "ScriptedModel", "Statek", "StatekError", "StoreError", "StoredDefinition", "TYPE_CHECK_MODES", "TimeoutError", "Tombstone",
     "UnsupportedModelVersionError", "ValidationError", "WaitKindError", "describeClass", "errorHandler", "llmRepr",
@@ -31,7 +31,7 @@ const SURFACE: Record<string, string[]> = {
     "ScriptExhaustedError", "ScriptedModel", "runTestJob", "scriptedModel",
   ],
   "./store": [
-    "ACTIVE_STATUSES", "CorruptRecordError", "DEFAULT_STORE_PATH", "FUTURE_KINDS", "FUTURE_STATES", "JOB_STATUSES",
+    "ACTIVE_STATUSES", "BREAKER_STATES", "CorruptRecordError", "DEFAULT_STORE_PATH", "FUTURE_KINDS", "FUTURE_STATES", "JOB_STATUSES",
     "JobConflictError", "LeaseLostError", "NoSuchJobError", "SQLITE_SYNCHRONOUS_MODES", "STATUS_TRANSITIONS",
     "SqliteStore", "StoreError", "WAITING_STATUS", "WAIT_DOORS", "WaitKindError", "createSqliteStore", "createStore",
     "openStore", "runAdapterSuite", "runStoreSuite", "sampleJob", "sampleRecord",

@@ -89,7 +89,26 @@ export interface AgentOptions extends JobSettings {
    * of checks adds to the named ones rather than replacing them.
    */
   postProcessors?: readonly PostProcessor[];
+  /**
+   * The variable an agent event arrives in (`statek.pushAgentEvent(role, event)`: one job per event, the event
+   * bound to this name). @default the one name the agent's warmup reads without declaring it
+   */
+  eventVariable?: string;
+  /**
+   * The agent's circuit breaker: after `failures` of its jobs ended `FAILED` in a row — or one failed in its
+   * warmup — loops and events create no more of its jobs until `statek.resetAgent(role)`. @default { failures: 3 }
+   */
+  breaker?: AgentBreakerOptions;
 }
+
+/** What {@link AgentOptions.breaker} accepts. */
+export interface AgentBreakerOptions {
+  /** Jobs ended `FAILED` in a row that open the breaker (at least 1). @default 3 */
+  failures?: number;
+}
+
+/** Default of {@link AgentBreakerOptions.failures}. */
+export const DEFAULT_BREAKER_FAILURES = 3;
 
 /** What {@link Agent.fromPromptFile} takes besides the file: the parts of an agent that are code, and settings that win over the file's. */
 export type PromptFileAgentOptions = Omit<AgentOptions, "role" | "systemPrompt" | "metadata"> & {
@@ -168,6 +187,10 @@ export class Agent {
   readonly warmup: readonly WarmupBlock[];
   /** The post-processors of `metadata.POST_PROCESSORS`, then those given in code. */
   readonly postProcessors: readonly PostProcessor[];
+  /** The variable agent events arrive in, when given (else found from the warmup when an event is taken). */
+  readonly eventVariable: string | undefined;
+  /** The circuit breaker's settings, defaults applied. */
+  readonly breaker: Readonly<Required<AgentBreakerOptions>>;
 
   constructor(options: AgentOptions) {
     if (typeof options !== "object" || options === null) throw new TypeError(`Agent: expected options such as { role: "assistant" }, got ${kindOf(options)}`);
@@ -214,7 +237,16 @@ export class Agent {
       }
       codePostProcessors.push(processor);
     }
+    if (options.eventVariable !== undefined && !(typeof options.eventVariable === "string" && isIdentifier(options.eventVariable))) {
+      throw new TypeError(`${label}: eventVariable must be an identifier such as "order", got ${JSON.stringify(options.eventVariable) ?? kindOf(options.eventVariable)}`);
+    }
+    const breaker = options.breaker ?? {};
+    if (typeof breaker !== "object" || breaker === null) throw new TypeError(`${label}: breaker must be an object such as { failures: 3 }, got ${kindOf(breaker)}`);
+    const failures = breaker.failures ?? DEFAULT_BREAKER_FAILURES;
+    if (!(Number.isSafeInteger(failures) && failures >= 1)) throw new TypeError(`${label}: breaker.failures must be an integer of at least 1, got ${String(failures)}`);
     this.role = options.role;
+    this.eventVariable = options.eventVariable;
+    this.breaker = Object.freeze({ failures });
     this.systemPrompt = options.systemPrompt ?? defaultSystemPrompt(style, registry);
     this.tools = Object.freeze([...tools]);
     this.registry = registry;

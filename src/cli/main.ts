@@ -10,6 +10,7 @@
 import { CliError } from "../errors/cli-error.ts";
 import { PROCESS_IO, type CliIo } from "./cli-io.ts";
 import type { Command } from "./command.ts";
+import { agentsCommand } from "./commands/agents.ts";
 import { approvalsCommand } from "./commands/approvals.ts";
 import { cancelCommand } from "./commands/cancel.ts";
 import { approveCommand, denyCommand } from "./commands/decide-approval.ts";
@@ -29,7 +30,7 @@ import { formatError } from "../tools/call-tool.ts";
 import { closestName } from "./closest-name.ts";
 
 /** The commands, in the order `statek --help` lists them. */
-export const COMMANDS: readonly Command[] = [workerCommand, submitCommand, pushCommand, jobsCommand, showCommand, approvalsCommand, approveCommand, denyCommand, cancelCommand, retryCommand, uiCommand, mcpCommand, helpCommand];
+export const COMMANDS: readonly Command[] = [workerCommand, submitCommand, pushCommand, jobsCommand, showCommand, approvalsCommand, approveCommand, denyCommand, cancelCommand, retryCommand, agentsCommand, uiCommand, mcpCommand, helpCommand];
 
 /**
  * Runs one command line and resolves to its exit code. Never throws: every failure is reported on `stderr`.

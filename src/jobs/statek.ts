@@ -42,6 +42,10 @@ import { checkAgents, registriesOf, workspaceLimitsOf } from "./statek-checks.ts
 import { withRegistries, type Registries } from "../registries/registries.ts";
 import { traceCarrierOf } from "../telemetry/trace-carrier.ts";
 import { createWorker, type StatekWorker, type WorkerOptions } from "./statek-worker.ts";
+import { encodeAgentEvent } from "./loops/agent-event-codec.ts";
+import { eventVariableOf } from "./loops/event-variable.ts";
+import { toAgentHealth, type AgentHealth } from "./loops/agent-health.ts";
+import { agentsOverview, type AgentOverview } from "./operate/agents-overview.ts";
 import type { RunJobOptions, StatekOptions, StepOptions, SubmitJobOptions } from "./statek-options.ts";
 
 export type { RunJobOptions, StatekOptions, StepOptions, SubmitJobOptions } from "./statek-options.ts";
@@ -394,7 +398,55 @@ export class Statek {
       roles: () => [...this.#agents.keys()],
       environment: (signal) => this.#environment(signal),
       track: (worker, running) => void (running ? this.#workers.add(worker) : this.#workers.delete(worker)),
+      agentFor: (role) => this.#agentFor(role),
+      agentJobRows: (agent, id, event) =>
+        newJobRows(agent, event ? { encodedVars: [event] } : {}, this.#scope(agent), { id, parentId: null, call: event ? "pushAgentEvent" : "agent loop" }),
     }, options);
+  }
+
+  /**
+   * Queues `event` — any value a job's variable can hold — for the agent `role`: a worker running that agent
+   * makes exactly one job of it, the event bound to the agent's event variable (its `eventVariable`, else the one
+   * name its warmup reads without declaring it). Durable: it survives restarts until a job is made of it.
+   *
+   * @throws {NoEventVariableError} When the agent is registered here and has no variable to bind events to.
+   * @throws {TypeError} When the event cannot be stored (naming what), or `role` is not a role.
+   *
+   * @example
+   * ```ts
+   * await statek.pushAgentEvent("order_handler", { id: 17, total: 40 });
+   * ```
+   */
+  async pushAgentEvent(role: string, event: unknown): Promise<void> {
+    this.#check();
+    if (typeof role !== "string" || role === "") throw new TypeError(`pushAgentEvent: role must be an agent's role, got ${kindOf(role)}`);
+    const agent = this.#agents.get(role);
+    if (agent) eventVariableOf(agent);
+    const blob = encodeAgentEvent(event, this.#scope(agent));
+    await withStoreRetries(() => this.store.pushAgentEvent(role, blob));
+  }
+
+  /** The agent's circuit breaker and queued events (`{ role, state: "closed" | "open", reason?, openedAt?, queuedEvents, … }`). */
+  async agentHealth(role: string): Promise<AgentHealth> {
+    this.#check();
+    const [row] = await withStoreRetries(() => this.store.agents([role]));
+    return toAgentHealth(row!);
+  }
+
+  /**
+   * Every agent registered here or known to the store (a breaker, queued events), by role: its jobs by status,
+   * its loop's last queue size, its queued events and its breaker — what `statek agents` and the UI show.
+   */
+  agents(): Promise<AgentOverview[]> {
+    this.#check();
+    return withStoreRetries(() => agentsOverview(this.store, [...this.#agents.keys()]));
+  }
+
+  /** Closes the agent's circuit breaker (events queued meanwhile are kept) and returns its health. */
+  async resetAgent(role: string): Promise<AgentHealth> {
+    this.#check();
+    await withStoreRetries(() => this.store.resetAgent(role));
+    return this.agentHealth(role);
   }
 
   /** Stops this instance's workers (with their default grace), waits for running steps, then closes the store if this instance opened it. */

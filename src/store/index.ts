@@ -17,6 +17,8 @@ export type {
   Store, StoreCallOptions, JobStatus, JobRow, VariableRow, HistoryRow, JobCommit, JobFilter, JsonValue, ClaimFilter, EventQuery, JobBrowseQuery,
   JobCountQuery, JobCursor, NextClaim, WakeupOrigin, EventFollower, EventFollow, FollowOptions,
 } from "./store.ts";
+export { BREAKER_STATES } from "./agent-rows.ts";
+export type { AgentEventRow, AgentJobSource, AgentJobsRequest, AgentJobsResult, AgentOutcome, AgentRow, BreakerState, NewJobRows } from "./agent-rows.ts";
 export { FUTURE_KINDS, FUTURE_STATES, WAIT_DOORS } from "./durable-rows.ts";
 export type {
   Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JournalEntry, JobEventRow, Lease, NewFuture, NewJobEvent, SettleResult, WaitDoor,
@@ -34,7 +36,7 @@ export { createStore } from "./create-store.ts";
 export type { CreateStoreOptions } from "./create-store.ts";
 export type {
   StoreAdapter, AdapterReads, AdapterTransaction, StoredRow, JobValues, HistoryValues, JournalValues, FutureValues, EventValues, JobQuery,
-  JobPageQuery, EventRowQuery, ClaimQuery,
+  JobPageQuery, EventRowQuery, ClaimQuery, AgentValues, AgentEventValues,
 } from "./store-adapter.ts";
 
 /** The conformance suites (of a store, of an adapter), and sample rows for an adapter's own tests. */

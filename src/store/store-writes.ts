@@ -10,7 +10,7 @@ import { JobConflictError } from "../errors/job-conflict-error.ts";
 import { NoSuchJobError } from "../errors/no-such-job-error.ts";
 import type { Fence, FutureSettlement, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult } from "./durable-rows.ts";
 import type { AdapterTransaction, JobValues, StoredRow } from "./store-adapter.ts";
-import { decodeClaimCandidate, decodeFuture, decodeLease, decodeLockedJob, futureJobIdOf, futureKindOf, futureStateOf, readInteger, readStrict } from "./store-rows.ts";
+import { decodeClaimCandidate, decodeFuture, decodeLease, decodeLockedJob, futureJobIdOf, futureKindOf, futureStateOf, readInteger, readStrict, readText } from "./store-rows.ts";
 import {
   WAITING_STATUS, checkContinues, checkDoor, checkFence, checkTransition, claimedLease, earlyKindOf, holds, isFinal, isLive, isRunnable, runnableSince,
 } from "./store-rules.ts";
@@ -61,8 +61,11 @@ export async function insertJobIn(transaction: AdapterTransaction, job: JobRow, 
   await appendEventsIn(transaction, [{ jobId: job.id, kind: "job-submitted", data: { role: job.role } }]);
 }
 
-/** `commit`: one step's changes, after the fence, version, transition and history checks. */
-export async function commitIn(transaction: AdapterTransaction, change: JobCommit): Promise<void> {
+/**
+ * `commit`: one step's changes, after the fence, version, transition and history checks. Resolves to the job's
+ * role (`undefined` when it cannot be read) and the store's time of the commit.
+ */
+export async function commitIn(transaction: AdapterTransaction, change: JobCommit): Promise<{ role: string | undefined; now: number }> {
   const { id } = change;
   const row = await lockExisting(transaction, id);
   if (change.fence !== undefined) checkFence(id, decodeLease(row), change.fence);
@@ -106,6 +109,7 @@ export async function commitIn(transaction: AdapterTransaction, change: JobCommi
     const existing = await transaction.lockFuture(key);
     if (existing !== undefined) await settleRow(transaction, key, existing, settlement, now);
   }
+  return { role: readable(() => readText(row["role"])), now };
 }
 
 async function anySettled(transaction: AdapterTransaction, keys: readonly string[]): Promise<boolean> {

@@ -110,6 +110,16 @@ function tooLarge(size: string, limit: string): CompiledCell {
   return { kind: "error", error: { name: "RangeError", message: `the cell is too large (${size}; the limit is ${limit})` } };
 }
 
+/**
+ * A cell's code without its TypeScript types, through the process's one stripper (what `freeNames` reads).
+ * @throws {SyntaxError} When the code is not TypeScript the stripper reads.
+ */
+export function stripCellTypes(source: string): string {
+  const stripped = stripTypes(source);
+  if (typeof stripped === "string") return stripped;
+  throw new SyntaxError(stripped.kind === "error" ? stripped.error.message : "the code cannot be read");
+}
+
 function stripTypes(source: string): string | CompiledCell {
   try {
     return stripper.transform(source, "strip-only");

@@ -12,7 +12,7 @@ import { contextFromCarrier, type TraceCarrier } from "../../telemetry/trace-car
 import { failSpan, inSpan } from "../../telemetry/tracer.ts";
 import { NoSuchJobError } from "../../errors/no-such-job-error.ts";
 import type { JobRow, JobStatus, Lease } from "../../store/store.ts";
-import { agentForJob, type Agent } from "../../agents/agent.ts";
+import { agentForJob, DEFAULT_BREAKER_FAILURES, type Agent } from "../../agents/agent.ts";
 import { askModel } from "./ask-model.ts";
 import { chatStyleOf } from "../../agents/chat-styles/chat-style.ts";
 import { chatStyleRules } from "../../agents/chat-styles/chat-styles.ts";
@@ -50,6 +50,8 @@ export interface StepOutcome {
   status: JobStatus;
   /** For a `SUSPENDED` job, when it becomes runnable by itself (its earliest timer), else `null`. */
   wakeAt: number | null;
+  /** The job's agent role, when its row could be read. */
+  role?: string;
 }
 
 /**
@@ -177,7 +179,7 @@ async function stepWithRegistries(env: StepEnvironment, tx: StepTransaction, car
     const outcome = await stepRow(env, env.agentFor(row.role), tx, carry !== undefined, row);
     kept = carry !== undefined && tx.usable;
     if (kept) carry!.tx = tx;
-    return outcome;
+    return { ...outcome, role: row.role };
   } finally {
     if (env.activeSteps?.get(id) === tx) env.activeSteps.delete(id);
     if (!kept) await tx.abandon();
@@ -218,6 +220,7 @@ async function stepLoaded(
 ): Promise<{ changes: StepChanges; status: JobStatus }> {
   const id = row.id;
   const changes = new StepChanges(row);
+  changes.breakerFailures = agent.breaker.failures;
   let committed = false;
   let reported: JobStatus | undefined;
   // The job the commit was made against, and what clients appended before it (a rebased commit).
@@ -290,6 +293,7 @@ async function failCorrupt(env: StepEnvironment, row: JobRow, error: unknown): P
     // The handlers still run, against the process's bindings only.
   }
   await runErrorHandlers(env, agent, changes);
+  changes.breakerFailures = agent?.breaker.failures ?? DEFAULT_BREAKER_FAILURES;
   const ending = await parentSettlement(env, row, changes);
   if (ending) changes.settleFutures.push(ending);
   await retried(env, () => env.store.commit(changes.commit(row)));

@@ -189,10 +189,25 @@ export class StepChanges {
   wakeIfSettled: string[] | undefined;
   /** Futures the commit settles with its changes (a child's end settles its parent's wait: `child-jobs.ts`). */
   readonly settleFutures: NonNullable<JobCommit["settleFutures"]> = [];
+  /**
+   * The failures in a row that open the job's agent's breaker: when set, a commit that ends the job `DONE` or
+   * `FAILED` counts it for the breaker (`JobCommit.agentOutcome`).
+   */
+  breakerFailures: number | undefined;
+  /** The job failed in its warmup: that opens its agent's breaker at once. */
+  warmupFailed = false;
+
+  #agentOutcome(from: JobStatus): JobCommit["agentOutcome"] {
+    if (this.breakerFailures === undefined || this.status === from) return undefined;
+    if (this.status === "DONE") return { failed: false };
+    if (this.status !== "FAILED") return undefined;
+    return { failed: true, reason: this.failure?.reason ?? "failed", threshold: this.breakerFailures, opensAtOnce: this.warmupFailed };
+  }
 
   /** The commit for the row this step read, with its events (`outbox-events.ts`) for `statek.events()`. */
   commit(row: JobRow): JobCommit {
     const from = readable(() => row.status) ?? this.status;
+    const agentOutcome = this.#agentOutcome(from);
     return {
       id: row.id,
       expectedVersion: row.version,
@@ -205,6 +220,7 @@ export class StepChanges {
       ...(this.wakeIfSettled ? { wakeIfSettled: this.wakeIfSettled } : {}),
       ...(this.settleFutures.length ? { settleFutures: this.settleFutures } : {}),
       events: stepEvents(this.records, from, this.status, row.version + 1),
+      ...(agentOutcome ? { agentOutcome } : {}),
     };
   }
 }

@@ -51,6 +51,7 @@ export async function runWarmupBlock(
   if (report.suspended) return false;
   writeJobState(row, changes, { warmupBlock: index + 1 });
   if (report.error !== undefined) {
+    changes.warmupFailed = true;
     changes.fail(warmupFailure(index, blocks.length, report.error));
     return false;
   }
