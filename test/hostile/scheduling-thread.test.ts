@@ -14,7 +14,7 @@ const ts = (code: string) => "```ts\n" + code + "\n```";
 
 /**
  * The longest the scheduling thread may go without running its timers. A read the host waited for until the
- * cell's CPU limit or the executor's entry limit (5 s) would hold it that long; the host waits 10 ms at most.
+ * cell's CPU limit or the executor's entry limit (5 s) would hold it that long; the host waits 50 ms at most.
  */
 const LONGEST_GAP_MS = 1_000;
 

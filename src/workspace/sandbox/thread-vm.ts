@@ -22,9 +22,10 @@ import { TimeoutError } from "../../errors/timeout-error.ts";
  * The longest the scheduling thread waits for a nested runtime entry (reading a workspace variable while the
  * guest waits in a host call): every job of the worker waits with it. A read that takes longer fails with a
  * `TimeoutError`, and the VM's later reads in the same cell fail at once, so a cell can cost the scheduling
- * thread this much once at most.
+ * thread this much once at most. An ordinary read of a small variable takes ~8 ms here (thread wake-ups
+ * included), so the bound leaves room for a loaded machine.
  */
-export const NESTED_WAIT_MS = 10;
+export const NESTED_WAIT_MS = 50;
 
 /** With no `wallTimeMs` given, a cell's wall-clock limit. */
 const DEFAULT_WALL_TIME_MS = 60_000;
