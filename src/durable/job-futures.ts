@@ -16,6 +16,7 @@ import type { ChildHandleInfo, FutureOutcome, FutureWaits } from "../workspace/c
 import { childReply } from "../workspace/wait-messages.ts";
 import { authorizeApprovedCall, openApproval, requestApprovalOf, type ApprovalWaitContext } from "./approval-waits.ts";
 import { openChild, startChild, type ChildWaitContext } from "./child-waits.ts";
+import { answerSubTask } from "./sub-tasks.ts";
 import type { FutureSignals } from "./future-signals.ts";
 import { TimeoutError } from "../errors/timeout-error.ts";
 import { errorInfo } from "../errors/guest-entry-error.ts";
@@ -55,7 +56,7 @@ export function outcomeOf(row: FutureRow): FutureOutcome | undefined {
  * transiently (`jobs/store-retries.ts`): a wait never throws a busy store or a dropped connection into agent
  * code; a failure past the retries stops the step instead (it is abandoned, and the job resumable).
  */
-export type FutureStore = Pick<Store, "getFuture" | "createFutures" | "settleFuture" | "getJob" | "insertJob">;
+export type FutureStore = Pick<Store, "getFuture" | "createFutures" | "settleFuture" | "getJob" | "insertJob" | "listJobs">;
 
 /** What a cell's futures need from its step. */
 export interface JobFuturesOptions {
@@ -259,6 +260,11 @@ export class JobFutures implements FutureWaits {
     // Watched, ended or not: the job's history says once how it ended.
     this.#watched.add(info.id);
     return info;
+  }
+
+  task(action: string, id: string): Promise<string> {
+    // A handle found again is watched like one this cell started: the job's history says once how it ended.
+    return answerSubTask(this.#options, action, id, (child) => this.#watched.add(child));
   }
 
   approvedCall(key: string, tool: string, callKey: string): Promise<ApprovalDecision & { args: string }> {

@@ -72,6 +72,8 @@ export class Workspace {
   #trace: Context | undefined;
   #exit: unknown = undefined;
   #exited = false;
+  /** The reason `failTask(reason)` gave: the cell exited, and its job fails. */
+  #failure: string | undefined = undefined;
   /** What the current VM held when it was made (see {@link memory}). */
   #initialBytes: number | undefined;
   /** The last restore left references it could not resolve: a cold open would try (and report) them again. */
@@ -100,9 +102,10 @@ export class Workspace {
       callTool: (tool, args) => this.#callTool(tool, args, "code"),
       callApproved: (tool, args, key) => this.#callApproved(tool, args, key),
       refused: (tool, args, error) => this.#recordRefusal(tool.name, args, error, "code"),
-      exit: (status) => {
+      exit: (status, failure) => {
         this.#exited = true;
         this.#exit = status;
+        this.#failure = failure;
       },
       resolveKey: (key, path) => {
         // Restoring may run agent code (a class's static blocks): it must not name what the job was never given.
@@ -407,6 +410,7 @@ export class Workspace {
     this.#journal.begin();
     this.#exited = false;
     this.#exit = undefined;
+    this.#failure = undefined;
   }
 
   #end(error: string | undefined, outcome: CellOutcome, ran: boolean): WorkspaceReport {
@@ -423,7 +427,10 @@ export class Workspace {
     if (error !== undefined) report.error = error;
     if (outcome.limit) report.limit = outcome.limit;
     if (changes.encoded !== undefined) report.encodedVariables = changes.encoded;
-    if (this.#exited && !outcome.broken) report.exitStatus = this.#exitText();
+    if (this.#exited && !outcome.broken) {
+      report.exitStatus = this.#exitText();
+      if (this.#failure !== undefined) report.taskFailure = this.#failure;
+    }
     return report;
   }
 
