@@ -33,6 +33,14 @@ export function messageKey(jobId: string, n: number): string {
   return `${jobId}:message:${n}`;
 }
 
+/** A checked future's tool, arguments and interval, as the tool's reply carries them (host-made), else `undefined`. */
+function checkSpecOf(value: unknown): { tool: string; args: JsonValue; everyMs: number } | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { tool, args, everyMs } = value as { tool?: unknown; args?: unknown; everyMs?: unknown };
+  if (typeof tool !== "string" || typeof everyMs !== "number" || typeof args !== "object" || args === null || Array.isArray(args)) return undefined;
+  return { tool, args: args as JsonValue, everyMs };
+}
+
 /** How a settled future reads to the guest. */
 export function outcomeOf(row: FutureRow): FutureOutcome | undefined {
   switch (row.state) {
@@ -221,22 +229,26 @@ export class JobFutures implements FutureWaits {
     return { durable: true };
   }
 
-  // A tool's `ctx.future(key, { timeoutMs })`: the application settles it; a timeout rejects it.
+  // A tool's `ctx.future(key, { timeoutMs })`: the application settles it; a timeout rejects it. A checked one
+  // (its tool has `check`) keeps the tool and arguments a worker checks it with (`future-checks.ts`).
   async #external(data: unknown, settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }> {
     const { store, jobId, fence, signals } = this.#options;
-    const spec = typeof data === "object" && data !== null ? (data as { key?: unknown; timeoutMs?: unknown }) : {};
+    const spec = typeof data === "object" && data !== null ? (data as { key?: unknown; timeoutMs?: unknown; check?: unknown }) : {};
     if (typeof spec.key !== "string") return { outcome: { error: { name: "TypeError", message: "a future without a key" } }, durable: false };
     const key = spec.key;
     const timeoutMs = typeof spec.timeoutMs === "number" ? spec.timeoutMs : undefined;
+    const check = checkSpecOf(spec.check);
+    const kind = check ? "checked" : "external";
     let row = await store.getFuture(key);
     if (!row || row.jobId === null) {
       const wakeAt = timeoutMs === undefined ? null : Math.ceil(this.#now() + Math.min(timeoutMs, MAX_WAIT_MS));
-      await store.createFutures(jobId, fence, [{ key, jobId, kind: "external", wakeAt, data: timeoutMs === undefined ? null : { timeoutMs } }]);
+      const kept = { ...(timeoutMs === undefined ? {} : { timeoutMs }), ...(check ?? {}) };
+      await store.createFutures(jobId, fence, [{ key, jobId, kind, wakeAt, data: Object.keys(kept).length ? kept : null }]);
       row = await store.getFuture(key);
     }
     if (!row) return { outcome: { error: { name: "Error", message: `the future ${key} could not be stored` } }, durable: false };
     if (row.jobId !== jobId) return { outcome: { error: { name: "Error", message: `the future ${key} belongs to another job` } }, durable: false };
-    if (row.kind !== "external") return { outcome: { error: { name: "Error", message: `the key ${key} is this job's ${row.kind} wait, not an application's future` } }, durable: false };
+    if (row.kind !== "external" && row.kind !== "checked") return { outcome: { error: { name: "Error", message: `the key ${key} is this job's ${row.kind} wait, not an application's future` } }, durable: false };
     const known = outcomeOf(row);
     if (known) return { outcome: known, durable: true };
     if (row.wakeAt !== null) {

@@ -47,7 +47,9 @@ export type WorkerActivity =
    * blocking it, the process stopped): another worker may have taken the job over, and its calls in flight are
    * then in doubt. Raise `leaseMs`, or find what blocks the event loop.
    */
-  | { kind: "lease-late"; jobId: string; unrenewedMs: number; leaseMs: number };
+  | { kind: "lease-late"; jobId: string; unrenewedMs: number; leaseMs: number }
+  /** A checked future's `check(args)` threw (it is tried again later, backing off), or could not be run. */
+  | { kind: "check-error"; key: string; jobId: string | null; error: unknown };
 
 /** What the scheduler needs from the job runner. */
 export interface WorkerHost {
