@@ -111,6 +111,8 @@ export class FutureChecks {
     this.#timer = undefined;
     const now = this.#now();
     if (now - this.#listedAt >= LIST_EVERY_MS && !this.#listing) {
+      // Counted from the start, so a store that keeps failing is asked once a second, not in a loop.
+      this.#listedAt = now;
       this.#listing = this.#list()
         .catch((error: unknown) => this.#options.onError("", null, error))
         .finally(() => {
@@ -125,7 +127,6 @@ export class FutureChecks {
 
   async #list(): Promise<void> {
     const rows = await withStoreRetries(() => this.#options.store.waitingFutures({ kind: "checked", limit: LIST_LIMIT }));
-    this.#listedAt = this.#now();
     const seen = new Set<string>();
     for (const row of rows) {
       seen.add(row.key);

@@ -3,8 +3,9 @@
  * The durable waits of agent code: `sleep(ms)`, `until(date)`, `waitForMessage()`, and
  * `getAny`/`getAll` over them; and sub-tasks: a child job's handle, `findTask(id?)` in the parent,
  * `completeTask(result)` / `failTask(reason)` in the child. Each wait is a host result the host settles when
- * the time comes or the message arrives; a cell that waits only for such results is *suspended* (its VM freed, the job kept as
- * rows) and resumed later by replaying it up to the wait, which then yields. Short sleeps stay in memory.
+ * the time comes or the message arrives; a cell that waits only for such results is *suspended* (its VM freed,
+ * the job kept as rows) and resumed later by replaying it up to the wait, which then yields. Short sleeps stay
+ * in memory.
  *
  * {@link installGuestWaits} runs *inside* the sandbox from its source text, so it is self-contained.
  */
