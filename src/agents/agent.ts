@@ -23,6 +23,7 @@ import { parseWarmup, type WarmupBlock, type WarmupSource } from "./warmup-block
 import type { OnModelText } from "./model-text.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
 import { SYSTEM_TOOLS } from "./system-tools.ts";
+import { delegateTaskTool } from "./delegate-task.ts";
 import { isIdentifier } from "../tools/is-identifier.ts";
 import { WORKSPACE_GLOBALS_NOTE } from "../workspace/workspace-notes.ts";
 
@@ -55,6 +56,11 @@ export interface AgentOptions extends JobSettings {
   tools?: AgentTools;
   /** Framework tools every job of this agent has besides its own. @default `brief` and `docstr` */
   systemTools?: readonly Tool[];
+  /**
+   * Agents this one may hand work to as sub-tasks: its jobs get the system tool `delegateTask(role, { message,
+   * vars })`, which starts a child job of one of them and returns its handle.
+   */
+  delegates?: readonly Agent[];
   /**
    * Names of the tools agent code may call, checked by the broker on every call (prompt visibility is not
    * authorization); a job may replace it (`submitJob({ allowedTools })`). @default every tool
@@ -127,6 +133,19 @@ interface AgentDefaults {
 
 const defaults = new WeakMap<Agent, AgentDefaults>();
 
+/** The `delegates` option, checked: agents with distinct roles. */
+function checkDelegates(given: unknown, label: string): readonly Agent[] {
+  if (given === undefined) return Object.freeze([]);
+  if (!Array.isArray(given)) throw new TypeError(`${label}: delegates must be a list of agents, got ${kindOf(given)}`);
+  const roles = new Set<string>();
+  for (const candidate of given) {
+    if (!(candidate instanceof Agent)) throw new TypeError(`${label}: every entry of delegates must be an Agent (got ${kindOf(candidate)})`);
+    if (roles.has(candidate.role)) throw new TypeError(`${label}: delegates lists two agents with the role '${candidate.role}'`);
+    roles.add(candidate.role);
+  }
+  return Object.freeze([...(given as Agent[])]);
+}
+
 /**
  * The system prompt of an agent that gives none: how to reply in its chat style, that variables persist, how to
  * finish, the workspace's isolation, the variables in scope, the tools with their parameter types, and — when
@@ -170,6 +189,8 @@ export class Agent {
    * those do not take. The workspace installs all of them; hidden ones are refused to agent code.
    */
   readonly registry: ToolRegistry;
+  /** The agents this one delegates sub-tasks to (`delegateTask`). */
+  readonly delegates: readonly Agent[];
   /** Names of the tools agent code may call, or `undefined` for every non-hidden tool. */
   readonly allowedTools: readonly string[] | undefined;
   readonly context: Readonly<Record<string, unknown>>;
@@ -217,7 +238,8 @@ export class Agent {
     for (const candidate of systemTools) {
       if (!isTool(candidate)) throw new TypeError(`${label}: every entry of systemTools must be made with tool() (got ${kindOf(candidate)})`);
     }
-    const registry = new ToolRegistry({ tools: [...tools, ...contextTools], systemTools });
+    const delegates = checkDelegates(options.delegates, label);
+    const registry = new ToolRegistry({ tools: [...tools, ...contextTools], systemTools: delegates.length ? [...systemTools, delegateTaskTool(delegates)] : systemTools });
     // The settings: typed options over metadata; harness limits leave the metadata for `harness`.
     const given = checkMetadataObject(options.metadata, label);
     if (typeof options.model === "string") given.MODEL = checkModelString(options.model, label);
@@ -250,6 +272,7 @@ export class Agent {
     this.systemPrompt = options.systemPrompt ?? defaultSystemPrompt(style, registry);
     this.tools = Object.freeze([...tools]);
     this.registry = registry;
+    this.delegates = delegates;
     this.allowedTools = options.allowedTools === undefined ? undefined : Object.freeze(checkAllowedTools(this, options.allowedTools, label));
     this.context = Object.freeze({ ...options.context });
     this.metadata = metadata;

@@ -14,6 +14,7 @@ import { Agent } from "../agents/agent.ts";
 import { releaseCarriedLease, runClaimedStep, type LeaseCarry } from "./step/run-step.ts";
 import { AgentFeeder } from "./loops/agent-feeder.ts";
 import { checkLoops, type AgentLoop } from "./loops/agent-loop.ts";
+import { FutureChecks } from "../durable/future-checks.ts";
 import type { StepEnvironment } from "./step/step-environment.ts";
 
 export type { AgentLoop, WorkerActivity, WorkerStats };
@@ -121,6 +122,7 @@ export function createWorker(context: WorkerContext, options: WorkerOptions = {}
   for (const agent of [...agents, ...loops.map((loop) => loop.agent)]) context.register(agent, "worker");
 
   let scheduler: JobWorker | undefined;
+  let checks: FutureChecks | undefined;
   const report = (activity: WorkerActivity) => {
     try {
       options.onActivity?.(activity);
@@ -170,9 +172,25 @@ export function createWorker(context: WorkerContext, options: WorkerOptions = {}
           ...(options.onActivity ? { onActivity: options.onActivity } : {}),
         },
       );
+      // Checked futures of this worker's agents' jobs: one timer for all of them.
+      const lookups = context.environment(new AbortController().signal);
+      checks = new FutureChecks({
+        store: context.store,
+        signals: context.signals,
+        toolOf: (role, name) => {
+          if (!roles.includes(role)) return undefined;
+          try {
+            return lookups.agentFor(role).registry.get(name);
+          } catch {
+            return undefined;
+          }
+        },
+        onError: (key, jobId, error) => report({ kind: "check-error", key, jobId, error }),
+      });
       context.track(worker, true);
       try {
         await scheduler.start();
+        checks.start();
       } catch (error) {
         context.track(worker, false);
         throw error;
@@ -182,6 +200,7 @@ export function createWorker(context: WorkerContext, options: WorkerOptions = {}
       const graceMs = stopOptions.graceMs ?? DEFAULT_GRACE_MS;
       if (!(Number.isFinite(graceMs) && graceMs >= 0)) throw new TypeError(`worker.stop: graceMs must be a number of milliseconds ≥ 0, got ${String(graceMs)}`);
       if (!scheduler) return;
+      await checks?.stop();
       await scheduler.stop(graceMs);
       context.track(worker, false);
     },

@@ -70,7 +70,9 @@ export type WorkerActivity =
   /** An agentic loop's `queueSize` failed or timed out; the loop goes on. */
   | { kind: "loop-error"; role: string; error: unknown }
   /** An agent's events cannot become jobs (no variable to bind them to, a damaged event): they stay queued. */
-  | { kind: "agent-error"; role: string; error: unknown };
+  | { kind: "agent-error"; role: string; error: unknown }
+  /** A checked future's `check(args)` threw (it is tried again later, backing off), or could not be run. */
+  | { kind: "check-error"; key: string; jobId: string | null; error: unknown };
 
 /** What the scheduler needs from the job runner. */
 export interface WorkerHost {

@@ -79,6 +79,13 @@ export interface FutureWaits {
    * (kind `child-started`) a reply that handed the guest a child job's handle, `data` its `{ id }`.
    */
   replayed?(seq: number, kind: string, data: unknown): void;
+  /**
+   * A sub-task crossing of agent code, answered as a guest reply: `state` (child `id`'s handle state, read
+   * now), `find` (the handle of child `id`, or of the latest child when `id` is empty; `null` when there is
+   * none), `complete` and `fail` (this job may end itself as a sub-task: it has a parent). A `TypeError` is the
+   * guest's to read; anything else stops the cell.
+   */
+  task?(action: string, id: string): Promise<string>;
   /** Creates the child job a tool started (`ctx.startJob`; `data` as the tool's reply carried it), unless it exists. */
   startChild?(data: unknown): Promise<ChildHandleInfo>;
   /**

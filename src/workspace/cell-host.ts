@@ -127,7 +127,7 @@ export class CellHost implements VmHost {
 
   // A message answered live and journaled by its kind.
   #journaled(seq: number, op: string, args: readonly string[]): string | Promise<string> {
-    const kind = op === "timer" || op === "clearTimer" || op === "future" ? "read" : this.#options.policy?.kind(op, args) ?? "read";
+    const kind = op === "timer" || op === "clearTimer" || op === "future" || op === "task" ? "read" : this.#options.policy?.kind(op, args) ?? "read";
     const hash = hashMessage(op, args);
     const what = this.#describe(op, args);
     if (kind !== "effect" || !this.#sink) {
@@ -286,6 +286,7 @@ export class CellHost implements VmHost {
       return "";
     }
     if (op === "future") return this.#future(args, seq);
+    if (op === "task") return this.#task(args);
     const reply = this.#handleLive(op, args, seq);
     // The guest waits in its call while the host does what the answer needs first.
     if (reply instanceof HeldReply) return reply.answer.then((inner) => this.#liveAnswer(inner, seq), (error: unknown) => thrownReply(error));
@@ -322,6 +323,13 @@ export class CellHost implements VmHost {
     } finally {
       if (effects) effects.current = undefined;
     }
+  }
+
+  // A sub-task's state, lookup or end (`guest-waits.ts`): the job answers from the store.
+  #task([action = "", id = ""]: readonly string[]): string | Promise<string> {
+    const task = this.#futures?.task;
+    if (!task) return errorReply("TypeError", "sub-tasks need a job (this workspace runs without one)");
+    return task.call(this.#futures, action, id).catch((error: unknown) => this.#waitFailed(error));
   }
 
   // A durable future: its reply comes when it settles (at once when it settled already).

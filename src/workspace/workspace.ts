@@ -77,6 +77,8 @@ export class Workspace {
   #trace: Context | undefined;
   #exit: unknown = undefined;
   #exited = false;
+  /** The reason `failTask(reason)` gave: the cell exited, and its job fails. */
+  #failure: string | undefined = undefined;
   /** What the current VM held when it was made (see {@link memory}). */
   #initialBytes: number | undefined;
   /** Lets go of a VM that grew once it has been idle for {@link RELEASE_GROWN_VM_AFTER_MS}. */
@@ -116,9 +118,10 @@ export class Workspace {
       bindArguments: (tool, args) => this.#variables.bindArguments(tool, args),
       callApproved: (tool, args, key) => this.#variables.withBound(() => this.#callApproved(tool, args, key)),
       refused: (tool, args, error) => this.#recordRefusal(tool.name, args, error, "code"),
-      exit: (status) => {
+      exit: (status, failure) => {
         this.#exited = true;
         this.#exit = status;
+        this.#failure = failure;
       },
       resolveKey: (key, path) => {
         // Restoring may run agent code (a class's static blocks): it must not name what the job was never given.
@@ -421,6 +424,7 @@ export class Workspace {
     this.#journal.begin();
     this.#exited = false;
     this.#exit = undefined;
+    this.#failure = undefined;
   }
 
   #end(error: string | undefined, outcome: CellOutcome, ran: boolean): WorkspaceReport {
@@ -437,7 +441,10 @@ export class Workspace {
     if (error !== undefined) report.error = error;
     if (outcome.limit) report.limit = outcome.limit;
     if (changes.encoded !== undefined) report.encodedVariables = changes.encoded;
-    if (this.#exited && !outcome.broken) report.exitStatus = this.#exitText();
+    if (this.#exited && !outcome.broken) {
+      report.exitStatus = this.#exitText();
+      if (this.#failure !== undefined) report.taskFailure = this.#failure;
+    }
     return report;
   }
 

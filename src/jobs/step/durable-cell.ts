@@ -159,6 +159,7 @@ function waitStore(tx: StepTransaction): FutureStore {
     createFutures: (jobId, fence, futures) => retry(() => store.createFutures(jobId, fence, futures)),
     settleFuture: (key, settlement) => retry(() => store.settleFuture(key, settlement)),
     getJob: (id) => retry(() => store.getJob(id)),
+    listJobs: (filter) => retry(() => store.listJobs(filter)),
     // Inserted already (an attempt whose answer was lost): the caller finds the job and goes on.
     insertJob: (job, variables, history) => retry(() => store.insertJob(job, variables, history)),
   };

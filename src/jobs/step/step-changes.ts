@@ -60,6 +60,8 @@ export class StepChanges {
   #seq: number;
   readonly #row: JobRow;
   readonly #handlers: RegisteredErrorHandler[];
+  /** The reason a cell of this step gave `failTask(reason)`: its exit fails the job. */
+  #taskFailure: string | undefined;
 
   /** A row whose `status` or `state` cannot be read is accepted: the step can still fail it. */
   constructor(row: JobRow) {
@@ -131,8 +133,9 @@ export class StepChanges {
     };
   }
 
-  /** Ends the job as `DONE` with the encoded exit status. */
+  /** Ends the job as `DONE` with the encoded exit status — or `FAILED`, when its code called `failTask(reason)`. */
   finish(exitStatus: string): void {
+    if (this.#taskFailure !== undefined) return this.fail(this.#taskFailure);
     this.job.exitStatus = exitStatus;
     this.setStatus("DONE", undefined, exitStatus);
   }
@@ -163,6 +166,7 @@ export class StepChanges {
 
   /** Takes in what a cell or formal call did. */
   absorb(report: WorkspaceReport): void {
+    if (report.taskFailure !== undefined) this.#taskFailure = report.taskFailure;
     for (const call of report.toolCalls) this.append("tool-call", call);
     for (const handler of report.errorHandlers ?? []) this.registerErrorHandler(handler);
     for (const entry of report.console) this.append("console", entry);

@@ -135,7 +135,8 @@ function waitItem(job: JobRow, wait: FutureRow, context: JobPageContext): Html {
       return head;
     case "child":
       return html`${head}<p class="meta">Ends when the child job ends.</p>`;
-    case "external": {
+    case "external":
+    case "checked": {
       const id = wait.key.replace(/[^\w-]/g, "_");
       const resolve = form(job, "future/resolve", csrf, "Resolve", html`<input type="hidden" name="key" value="${wait.key}">
 <label for="value-${id}">Value</label><textarea id="value-${id}" name="value" rows="1"></textarea>

@@ -52,8 +52,8 @@ export interface BrokerOptions {
   callApproved?(tool: Tool, args: unknown[], key: string): unknown;
   /** Records a tool call that tool access refused. */
   refused(tool: Tool, args: unknown[], error: Error): void;
-  /** Records `exit(status)`. */
-  exit(status: unknown): void;
+  /** Records `exit(status)`; `failure` is the reason of `failTask(reason)` (the job ends `FAILED`). */
+  exit(status: unknown, failure?: string): void;
   /** The host object a persisted handle key stands for, or why it cannot be restored (`path`: where it was). */
   resolveKey(key: string, path: string): { value: unknown } | { why: string };
   /** The time agent code reads (`Date.now()`, `new Date()`). */
@@ -250,7 +250,7 @@ export class Broker {
           return this.#print(first, second);
         case "exit":
           record = this.#options.journal.open("exit", "write", undefined, undefined, first);
-          this.#options.exit(this.#options.codec.decode(first ?? ""));
+          this.#options.exit(this.#options.codec.decode(first ?? ""), second === undefined ? undefined : String(second));
           this.#options.journal.close(record, UNDEFINED_REPLY);
           return UNDEFINED_REPLY;
         default:
