@@ -104,7 +104,7 @@ describe("sub-tasks", () => {
       model: scriptedModel([
         ts([
           "print(findTask())",
-          "for (const attempt of [() => completeTask(1), () => failTask('x'), () => failTask(''), () => findTask(OTHER), () => findTask(42), () => delegateTask('other', {})]) {",
+          "for (const attempt of [() => completeTask(1), () => failTask('x'), () => failTask(''), () => findTask(OTHER), () => findTask(42 as any), () => delegateTask('other', {})]) {",
           "  try { attempt() } catch (error) { print(error.name + ': ' + error.message) }",
           "}",
           "exit()",

@@ -2,7 +2,8 @@
  * @module
  * The declarations of what every workspace has besides the ECMAScript built-ins (`lib.esnext`): the globals
  * the guest runtime adds (`print`, `exit`, `console`, timers, text encoding, `URL`, …) and the durable waits
- * (`sleep`, `until`, `waitForMessage`, `requestApproval`, `getAny`, `getAll`). The names are the ones
+ * (`sleep`, `until`, `waitForMessage`, `requestApproval`, `getAny`, `getAll`) and sub-tasks (`findTask`,
+ * `completeTask`, `failTask`). The names are the ones
  * `workspace/workspace-notes.ts` lists, which the workspace suite holds every executor to; a test holds this
  * text to the same list.
  */
@@ -34,6 +35,20 @@ declare function getAny<T>(values: Iterable<T | PromiseLike<T>>): Promise<Awaite
 /** All of several waits or calls, in order. */
 declare function getAll<T extends readonly unknown[] | []>(values: T): Promise<{ -readonly [P in keyof T]: Awaited<T[P]> }>;
 declare function getAll<T>(values: Iterable<T | PromiseLike<T>>): Promise<Awaited<T>[]>;
+/** A sub-task's handle: its id, its agent's role and its state, read live; awaiting it gives its exit value. */
+interface TaskHandle extends PromiseLike<any> {
+  readonly id: string;
+  readonly role: string;
+  readonly state: "WAITING" | "STARTED" | "COMPLETED" | "ERROR";
+}
+/** The handle of this job's sub-task with that id (refused when it is not one of its children). */
+declare function findTask(id: string): TaskHandle;
+/** The handle of this job's latest sub-task, or null when it has none. */
+declare function findTask(): TaskHandle | null;
+/** Ends this sub-task DONE with a result (any value the workspace can store); nothing after it runs. */
+declare function completeTask(result?: any): never;
+/** Ends this sub-task FAILED with a reason; the parent's await throws ChildJobFailed. */
+declare function failTask(reason: string): never;
 declare function structuredClone<T = any>(value: T, options?: { transfer?: any[] }): T;
 declare function queueMicrotask(callback: () => void): void;
 declare const performance: { now(): number };
