@@ -22,8 +22,13 @@ import { outcomeOf } from "./job-futures.ts";
 
 /** Default of {@link FutureChecksOptions.maxConcurrency}. */
 export const DEFAULT_CHECK_CONCURRENCY = 8;
-/** How often the waiting checked futures are listed again (new ones, settled ones), at most. */
-const LIST_EVERY_MS = 1_000;
+/** The shortest gap between two listings of the waiting checked futures (a busy store hints all the time). */
+const LIST_GAP_MS = 1_000;
+/**
+ * How long the list is trusted without a hint: a new checked future is written by a step's commit, which the
+ * store reports (`subscribeWakeups`), so an idle worker sends nothing between hints but this rare look.
+ */
+const LIST_UNHINTED_MS = 60_000;
 /** Checked futures read per listing. */
 const LIST_LIMIT = 1_000;
 /** The longest wait after failed checks (unless the future's own interval is longer). */
@@ -31,7 +36,7 @@ const MAX_BACKOFF_MS = 3_600_000;
 
 /** What the checks of one worker need. */
 export interface FutureChecksOptions {
-  store: Pick<Store, "waitingFutures" | "settleFuture" | "getJob">;
+  store: Pick<Store, "waitingFutures" | "settleFuture" | "getJob" | "subscribeWakeups">;
   signals: FutureSignals;
   /** Tool `name` of the agent `role` in this worker, or `undefined` when this worker does not run that agent. */
   toolOf(role: string, name: string): Tool | undefined;
@@ -77,6 +82,9 @@ export class FutureChecks {
   #timer: NodeJS.Timeout | undefined;
   #listedAt = -Infinity;
   #listing: Promise<void> | undefined;
+  /** A commit was heard since the last listing: list again once the gap has passed. */
+  #hinted = false;
+  #stopHints: (() => void) | undefined;
   #stopped = false;
 
   constructor(options: FutureChecksOptions) {
@@ -90,12 +98,17 @@ export class FutureChecks {
 
   /** Lists the waiting checked futures and starts checking them on schedule. */
   start(): void {
+    this.#stopHints = this.#options.store.subscribeWakeups(() => {
+      this.#hinted = true;
+      this.#tick();
+    });
     this.#tick();
   }
 
   /** Stops checking; resolves once the checks in flight have ended. */
   async stop(): Promise<void> {
     this.#stopped = true;
+    this.#stopHints?.();
     clearTimeout(this.#timer);
     await this.#listing;
     await Promise.allSettled([...this.#running]);
@@ -105,14 +118,20 @@ export class FutureChecks {
     return this.#options.now ? this.#options.now() : Date.now();
   }
 
+  /** When the list is next read: soon after a hint, else after the unhinted interval. */
+  #listDueAt(): number {
+    return this.#listedAt + (this.#hinted ? LIST_GAP_MS : LIST_UNHINTED_MS);
+  }
+
   #tick(): void {
     if (this.#stopped) return;
     clearTimeout(this.#timer);
     this.#timer = undefined;
     const now = this.#now();
-    if (now - this.#listedAt >= LIST_EVERY_MS && !this.#listing) {
-      // Counted from the start, so a store that keeps failing is asked once a second, not in a loop.
+    if (now >= this.#listDueAt() && !this.#listing) {
+      // Counted from the start, so a store that keeps failing is asked once a gap, not in a loop.
       this.#listedAt = now;
+      this.#hinted = false;
       this.#listing = this.#list()
         .catch((error: unknown) => this.#options.onError("", null, error))
         .finally(() => {
@@ -169,7 +188,7 @@ export class FutureChecks {
 
   #arm(now: number): void {
     if (this.#stopped) return;
-    let next = this.#listedAt + LIST_EVERY_MS;
+    let next = this.#listDueAt();
     for (const scheduled of this.#scheduled.values()) if (!scheduled.running) next = Math.min(next, scheduled.nextAt);
     this.#timer = setTimeout(() => this.#tick(), Math.max(0, next - now));
     this.#timer.unref();
