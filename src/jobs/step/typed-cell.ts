@@ -1,6 +1,6 @@
 /**
  * @module
- * The type check of a model-written cell before it runs (DESIGN.md §6.7), in the job's `TYPE_CHECK` mode:
+ * The type check of a model-written cell before it runs, in the job's `TYPE_CHECK` mode:
  * `refuse` does not run a cell with type errors — the model reads them as the cell's error, and the refusal
  * counts as an exception; `warn` prints them and runs the cell; `off` does not check. Each check that found
  * something is recorded (`type-check`), for the operator's timeline.

@@ -138,7 +138,7 @@ export function agentCases({ test, testShared }: SuiteContext): void {
 
   test("agent calls check their input", async (store) => {
     await assert.rejects(store.pushAgentEvent("", "x"), /pushAgentEvent: role must be a non-empty string/);
-    await assert.rejects(store.pushAgentEvent("triage", 5 as unknown as string), /pushAgentEvent: blob must be a string/);
+    await assert.rejects(store.pushAgentEvent("triage", 5 as never), /pushAgentEvent: blob must be a string/);
     await assert.rejects(store.createAgentJobs({ ...loop("triage", 1, 1), limit: -1 }), /createAgentJobs: limit must be a non-negative integer/);
     await assert.rejects(store.createAgentJobs({ ...loop("triage", 1, 1), source: { kind: "sometimes" } as never }), /createAgentJobs: source.kind must be "loop" or "events"/);
     await assert.rejects(store.createAgentJobs({ ...loop("triage", 1, 1), build: (event) => jobFor("other", event) }), /has role 'other'/);
