@@ -407,7 +407,7 @@ export class Workspace {
         }
       }
       // No agent code ran, so no variable changed.
-      return { console: this.#effects.console.finish(), toolCalls: this.#effects.toolCalls, crossings: [], put: [], deleted: [], errorHandlers: this.#effects.errorHandlers };
+      return { console: this.#effects.console.finish(), toolCalls: this.#effects.toolCalls, toolCallPositions: this.#effects.toolCallPositions, crossings: [], put: [], deleted: [], errorHandlers: this.#effects.errorHandlers };
     } finally {
       this.#busy = false;
     }
@@ -433,6 +433,7 @@ export class Workspace {
     const report: WorkspaceReport = {
       console: this.#effects.console.finish(),
       toolCalls: this.#effects.toolCalls,
+      toolCallPositions: this.#effects.toolCallPositions,
       crossings: this.#journal.records(),
       put: changes.put,
       deleted: changes.deleted,
