@@ -4,12 +4,12 @@
  * types), `{tools}`, `{detailed_tools}`, `{shared_var_names}` and job parameters `{name}`. Only known
  * placeholder names are replaced, in one pass, so braces anywhere else — JSON in a prompt, code or braces
  * inside a tool's description — are left exactly as they are.
- * Hidden tools never appear.
+ * Hidden tools and `_` tools never appear.
  *
  * A placeholder alone after a comment marker (`// {tools}` or `# {tools}`) is expanded as a block comment:
  * every line of the expansion gets the same marker, so the prompt's layout survives.
  */
-import type { Tool } from "../tools/tool.ts";
+import { isListed, type Tool } from "../tools/tool.ts";
 import { briefLine, toolDeclaration, toolEntry } from "./tool-docs.ts";
 
 /** What a prompt is rendered with. */
@@ -27,7 +27,7 @@ const INLINE = /\{([A-Za-z_]\w*)\}/g;
 
 /** Replaces the known placeholders of `template`. */
 export function renderPrompt(template: string, context: PromptContext): string {
-  const visible = context.tools.filter((tool) => !tool.hidden);
+  const visible = context.tools.filter(isListed);
   const values: Record<string, () => string> = {
     brief_tools: () => visible.map((tool) => briefLine(tool)).join("\n") || "(none)",
     typed_brief_tools: () => visible.map((tool) => briefLine(tool, true)).join("\n") || "(none)",

@@ -19,6 +19,11 @@ import type { ChildJobStart, StartJobOptions } from "./child-job.ts";
 
 export { isTool } from "./is-tool.ts";
 
+/** True for a tool the model may be told about: neither `hidden` nor `internal` (a name starting with `_`). */
+export function isListed(tool: Tool): boolean {
+  return !tool.hidden && !tool.internal;
+}
+
 /** The agent a job runs, as tools see it. */
 export interface ToolAgent {
   readonly role: string;
@@ -87,7 +92,8 @@ export interface ToolDefinition<Params extends ToolParams, Result> {
   system?: boolean;
   /**
    * Never shown to the model (prompts, provider payloads, `brief`), and refused to agent code unless the code
-   * is allowed hidden tools (warmup marked hidden). @default true for names starting with `_`, else false
+   * is allowed hidden tools (warmup marked hidden). A name starting with `_` is different: such a tool is never
+   * listed either, but agent code may call it (see {@link Tool.internal}). @default false
    */
   hidden?: boolean;
   /** The chat styles the tool is meant for; other styles do not offer it. @default every style */
@@ -130,6 +136,12 @@ export interface Tool<Params extends ToolParams = ToolParams, Result = unknown> 
   readonly run: (args: z.output<Params>, ctx: ToolContext) => Result | Promise<Result>;
   readonly system: boolean;
   readonly hidden: boolean;
+  /**
+   * The name starts with `_`: the tool is never listed (prompts, provider payloads, MCP), but agent code that
+   * knows its name may call it — plumbing the application's own warmup or documentation mentions. A `hidden`
+   * tool is refused to agent code as well.
+   */
+  readonly internal: boolean;
   readonly target: ChatStyle | readonly ChatStyle[] | undefined;
   readonly readOnly: boolean;
   readonly idempotent: boolean;
@@ -213,7 +225,8 @@ export function tool<Params extends ToolParams = z.ZodObject<{}>, Result = unkno
     returns,
     run: definition.run,
     system: definition.system ?? false,
-    hidden: definition.hidden ?? name.startsWith("_"),
+    hidden: definition.hidden ?? false,
+    internal: name.startsWith("_"),
     target,
     readOnly: definition.readOnly ?? false,
     idempotent: definition.idempotent ?? false,
