@@ -25,6 +25,12 @@ import { ToolRegistry } from "../tools/tool-registry.ts";
 import { SYSTEM_TOOLS } from "./system-tools.ts";
 import { isIdentifier } from "../tools/is-identifier.ts";
 import { WORKSPACE_GLOBALS_NOTE } from "../workspace/workspace-notes.ts";
+import { loadExamples, type Example, type ExamplesSource } from "./examples.ts";
+import { loadDocuments, type AgentDocument, type DocumentsSource } from "./documents.ts";
+import { documentTools, exampleTools, panicTool } from "./knowledge-tools.ts";
+import { parseModelChoice } from "./difficulty.ts";
+import { hasDifficultySections } from "./prompt-sections.ts";
+import { checkReminders, type Reminder } from "./reminders.ts";
 
 export type { HarnessLimits } from "./harness.ts";
 
@@ -75,6 +81,25 @@ export interface AgentOptions extends JobSettings {
   model?: LanguageModel | string;
   /** @deprecated The old name of {@link JobSettings.harness}; still accepted (not together with `harness`). */
   limits?: HarnessLimits;
+  /** What the agent does, for other agents and operators (`DESCRIPTION`). */
+  description?: string;
+  /**
+   * Worked examples the model can look at with `listExamples()` / `showExample(id)`: a folder of Markdown files
+   * (see docs/knowledge.md for the format) or example objects.
+   */
+  examples?: ExamplesSource;
+  /**
+   * Documents the model can read with `listDocuments(topic?)` / `showDocument(idOrTitle)`: a folder of Markdown or
+   * text files with front matter (`topic`, `title`, `audience`, `order`), or document objects. A document with an
+   * `audience` is shown only to jobs of those roles.
+   */
+  documents?: DocumentsSource;
+  /**
+   * Dialog styles: reminders for a reply that would end the turn. The first that is due (the dialog has at
+   * least `minDialogLength` messages, counting the user's and the agent's) is shown to the model instead of
+   * ending the turn — once per turn of the user.
+   */
+  reminders?: readonly Reminder[];
   /** The dialog channel: receives the user-facing replies of `MD_DIALOG` and `DIRECT` jobs. */
   onMessage?: OnMessage;
   /**
@@ -125,7 +150,19 @@ function defaultSystemPrompt(style: ChatStyle, registry: ToolRegistry): string {
     // `{workspace_isolation}` is filled from the executor in use (sandbox or not), never from the agent.
     "{workspace_isolation}\n" + WORKSPACE_GLOBALS_NOTE + "\n\n" +
     "Available variables: {shared_var_names}\n" +
-    "Available tools (call them from your code; each returns a promise you can await):\n{typed_brief_tools}" + documentation;
+    "Available tools (call them from your code; each returns a promise you can await):\n{typed_brief_tools}" + documentation +
+    knowledgeNote(registry);
+}
+
+/** What the default prompt says of the tools that consult the agent's knowledge, when it has them. */
+function knowledgeNote(registry: ToolRegistry): string {
+  const notes: string[] = [];
+  if (registry.get("showExample")) notes.push("Worked examples of tasks like yours: listExamples(start?, limit?) lists them, showExample(id) prints one.");
+  if (registry.get("showDocument")) {
+    notes.push("Documents you can read: listDocuments(topic?) lists the topics, or a topic's documents; showDocument(idOrTitle) prints one.");
+  }
+  if (registry.get("panic") === panicTool) notes.push("If the task turns out harder than it looked, call panic() for a stronger model and more detailed instructions.");
+  return notes.length ? `\n\n${notes.join("\n")}` : "";
 }
 /**
  * An agent definition.
@@ -168,6 +205,14 @@ export class Agent {
   readonly warmup: readonly WarmupBlock[];
   /** The post-processors of `metadata.POST_PROCESSORS`, then those given in code. */
   readonly postProcessors: readonly PostProcessor[];
+  /** What the agent does (`description`, else metadata `DESCRIPTION`). */
+  readonly description: string | undefined;
+  /** The agent's examples, sorted and numbered (their ids). */
+  readonly examples: readonly Example[];
+  /** The agent's documents, sorted. */
+  readonly documents: readonly AgentDocument[];
+  /** Reminders of a dialog agent (see {@link AgentOptions.reminders}). */
+  readonly reminders: readonly Reminder[];
 
   constructor(options: AgentOptions) {
     if (typeof options !== "object" || options === null) throw new TypeError(`Agent: expected options such as { role: "assistant" }, got ${kindOf(options)}`);
@@ -194,16 +239,26 @@ export class Agent {
     for (const candidate of systemTools) {
       if (!isTool(candidate)) throw new TypeError(`${label}: every entry of systemTools must be made with tool() (got ${kindOf(candidate)})`);
     }
-    const registry = new ToolRegistry({ tools: [...tools, ...contextTools], systemTools });
     // The settings: typed options over metadata; harness limits leave the metadata for `harness`.
     const given = checkMetadataObject(options.metadata, label);
     if (typeof options.model === "string") given.MODEL = checkModelString(options.model, label);
     else if (options.model !== undefined && (typeof options.model !== "object" || options.model === null)) {
       throw new TypeError(`${label}: model must be an AI SDK language model or a model string such as "openai/gpt-5-mini", got ${kindOf(options.model)}`);
     }
+    if (options.description !== undefined && typeof options.description !== "string") throw new TypeError(`${label}: description must be a string`);
+    if (options.description !== undefined) given.DESCRIPTION = options.description;
     const withTyped = applyTypedSettings(given, options, label);
     const harness = { ...harnessFromMetadata(withTyped, label), ...checkHarnessOption(options.harness, options.limits, label) };
     const metadata = Object.freeze(withoutHarnessKeys(withTyped));
+    // What the model consults: examples and documents, each with its tools; panic() where difficulty matters.
+    const examples = loadExamples(options.examples, label);
+    const documents = loadDocuments(options.documents, label);
+    const knowledge = [
+      ...(examples.length ? exampleTools(examples) : []),
+      ...(documents.length ? documentTools(documents) : []),
+      ...(usesDifficulty(metadata, options.systemPrompt, examples) ? [panicTool] : []),
+    ];
+    const registry = new ToolRegistry({ tools: [...tools, ...contextTools], systemTools: [...systemTools, ...knowledge] });
     const style = checkMetadataSettings(metadata, registry.all, label);
     if (options.onMessage !== undefined && typeof options.onMessage !== "function") throw new TypeError(`${label}: onMessage must be a function`);
     if (options.onModelText !== undefined && typeof options.onModelText !== "function") throw new TypeError(`${label}: onModelText must be a function`);
@@ -227,6 +282,10 @@ export class Agent {
     this.onModelText = options.onModelText;
     this.warmup = Object.freeze(parseWarmup(options.warmup, `${label}: warmup`));
     this.postProcessors = Object.freeze([...namedPostProcessors(metadata), ...codePostProcessors]);
+    this.description = typeof metadata.DESCRIPTION === "string" ? metadata.DESCRIPTION : undefined;
+    this.examples = Object.freeze(examples);
+    this.documents = Object.freeze(documents);
+    this.reminders = Object.freeze(checkReminders(options.reminders, label));
     defaults.set(this, { style, defaultPrompt: options.systemPrompt === undefined, codePostProcessors: Object.freeze(codePostProcessors) });
   }
 
@@ -258,6 +317,19 @@ export class Agent {
       harness: { ...definition.limits, ...checkHarnessOption(harness, limits, label) },
     });
   }
+}
+
+/** Whether an agent's jobs depend on their difficulty: a `MODEL` mapping, a starting level, prompt sections or examples of a level. */
+function usesDifficulty(metadata: JobMetadata, prompt: string | undefined, examples: readonly Example[]): boolean {
+  const model = metadata.MODEL;
+  let mapping = false;
+  try {
+    mapping = typeof model === "string" && parseModelChoice(model).kind === "mapping";
+  } catch {
+    // A bad mapping is reported by the settings check, with the agent's name.
+  }
+  return mapping || (metadata.DEFAULT_DIFFICULTY !== undefined && metadata.DEFAULT_DIFFICULTY !== null) ||
+    (prompt !== undefined && hasDifficultySections(prompt)) || examples.some((example) => example.difficulty !== undefined);
 }
 
 /** The post-processors a job's `POST_PROCESSORS` metadata names. */

@@ -21,6 +21,9 @@ import { kindOf } from "../tools/with-article.ts";
 import { CHAT_STYLES, chatStyleOf, isChatStyle, type ChatStyle } from "./chat-styles/chat-style.ts";
 import { HARNESS_METADATA_KEYS, checkHarnessLimits, type HarnessLimits } from "./harness.ts";
 import { parsePostProcessors } from "./parse-post-processors.ts";
+import { checkTemperature } from "../models/model-call-settings.ts";
+import { defaultDifficultyOf, parseDifficulty, parseModelChoice, type Difficulty } from "./difficulty.ts";
+import { parseLocale } from "./locale.ts";
 
 /** The JSON Schema profile of the formal tools offered to the model (`TOOLS_SCHEMA`). */
 export type ToolsSchema = "strict" | "plain";
@@ -50,6 +53,28 @@ export interface JobSettings {
    */
   defaultAcl?: string;
   /**
+   * Sampling temperature of every model call, 0–1 (`TEMPERATURE`); a `temperature=` option of the `MODEL` string
+   * wins. @default the provider's
+   */
+  temperature?: number;
+  /**
+   * The provider of a `MODEL` string that names none (`PROVIDER`): with `"openai"`, `MODEL: "gpt-5-mini"` means
+   * `openai/gpt-5-mini`.
+   */
+  provider?: string;
+  /**
+   * The difficulty a job starts at (`DEFAULT_DIFFICULTY`): `L`, `M` or `H` (or `low`, `medium`, `high`). It picks
+   * the model of a `MODEL` mapping and the prompt sections shown; `panic()` raises it. @default "M"
+   */
+  defaultDifficulty?: Difficulty;
+  /**
+   * With a job `locale`, add the language rule to the system prompt (`AUTO_LANG_RULE`; `"False"` is false).
+   * @default true
+   */
+  languageRule?: boolean;
+  /** With a job `locale`, add the language hint to the user's messages (`AUTO_LANG_HINT`). @default true */
+  languageHint?: boolean;
+  /**
    * Harness limits (`MAX_TURNS`, `MAX_EXCEPTIONS`, `MAX_CONSECUTIVE_EXCEPTIONS`, `MAX_TOKENS`, `MAX_COST`); a limit
    * left out comes from the next level (the agent, then `Statek.open({ harness })`, then the defaults).
    */
@@ -63,6 +88,11 @@ const METADATA_KEYS = {
   toolsSchema: "TOOLS_SCHEMA",
   xmlBoxConsole: "XML_BOX_CONSOLE",
   defaultAcl: "STATEK_DEFAULT_ACL",
+  temperature: "TEMPERATURE",
+  provider: "PROVIDER",
+  defaultDifficulty: "DEFAULT_DIFFICULTY",
+  languageRule: "AUTO_LANG_RULE",
+  languageHint: "AUTO_LANG_HINT",
 } as const satisfies Record<Exclude<keyof JobSettings, "harness">, string>;
 
 const TOOLS_SCHEMAS: readonly ToolsSchema[] = ["strict", "plain"];
@@ -83,7 +113,7 @@ export function checkMetadataObject(metadata: unknown, label: string): Record<st
  */
 export function applyTypedSettings(metadata: Readonly<Record<string, JsonValue>>, settings: JobSettings, label: string): Record<string, JsonValue> {
   const result = { ...metadata };
-  const { chatStyle, toolsScope, toolsSchema, xmlBoxConsole, defaultAcl } = settings;
+  const { chatStyle, toolsScope, toolsSchema, xmlBoxConsole, defaultAcl, temperature, provider, defaultDifficulty, languageRule, languageHint } = settings;
   if (chatStyle !== undefined) {
     if (!isChatStyle(chatStyle)) throw new TypeError(`${label}: chatStyle must be one of ${CHAT_STYLES.join(", ")}, got ${JSON.stringify(chatStyle)}`);
     result[METADATA_KEYS.chatStyle] = chatStyle;
@@ -106,18 +136,63 @@ export function applyTypedSettings(metadata: Readonly<Record<string, JsonValue>>
     if (typeof defaultAcl !== "string") throw new TypeError(`${label}: defaultAcl must be "GRANT", "DENY" or ACL rules, got ${kindOf(defaultAcl)}`);
     result[METADATA_KEYS.defaultAcl] = defaultAcl;
   }
+  if (temperature !== undefined) result[METADATA_KEYS.temperature] = checkTemperature(temperature, `${label}: temperature`);
+  if (provider !== undefined) {
+    if (typeof provider !== "string" || !/^[\w.-]+$/.test(provider)) throw new TypeError(`${label}: provider must be a provider name such as "openai", got ${JSON.stringify(provider)}`);
+    result[METADATA_KEYS.provider] = provider;
+  }
+  if (defaultDifficulty !== undefined) {
+    const level = typeof defaultDifficulty === "string" ? parseDifficulty(defaultDifficulty) : undefined;
+    if (!level) throw new TypeError(`${label}: defaultDifficulty must be "L", "M" or "H", got ${JSON.stringify(defaultDifficulty)}`);
+    result[METADATA_KEYS.defaultDifficulty] = level;
+  }
+  for (const [name, value] of [["languageRule", languageRule], ["languageHint", languageHint]] as const) {
+    if (value === undefined) continue;
+    if (typeof value !== "boolean") throw new TypeError(`${label}: ${name} must be true or false, got ${JSON.stringify(value)}`);
+    result[METADATA_KEYS[name]] = value;
+  }
   return result;
 }
 
-/** The model string given as `new Agent({ model: "openai/gpt-5-mini" })`, checked (it becomes `MODEL`). */
+/**
+ * The model string given as `new Agent({ model: "openai/gpt-5-mini" })` (it becomes `MODEL`); it is checked with
+ * the rest of the settings ({@link checkModelSetting}), where `PROVIDER` is known.
+ */
 export function checkModelString(model: string, label: string): string {
-  try {
-    parseModelString(model);
-  } catch (error) {
-    // The error reads `MODEL "x" names no provider; …`: the same setting, in its metadata name.
-    throw new TypeError(`${label}: ${(error as Error).message}`, { cause: error });
-  }
+  if (model.trim() === "") throw new TypeError(`${label}: model must not be empty (a model string such as "openai/gpt-5-mini")`);
   return model;
+}
+
+/**
+ * Checks `MODEL` (one model string, or a difficulty mapping `L:…,MH:…`, each string with the job's `PROVIDER`
+ * for one that names no provider) and `TEMPERATURE`; a `TypeError` starting with `label` names the problem.
+ */
+export function checkModelSetting(metadata: Readonly<Record<string, JsonValue>>, label: string): void {
+  const provider = metadata.PROVIDER;
+  if (provider !== undefined && provider !== null && (typeof provider !== "string" || !/^[\w.-]+$/.test(provider.trim()))) {
+    throw new TypeError(`${label}: metadata PROVIDER must be a provider name such as "openai", got ${JSON.stringify(provider)}`);
+  }
+  const model = metadata.MODEL;
+  if (model !== undefined && model !== null && model !== "") {
+    if (typeof model !== "string") throw new TypeError(`${label}: metadata MODEL must be a string such as "openai/gpt-5-mini"`);
+    try {
+      const choice = parseModelChoice(model);
+      const names = choice.kind === "single" ? [choice.model] : [...new Set(Object.values(choice.models))];
+      for (const name of names) parseModelString(name, typeof provider === "string" ? provider : undefined);
+    } catch (error) {
+      // The error reads `MODEL "x" names no provider; …`: the same setting, in its metadata name.
+      throw new TypeError(`${label}: ${(error as Error).message}`, { cause: error });
+    }
+  }
+  const temperature = metadata.TEMPERATURE;
+  if (temperature !== undefined && temperature !== null) checkTemperature(temperature, `${label}: metadata TEMPERATURE`);
+}
+
+/** A yes/no setting as metadata holds it: `false`, or a string `"false"`/`"no"`/`"off"`/`"0"`, is off. */
+export function settingIsOn(value: JsonValue | undefined): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value === "boolean") return value;
+  return !/^(false|no|off|0)$/i.test(String(value).trim());
 }
 
 /** The harness limits set in metadata (`MAX_TURNS: 20` or `"20"`); a `TypeError` names a bad value. */
@@ -190,6 +265,18 @@ export function checkMetadataSettings(metadata: Readonly<Record<string, JsonValu
     }
   }
   harnessFromMetadata(metadata, label);
+  checkModelSetting(metadata, label);
+  defaultDifficultyOf(metadata, label);
+  const description = metadata.DESCRIPTION;
+  if (description !== undefined && description !== null && typeof description !== "string") throw new TypeError(`${label}: metadata DESCRIPTION must be a string`);
+  const locale = metadata.LOCALE;
+  if (locale !== undefined && locale !== null && locale !== "") {
+    try {
+      parseLocale(locale);
+    } catch (error) {
+      throw new TypeError(`${label}: ${(error as Error).message}`, { cause: error });
+    }
+  }
   return style;
 }
 

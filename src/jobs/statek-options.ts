@@ -89,6 +89,11 @@ export interface SubmitJobOptions extends JobSettings {
   allowedTools?: readonly string[];
   /** Metadata of this job, over its agent's: settings by their metadata names, and the application's own values. */
   metadata?: JobMetadata;
+  /**
+   * The user's locale (`"pl-PL"`, `"de"`): the model is told to answer only in its language (a rule in the system
+   * prompt, a hint after each user message; `languageRule` / `languageHint` switch them off). Child jobs inherit it.
+   */
+  locale?: string;
 }
 
 /** Options of {@link Statek.runJob}. */

@@ -32,8 +32,11 @@ export interface ToolAgent {
 
 /** The framework context a tool's `run` receives as its second argument. */
 export interface ToolContext {
-  /** The job the call belongs to, with the metadata frozen into it at submit time. */
-  job: { id: string; role: string; metadata: Readonly<Record<string, unknown>> };
+  /**
+   * The job the call belongs to, with the metadata frozen into it at submit time, and its difficulty as it
+   * stands during this call (`L`, `M`, `H`; it picks the model and prompt sections of a job whose agent uses it).
+   */
+  job: { id: string; role: string; metadata: Readonly<Record<string, unknown>>; difficulty?: "L" | "M" | "H" };
   /** The agent the job runs. */
   agent: ToolAgent;
   /** Prints to the job's console, as `print` does in agent code (for a formal call: into its result). */

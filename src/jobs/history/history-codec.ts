@@ -32,6 +32,8 @@ export const HISTORY_VERSIONS: { readonly [K in HistoryKind]: number } = {
   "operator-action": 1,
   approval: 1,
   "child-ended": 1,
+  difficulty: 1,
+  reminder: 1,
 };
 
 /** Upgrades from version `n` to `n + 1` of a kind's data (`v` already removed). */
@@ -64,6 +66,8 @@ const BUILDERS: { readonly [K in HistoryKind]: Builder<K> } = {
   "operator-action": builder("operator-action"),
   approval: builder("approval"),
   "child-ended": builder("child-ended"),
+  difficulty: builder("difficulty"),
+  reminder: builder("reminder"),
 };
 
 /** True for a record kind this version of STATEK knows. */

@@ -9,7 +9,7 @@ import type { ToolCallRecord } from "../../tools/call-tool.ts";
 import type { JsonValue } from "../../store/store.ts";
 import type {
   ApprovalRecord,
-  ChildEndedRecord,
+  ChildEndedRecord, DifficultyRecord, ReminderRecord,
   ConsoleRecord, DialogRecord, ErrorHandlerRecord, HistoryKind, HistoryRecordData, ModelAttemptRecord, ModelResponseRecord, PostProcessedRecord,
   OperatorActionRecord, RecordedProviderOptions, RecordedToolCall, RecordedUsage, StatusRecord, SubmittedRecord, UserMessageRecord, VariablesRecord, WarmupRecord,
 } from "./history.ts";
@@ -54,6 +54,7 @@ const modelResponse: z.ZodType<ModelResponseRecord> = z.looseObject({
   model: z.string(),
   finishReason: z.string().optional(),
   rawFinishReason: z.string().optional(),
+  difficulty: z.enum(["L", "M", "H"]).optional(),
   parts: z.array(z.discriminatedUnion("type", [
     z.looseObject({ type: z.literal("reasoning"), index: count }),
     z.looseObject({ type: z.literal("text"), text: z.string(), providerOptions: providerOptions.optional() }),
@@ -145,6 +146,10 @@ const childEnded: z.ZodType<ChildEndedRecord> = z.looseObject({
   reason: z.string().optional(),
 });
 
+const difficulty: z.ZodType<DifficultyRecord> = z.looseObject({ level: z.enum(["L", "M", "H"]), from: z.enum(["L", "M", "H"]).optional() });
+
+const reminder: z.ZodType<ReminderRecord> = z.looseObject({ text: z.string() });
+
 /** The current schema of each record kind's data. A new kind needs one here (the type says so). */
 export const HISTORY_SCHEMAS: { readonly [K in HistoryKind]: z.ZodType<HistoryRecordData[K]> } = {
   submitted,
@@ -162,4 +167,6 @@ export const HISTORY_SCHEMAS: { readonly [K in HistoryKind]: z.ZodType<HistoryRe
   "operator-action": operatorAction,
   approval,
   "child-ended": childEnded,
+  difficulty,
+  reminder,
 };

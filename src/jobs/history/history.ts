@@ -86,6 +86,8 @@ export interface ModelResponseRecord {
   finishReason?: string;
   /** The provider's own finish reason (`max_tokens`, `refusal`), when it differs from `finishReason`. */
   rawFinishReason?: string;
+  /** The job's difficulty this turn ran at (`L`, `M`, `H`), when the agent's model or prompt depends on it. */
+  difficulty?: "L" | "M" | "H";
   /**
    * The reply's parts in the order the provider sent them, kept when a text part carried provider metadata
    * (OpenAI Responses message items, Gemini thought signatures) and the reply was not rewritten: a replay to
@@ -233,6 +235,18 @@ export interface ChildEndedRecord {
   reason?: string;
 }
 
+/** The job's difficulty rose: `panic()`, or an example of a harder level was shown. */
+export interface DifficultyRecord {
+  level: "L" | "M" | "H";
+  /** The level before, when the job had one of its own. */
+  from?: "L" | "M" | "H";
+}
+
+/** A dialog reminder fired: a reply that would have ended the turn got this text instead (shown to the model). */
+export interface ReminderRecord {
+  text: string;
+}
+
 /** Every record kind and its data. */
 export interface HistoryRecordData {
   submitted: SubmittedRecord;
@@ -250,6 +264,8 @@ export interface HistoryRecordData {
   "operator-action": OperatorActionRecord;
   approval: ApprovalRecord;
   "child-ended": ChildEndedRecord;
+  difficulty: DifficultyRecord;
+  reminder: ReminderRecord;
 }
 
 /** A history record kind. */

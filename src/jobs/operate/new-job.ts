@@ -12,6 +12,7 @@ import { encodeHistoryRow } from "../history/history-codec.ts";
 import { jobMetadata, type JobMetadata, type JobSettings } from "../../agents/job-settings.ts";
 import { encodeInitialVariables, toJsonParams, type SubmitScope } from "./submit-values.ts";
 import { parseWarmup, type WarmupSource } from "../../agents/warmup-blocks.ts";
+import { parseLocale } from "../../agents/locale.ts";
 
 /** What a new job is made of (the options of `submitJob`). */
 export interface NewJobOptions extends JobSettings {
@@ -21,6 +22,8 @@ export interface NewJobOptions extends JobSettings {
   warmup?: WarmupSource;
   allowedTools?: readonly string[];
   metadata?: JobMetadata;
+  /** The job's locale (`"pl-PL"`): kept as its `LOCALE` setting. */
+  locale?: string;
 }
 
 /** A new job's rows, ready for `store.insertJob`. */
@@ -37,6 +40,13 @@ export interface NewJobRows {
 export function newJobRows(agent: Agent, options: NewJobOptions, scope: SubmitScope, identity: { id: string; parentId: string | null; call: string; now?: number; trace?: TraceCarrier }): NewJobRows {
   const { call } = identity;
   const metadata = jobMetadata(agent, options, call);
+  if (options.locale !== undefined) {
+    try {
+      metadata.LOCALE = parseLocale(options.locale).tag;
+    } catch (error) {
+      throw new TypeError(`${call}: ${(error as Error).message}`);
+    }
+  }
   const { rows, types } = encodeInitialVariables(options.vars ?? {}, scope);
   const params = toJsonParams(options.params ?? {});
   const state: Record<string, JsonValue> = {};

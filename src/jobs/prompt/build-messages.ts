@@ -41,6 +41,8 @@ export interface BuildMessagesOptions {
    * the provider that produced them; others cannot read them. @default replay all
    */
   provider?: string;
+  /** Appended to each of the user's messages as ` (hint)`: the language hint of a job with a locale. */
+  hint?: string;
 }
 
 type AssistantPart = Extract<ModelMessage, { role: "assistant" }>["content"][number];
@@ -86,7 +88,8 @@ export class MessageBuilder {
 
   /** Whether this builder renders as `options` asks (the same style, provider and console box). */
   renders(options: BuildMessagesOptions): boolean {
-    return (options.style ?? MARKDOWN_STYLE) === this.#style && options.provider === this.#options.provider && options.xmlBox === this.#options.xmlBox;
+    return (options.style ?? MARKDOWN_STYLE) === this.#style && options.provider === this.#options.provider && options.xmlBox === this.#options.xmlBox &&
+      options.hint === this.#options.hint;
   }
 
   /** The conversation for a request after `history`, which continues what this builder has read. Never empty. */
@@ -112,6 +115,9 @@ export class MessageBuilder {
     const style = this.#style;
     switch (record.kind) {
       case "user-message":
+        this.#say(this.#options.hint ? `${record.data.text} (${this.#options.hint})` : record.data.text);
+        break;
+      case "reminder":
         this.#say(record.data.text);
         break;
       case "post-processed": {

@@ -24,6 +24,10 @@ import { readJournal, runDurableCell, settleCell, type DurableCellContext } from
 import { runFormalCall } from "./durable-formal.ts";
 import type { StepTransaction } from "./step-transaction.ts";
 import { childStarter } from "./child-jobs.ts";
+import { jobTools } from "../../agents/job-tools.ts";
+import { jobDifficulty } from "../../agents/difficulty.ts";
+import type { Tool } from "../../tools/tool.ts";
+import { decodeCreatedTool } from "../../tools/job-request.ts";
 
 /** What executing a response did, for the step and the harness. */
 export interface Execution {
@@ -63,7 +67,10 @@ export async function executeResponse(
       if (outcome.exitStatus !== undefined) return finished(context, { exitStatus: outcome.exitStatus, exceptions }, journal);
       continue;
     }
-    if (await runFormalCall(context, workspace, call, journal)) exceptions++;
+    const formal = await runFormalCall(context, workspace, call, journal);
+    if (formal.failed) exceptions++;
+    // A framework tool (`answer`) ended the job: the calls after it are not made.
+    if (formal.exitStatus !== undefined) return finished(context, { exitStatus: formal.exitStatus, exceptions }, journal);
   }
   // A reply of only formal tool calls has no cell (nor has a DIRECT reply: its code runs through ts_cli); any
   // other reply runs, so an empty one reads as such.
@@ -105,23 +112,24 @@ export async function openWorkspace(env: StepEnvironment, agent: Agent, row: Job
   for (const [name, value] of Object.entries(agent.context)) bindings.set(name, value);
   // A store that is busy is waited out; if it stays busy the step rejects and the job stays as it was.
   const variables = await retried(env, () => env.store.getVariables(row.id));
+  const tools = jobTools(agent.registry, row.state);
   try {
     return await Workspace.open(
       {
         executor: env.executor,
         limits: env.limits,
-        job: { id: row.id, role: row.role, metadata: row.metadata },
+        job: { id: row.id, role: row.role, metadata: row.metadata, difficulty: jobDifficulty(row.state, row.metadata) },
         agent,
         // Every tool of the agent's registry, hidden ones too: the broker refuses hidden and not-allowed ones
         // to agent code with `NameError: tool 'x' is not exposed to this job`.
-        tools: agent.registry.all,
-        ...allowedToolsOf(agent, row),
+        tools: tools.all,
+        ...allowedToolsOf(agent, row, tools.created),
         ...(options.allowHidden ? { allowHidden: true } : {}),
         globals: agent.context,
         bindings,
         exposed: env.exposed,
         // `ctx.startJob` in this job's tools: a child job of this one.
-        startJob: childStarter(env, row.id),
+        startJob: childStarter(env, row.id, typeof row.metadata.LOCALE === "string" ? { locale: row.metadata.LOCALE } : {}),
         ...(env.signal ? { signal: env.signal } : {}),
       },
       variables,
@@ -134,9 +142,15 @@ export async function openWorkspace(env: StepEnvironment, agent: Agent, row: Job
   }
 }
 
-/** The job's allowed tool set: its own (`submitJob({ allowedTools })`), else its agent's. */
-function allowedToolsOf(agent: Agent, row: JobRow): { allowedTools?: readonly string[] } {
+/**
+ * The job's allowed tool set: its own (`submitJob({ allowedTools })`), else its agent's; a tool the job made is
+ * allowed when the tool it calls is.
+ */
+function allowedToolsOf(agent: Agent, row: JobRow, created: readonly Tool[]): { allowedTools?: readonly string[] } {
   const own = row.state.allowedTools;
-  if (Array.isArray(own)) return { allowedTools: own.filter((name): name is string => typeof name === "string") };
-  return agent.allowedTools ? { allowedTools: agent.allowedTools } : {};
+  const allowed = Array.isArray(own) ? own.filter((name): name is string => typeof name === "string") : agent.allowedTools;
+  if (!allowed) return {};
+  const specs = (Array.isArray(row.state.createdTools) ? row.state.createdTools : []).map(decodeCreatedTool);
+  const bases = new Map(specs.flatMap((spec) => (spec ? [[spec.name, spec.base] as const] : [])));
+  return { allowedTools: [...allowed, ...created.filter((tool) => allowed.includes(bases.get(tool.name) ?? "")).map((tool) => tool.name)] };
 }

@@ -138,7 +138,24 @@ export function installGuestRuntime(
     return text + "]";
   };
   const encode = (value: unknown) => codec.encode(value, "transfer");
-  const handles = createGuestHandles({ send, ops, answer, answerCall, encodeArgs, encode });
+  // Promises async tools returned, by the call that made them (`findEmptySlot(…)`): one used without `await`
+  // (printed, passed on, kept in a variable) gets a notice saying so, instead of a bare `[a Promise]`.
+  const toolPromises = new WeakMap<object, string>();
+  const noticed = new WeakSet<object>();
+  let notices: string[] = [];
+  const flushNotices = () => {
+    if (!notices.length) return;
+    const queued = notices;
+    notices = [];
+    for (let i = 0; i < queued.length; i++) send(PRINT, "notice", encodeArgs([queued[i]]));
+  };
+  const handles = createGuestHandles({
+    send, ops, answer, answerCall, encodeArgs, encode,
+    toolResult(value: unknown, name: string) {
+      if (value instanceof Promise) toolPromises.set(value, name + "(…)");
+    },
+    afterCall: flushNotices,
+  });
 
   // One handler serves every tombstone (a restored workspace may hold thousands): each trap finds its
   // tombstone's message by the proxy's target.
@@ -162,6 +179,18 @@ export function installGuestRuntime(
 
   const codec: any = createCodec({
     handleOf(value: object, mode: string) {
+      const call = toolPromises.get(value);
+      if (call !== undefined) {
+        // Sent once the message being encoded has gone (a send now would interleave with it).
+        if (mode === "transfer") {
+          if (!noticed.has(value)) {
+            noticed.add(value);
+            notices.push(call + " returned a promise that was used without await; write await " + call + " to use its value");
+          }
+          return undefined;
+        }
+        return { why: "the promise of " + call + ", never awaited (write await " + call + " to keep its value)" };
+      }
       const dead = tombstones.get(value);
       if (dead) return dead.k !== undefined && mode === "persist" ? { k: dead.k } : { why: dead.why };
       const branded = mode === "persist" && typeof value === "object" ? privateClassOf(value) : undefined;
@@ -226,6 +255,7 @@ export function installGuestRuntime(
   };
   const emit = (kind: string, args: unknown[]) => {
     answer(send(PRINT, kind, encodeArgs(args)));
+    flushNotices();
   };
   const hidden = (name: string, value: unknown) =>
     defineProperty(G, name, { value, writable: true, configurable: true, enumerable: false });

@@ -311,7 +311,8 @@ export class Broker {
     let record: Crossing | undefined;
     try {
       record = this.#options.journal.open("print", "write", undefined, stream, args);
-      this.#options.console.push(stream === "err" || stream === "echo" ? stream : "out", formatPrinted(this.#arguments(args), this.#visible));
+      // `notice` comes from the guest runtime itself (a promise used without await), never from agent code.
+      this.#options.console.push(stream === "err" || stream === "echo" || stream === "notice" ? stream : "out", formatPrinted(this.#arguments(args), this.#visible));
       this.#options.journal.close(record, UNDEFINED_REPLY);
     } catch (error) {
       if (record) this.#options.journal.fail(record, error);

@@ -22,7 +22,7 @@ export interface ToolAccessOptions {
 /** The tool access of one job. */
 export class ToolAccess {
   readonly #byName = new Map<string, Tool>();
-  readonly #allowed: ReadonlySet<string> | undefined;
+  readonly #allowed: Set<string> | undefined;
   readonly #allowHidden: boolean;
   #cellAllowsHidden = false;
 
@@ -35,6 +35,15 @@ export class ToolAccess {
   /** Lets the cell about to run call hidden tools (and only it: reset when the cell ends). */
   set cellAllowsHidden(allowed: boolean) {
     this.#cellAllowsHidden = allowed;
+  }
+
+  /**
+   * Adds a tool made while the job runs (`createTool`): it may be called exactly when `like`, the tool it
+   * calls, may be.
+   */
+  add(tool: Tool, like: Tool): void {
+    this.#byName.set(tool.name, tool);
+    if (this.#allowed?.has(like.name)) this.#allowed.add(tool.name);
   }
 
   /** True when agent code may call `tool`. */
