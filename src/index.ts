@@ -36,6 +36,14 @@ export { DEFAULT_HARNESS_LIMITS } from "./agents/harness.ts";
 export type { HarnessLimits } from "./agents/harness.ts";
 export type { WarmupBlock, WarmupSource } from "./agents/warmup-blocks.ts";
 export { FinalCheck, FINAL_CHECK_MESSAGE } from "./agents/final-check.ts";
+export type { Reminder } from "./agents/reminders.ts";
+export { answerTool } from "./agents/answer-tool.ts";
+
+/** What the model knows: examples, documents, difficulty, locale. */
+export type { Example, ExampleDefinition, ExampleStep, ExamplesSource } from "./agents/examples.ts";
+export type { AgentDocument, DocumentDefinition, DocumentsSource } from "./agents/documents.ts";
+export { DIFFICULTIES } from "./agents/difficulty.ts";
+export type { Difficulty } from "./agents/difficulty.ts";
 export type { FinalCheckOptions } from "./agents/final-check.ts";
 export type { PostProcessor, PostProcessorContext, PostProcessorOutcome, ReplyDraft } from "./agents/post-processor.ts";
 
@@ -76,6 +84,8 @@ export { BUILT_IN_PROVIDERS } from "./models/built-in-providers.ts";
 export { parseModelString } from "./models/model-string.ts";
 export type { ModelString } from "./models/model-string.ts";
 export type { ModelOptions } from "./models/model-settings.ts";
+export { MODEL_OPTION_KEYS, REASONING_EFFORTS } from "./models/model-call-settings.ts";
+export type { ModelCallSettings } from "./models/model-call-settings.ts";
 export { DEFAULT_RETRY_POLICY } from "./models/retry-policy.ts";
 export type { RetryPolicy } from "./models/retry-policy.ts";
 export { BUILT_IN_PRICING, costOf, findPrice } from "./models/pricing.ts";

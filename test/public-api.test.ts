@@ -14,7 +14,7 @@ const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as
 /** Each subpath's runtime exports, sorted. Adding one is a decision: add it here too. */
 const SURFACE: Record<string, string[]> = {
   ".": [
-    "Agent", "ApprovalDecidedError", "ApprovalDenied", "ApprovalRequiredError", "BUILT_IN_PRICING", "ChildJobFailed", "JobNotWaitingError", "NoSuchApprovalError", "BUILT_IN_PROVIDERS", "CHAT_STYLES", "CHAT_STYLE_NAMES", "CorruptRecordError", "DEFAULT_CHAT_STYLE",
+    "Agent", "DIFFICULTIES", "MODEL_OPTION_KEYS", "REASONING_EFFORTS", "answerTool", "ApprovalDecidedError", "ApprovalDenied", "ApprovalRequiredError", "BUILT_IN_PRICING", "ChildJobFailed", "JobNotWaitingError", "NoSuchApprovalError", "BUILT_IN_PROVIDERS", "CHAT_STYLES", "CHAT_STYLE_NAMES", "CorruptRecordError", "DEFAULT_CHAT_STYLE",
     "DEFAULT_HARNESS_LIMITS", "DEFAULT_MCP_TIMEOUT_MS", "DEFAULT_RETRY_POLICY", "DEFAULT_WORKSPACE_LIMITS", "FINAL_CHECK_MESSAGE", "FinalCheck",
     "InvalidModelStringError", "InvalidPricingError", "InvalidPromptFileError", "InvalidToolArgumentsError", "InvalidToolsScopeError",
     "InvalidJobStatusError", "InvalidWorkspaceLimitError", "JOB_STATUSES", "JobCancelledError", "JobConflictError", "JobFailedError",

@@ -55,3 +55,59 @@ describe("an async tool's promise used without await, through a real job", () =>
     assert.deepEqual(view.history.filter((record) => record.kind === "console").map((record) => record.data), [{ stream: "out", text: "customer 7" }]);
   });
 });
+
+describe("createTool: tools made at run time, through real jobs", () => {
+  const approvals: number[] = [];
+  const approveOrder = tool({
+    name: "approveOrder",
+    description: "Approve an order.",
+    params: z.object({ id: z.number().describe("Order id."), note: z.string().optional().describe("A note.") }),
+    run: ({ id, note }) => {
+      approvals.push(id);
+      return `approved ${id}${note ? ` (${note})` : ""}`;
+    },
+  });
+
+  it("hidden warmup makes a tool the model sees listed and calls; it is rebuilt by a Statek that never saw it made (as another process)", async () => {
+    const { mkdtempSync, rmSync } = await import("node:fs");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const { Statek } = await import("../src/index.ts");
+    const dir = mkdtempSync(join(tmpdir(), "statek-created-"));
+    const store = join(dir, "jobs.db");
+    const warmup = "// statek: hidden\ncreateTool('approveThisOrder', approveOrder, 'Approve the order this job is about.', [order.id, 'checked'])";
+    const first = scriptedModel(["```ts\nprint(await approveThisOrder())\n```"]);
+    const agentOf = (model: ReturnType<typeof scriptedModel>) => new Agent({ role: "approver", tools: [approveOrder], warmup, model, allowedTools: ["approveOrder"] });
+    try {
+      const agent = agentOf(first);
+      let statek = await Statek.open({ store, agents: [agent] });
+      const { id } = await statek.submitJob(agent, { vars: { order: { id: 17 } } });
+      await statek.runJob(id, { maxSteps: 1 });
+      await statek.close();
+      assert.match(first.requests[0]!.system, /approveThisOrder\(\) — Approve the order this job is about\./);
+      // Another process, another agent object: the made tool is rebuilt from the job's state.
+      const second = scriptedModel(["```ts\nconst again = approveThisOrder\nexit(await again())\n```"]);
+      statek = await Statek.open({ store, agents: [agentOf(second)] });
+      const view = await statek.runJob(id);
+      await statek.close();
+      assert.equal(view.status, "DONE", view.error ?? "");
+      assert.equal(view.exitStatus, "approved 17 (checked)");
+      assert.deepEqual(approvals, [17, 17]);
+      assert.deepEqual(view.console.slice(0, 1), ["approved 17 (checked)"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("the model's own code cannot make tools, and a name already taken is refused", async () => {
+    const model = scriptedModel(["```ts\ncreateTool('mine', approveOrder, 'Mine.', [1])\n```", "```ts\nexit(0)\n```"]);
+    const view = await runTestJob(new Agent({
+      role: "sneaky", tools: [approveOrder], model,
+      warmup: "// statek: hidden\ncreateTool('approveOrder', approveOrder, 'Again.', [2])",
+    }));
+    assert.equal(view.status, "FAILED");
+    assert.match(view.error ?? "", /createTool: the name 'approveOrder' is taken in this job/);
+    const refused = await runTestJob(new Agent({ role: "model-made", tools: [approveOrder], model: scriptedModel(["```ts\ncreateTool('mine', approveOrder, 'Mine.', [1])\n```", "```ts\nexit(0)\n```"]) }));
+    assert.equal(refused.console[0], "NameError: tool 'createTool' is not exposed to this job");
+  });
+});

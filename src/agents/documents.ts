@@ -13,8 +13,8 @@
  * Refunds are paid within 14 days …
  * ```
  *
- * `topic` groups documents (default: the folder the file is in, else `General`); `title` names it (default: its
- * first `# heading`, else the file name); `audience` lists the roles that may read it (default: every role);
+ * `topic` groups documents (default: the folder the file is in, else `General`); `title` names it (default: a `# heading`
+ * on its first line, else the file name); `audience` lists the roles that may read it (default: every role);
  * `order` sorts it within its topic. Topics are numbered in the order first met (files in sorted order), and
  * documents — those the job's role may read — from 0 in topic order, then `order`, then title: the ids
  * `showDocument` takes.
@@ -68,13 +68,16 @@ export function parseDocument(text: string, file: string, folder?: string): Agen
     }
     bodyStart = end + 1;
   }
-  const body = lines.slice(bodyStart).join("\n").trim();
+  let body = lines.slice(bodyStart).join("\n").trim();
   const order = fields.order ?? fields.ord_no;
   if (order !== undefined && !Number.isFinite(Number(order))) {
     const line = lines.findIndex((entry) => /^\s*(order|ord_no)\s*:/i.test(entry)) + 1;
     throw new InvalidPromptFileError({ file, line, reason: `order must be a number, got '${order}'` });
   }
-  const heading = /^#\s+(.+)$/m.exec(body)?.[1]?.trim();
+  const firstLine = body.split("\n", 1)[0]!;
+  const heading = /^#\s+(.+)$/.exec(firstLine)?.[1]?.trim();
+  // A title taken from the body's first line is not printed twice.
+  if (!fields.title?.trim() && heading) body = body.slice(firstLine.length).trim();
   const place = folder ? relative(folder, dirname(file)) : "";
   return {
     topic: fields.topic?.trim() || place.split(/[\\/]/).filter(Boolean).join(" / ") || "General",

@@ -238,7 +238,7 @@ export interface ChildEndedRecord {
 /** The job's difficulty rose: `panic()`, or an example of a harder level was shown. */
 export interface DifficultyRecord {
   level: "L" | "M" | "H";
-  /** The level before, when the job had one of its own. */
+  /** The level before. */
   from?: "L" | "M" | "H";
 }
 

@@ -16,7 +16,7 @@ import { encodeHistoryRow, historyRecord } from "../history/history-codec.ts";
 import { stepEvents } from "../events/outbox-events.ts";
 import type { DialogMessage } from "./dialog.ts";
 import { decodeCreatedTool, type JobChange } from "../../tools/job-request.ts";
-import { higherDifficulty, isDifficulty } from "../../agents/difficulty.ts";
+import { higherDifficulty, jobDifficulty } from "../../agents/difficulty.ts";
 
 /** A job's failure, with the error handlers it must run before the step commits. */
 export interface StepFailure {
@@ -166,12 +166,11 @@ export class StepChanges {
     for (const change of changes) {
       const state = { ...readable(() => this.#row.state), ...this.job.state };
       if (change.type === "difficulty") {
-        const stored = state.difficulty;
-        const current = isDifficulty(stored) ? stored : undefined;
-        const level = current ? higherDifficulty(current, change.level) : change.level;
+        const current = jobDifficulty(state, readable(() => this.#row.metadata) ?? {});
+        const level = higherDifficulty(current, change.level);
         if (level !== current) {
           this.job.state = { ...state, difficulty: level };
-          this.append("difficulty", { level, ...(current ? { from: current } : {}) });
+          this.append("difficulty", { level, from: current });
         }
       } else if (change.type === "tool") {
         const made = Array.isArray(state.createdTools) ? state.createdTools.filter((entry) => decodeCreatedTool(entry) !== undefined) : [];
