@@ -18,7 +18,7 @@ import {
 } from "./job-settings.ts";
 import { parsePostProcessors } from "./parse-post-processors.ts";
 import type { PostProcessor } from "./post-processor.ts";
-import { readPromptFile } from "./prompt-file.ts";
+import { readPromptFile, type PromptDefinition } from "./prompt-file.ts";
 import { parseWarmup, type WarmupBlock, type WarmupSource } from "./warmup-blocks.ts";
 import type { OnModelText } from "./model-text.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
@@ -129,6 +129,8 @@ interface AgentDefaults {
   defaultPrompt: boolean;
   /** The post-processors given in code (those named in metadata come before them). */
   codePostProcessors: readonly PostProcessor[];
+  /** What the agent was made from (for {@link withDefinitionFiles}). */
+  options: AgentOptions;
 }
 
 const defaults = new WeakMap<Agent, AgentDefaults>();
@@ -286,7 +288,7 @@ export class Agent {
     this.examples = Object.freeze(examples);
     this.documents = Object.freeze(documents);
     this.reminders = Object.freeze(checkReminders(options.reminders, label));
-    defaults.set(this, { style, defaultPrompt: options.systemPrompt === undefined, codePostProcessors: Object.freeze(codePostProcessors) });
+    defaults.set(this, { style, defaultPrompt: options.systemPrompt === undefined, codePostProcessors: Object.freeze(codePostProcessors), options: { ...options } });
   }
 
   /** @deprecated The old name of {@link Agent.harness}. */
@@ -317,6 +319,29 @@ export class Agent {
       harness: { ...definition.limits, ...checkHarnessOption(harness, limits, label) },
     });
   }
+}
+
+/**
+ * The agent with its definition files applied (`Statek.open({ promptDir, warmupDir })`): the prompt file's system
+ * prompt, its metadata over the agent's (typed options given in code still win, as with `Agent.fromPromptFile`)
+ * and its harness limits; the warmup file's blocks after the agent's own. A new agent of the same role; the
+ * agent itself when there is nothing to apply.
+ */
+export function withDefinitionFiles(agent: Agent, files: { prompt?: PromptDefinition; warmup?: readonly WarmupBlock[] }): Agent {
+  const own = defaults.get(agent);
+  if (!own || (!files.prompt && !files.warmup?.length)) return agent;
+  const { options } = own;
+  const prompt = files.prompt;
+  return new Agent({
+    ...options,
+    ...(prompt ? {
+      systemPrompt: prompt.systemPrompt,
+      metadata: { ...options.metadata, ...prompt.metadata },
+      harness: { ...prompt.limits, ...checkHarnessOption(options.harness, options.limits, `Agent '${agent.role}'`) },
+      limits: undefined,
+    } : {}),
+    ...(files.warmup?.length ? { warmup: [...parseWarmup(options.warmup), ...files.warmup] } : {}),
+  });
 }
 
 /** Whether an agent's jobs depend on their difficulty: a `MODEL` mapping, a starting level, prompt sections or examples of a level. */

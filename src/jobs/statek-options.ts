@@ -19,6 +19,18 @@ export interface StatekOptions {
   store?: string | Store;
   /** Agents whose jobs this process runs. */
   agents?: readonly Agent[];
+  /**
+   * A folder of prompt definition files, `<role>.md` (metadata lines, `# System Prompt`, the prompt), applied to
+   * the registered agent of each role: its system prompt and metadata (over the agent's; typed options given in
+   * code win) and harness limits. Read and checked here: a bad file is an `InvalidPromptFileError` naming it and
+   * the line.
+   */
+  promptDir?: string;
+  /**
+   * A folder of warmup files, `<role>.ts` (blocks split by `// ----------`, `// statek:` directives), run in every
+   * job of the agent of that role after the agent's own warmup. Checked here, blocks compiled included.
+   */
+  warmupDir?: string;
   /** Application objects that persist by name: a job variable holding one is re-attached on resume. */
   bindings?: Readonly<Record<string, unknown>>;
   /**

@@ -17,7 +17,7 @@ import { resolveExecutor } from "../workspace/resolve-executor.ts";
 import { loadReferences } from "../workspace/decode-variables.ts";
 import { ExposedClasses, type ExposeOptions } from "../workspace/membrane/host-references.ts";
 import type { ErrorHandler } from "../tools/error-handler.ts";
-import { Agent } from "../agents/agent.ts";
+import { Agent, withDefinitionFiles } from "../agents/agent.ts";
 import { kindOf } from "../tools/with-article.ts";
 import { ErrorHandlers } from "./step/error-handlers.ts";
 import { toJobSummary, toJobView, type JobSummary, type JobView } from "./history/job-view.ts";
@@ -39,6 +39,7 @@ import { checkAgents, workspaceLimitsOf } from "./statek-checks.ts";
 import { traceCarrierOf } from "../telemetry/trace-carrier.ts";
 import { createWorker, type StatekWorker, type WorkerOptions } from "./statek-worker.ts";
 import type { RunJobOptions, StatekOptions, StepOptions, SubmitJobOptions } from "./statek-options.ts";
+import { readDefinitionFiles, type DefinitionFiles } from "../agents/definition-files.ts";
 
 export type { RunJobOptions, StatekOptions, StepOptions, SubmitJobOptions } from "./statek-options.ts";
 
@@ -57,7 +58,11 @@ export type { RunJobOptions, StatekOptions, StepOptions, SubmitJobOptions } from
 export class Statek {
   readonly store: Store;
   readonly #ownsStore: boolean;
+  /** The agents this process runs, by role, as it runs them (definition files applied). */
   readonly #agents = new Map<string, Agent>();
+  /** The agent each role was registered with (before its definition files were applied). */
+  readonly #given = new Map<string, Agent>();
+  readonly #files: DefinitionFiles;
   readonly #bindings: Map<string, unknown>;
   readonly #executor: Executor;
   readonly #workspaceLimits: Partial<WorkspaceLimits>;
@@ -78,8 +83,9 @@ export class Statek {
   readonly #workers = new Set<StatekWorker>();
   #closed = false;
 
-  private constructor(store: Store, ownsStore: boolean, options: StatekOptions) {
+  private constructor(store: Store, ownsStore: boolean, options: StatekOptions, files: DefinitionFiles) {
     this.store = store;
+    this.#files = files;
     this.#ownsStore = ownsStore;
     this.#bindings = new Map(Object.entries(options.bindings ?? {}));
     this.#executor = resolveExecutor(options.executor);
@@ -106,6 +112,11 @@ export class Statek {
     executor.checkLimits?.(resolveLimits(workspaceLimitsOf(options)));
     checkHarnessLimits({ maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, ...options.harness }, "Statek.open");
     checkAgents(options.agents);
+    for (const name of ["promptDir", "warmupDir"] as const) {
+      const value = options[name];
+      if (value !== undefined && (typeof value !== "string" || value.trim() === "")) throw new TypeError(`Statek.open: ${name} must be a folder path, got ${kindOf(value)}`);
+    }
+    const files = readDefinitionFiles(options);
     if (options.onModelText !== undefined && typeof options.onModelText !== "function") throw new TypeError("Statek.open: onModelText must be a function");
     if (options.leaseMs !== undefined && !(Number.isInteger(options.leaseMs) && options.leaseMs >= 100)) {
       throw new TypeError(`Statek.open: leaseMs must be an integer of at least 100 (milliseconds), got ${String(options.leaseMs)}`);
@@ -120,7 +131,7 @@ export class Statek {
     }
     const store = await openStore(spec);
     try {
-      return new Statek(store, typeof spec === "string", { ...options, executor });
+      return new Statek(store, typeof spec === "string", { ...options, executor }, files);
     } catch (error) {
       if (typeof spec === "string") await store.close();
       throw error;
@@ -138,15 +149,26 @@ export class Statek {
 
   #register(agent: unknown, call: string): asserts agent is Agent {
     if (!(agent instanceof Agent)) throw new TypeError(`${call}: expected an Agent, got ${kindOf(agent)}`);
-    const registered = this.#agents.get(agent.role);
-    if (registered === agent) return;
-    if (registered) {
+    const given = this.#given.get(agent.role);
+    if (given === agent || this.#agents.get(agent.role) === agent) return;
+    if (given) {
       throw new TypeError(
         `${call}: a different Agent is already registered with role '${agent.role}'; register each agent once and give each agent its own role`,
       );
     }
-    this.#errorHandlers.collect(agent, call);
-    this.#agents.set(agent.role, agent);
+    const runs = withDefinitionFiles(agent, { prompt: this.#files.prompts.get(agent.role), warmup: this.#files.warmups.get(agent.role) });
+    this.#errorHandlers.collect(runs, call);
+    this.#given.set(agent.role, agent);
+    this.#agents.set(agent.role, runs);
+  }
+
+  /**
+   * The agent registered under `role`, as this process runs it: with its prompt and warmup files applied
+   * (`promptDir`, `warmupDir`), so `statek.agent(role).description` is the file's `DESCRIPTION`. `undefined` for
+   * a role not registered.
+   */
+  agent(role: string): Agent | undefined {
+    return this.#agents.get(role);
   }
 
   /**
@@ -204,9 +226,10 @@ export class Statek {
   async submitJob(agent: Agent, options: SubmitJobOptions = {}): Promise<{ id: string }> {
     this.#check();
     this.#register(agent, "submitJob");
+    const runs = this.#agentFor(agent.role);
     // The trace the job is submitted in (when the application traces): its steps join it, wherever they run.
     const trace = traceCarrierOf(context.active());
-    const { job, variables, history } = newJobRows(agent, options, this.#scope(agent), { id: randomUUID(), parentId: null, call: "submitJob", ...(trace ? { trace } : {}) });
+    const { job, variables, history } = newJobRows(runs, options, this.#scope(runs), { id: randomUUID(), parentId: null, call: "submitJob", ...(trace ? { trace } : {}) });
     await withStoreRetries(() => this.store.insertJob(job, variables, history));
     // Workers of other processes learn of the job from the outbox; a lost hint only delays it to their safety claim.
     if (this.store.supportsMultipleProcesses) {

@@ -407,10 +407,14 @@ export class Workspace {
     return this.#access.named(name);
   }
 
-  /** Runs a formal tool call from the model through the same checks as calls from code. */
-  async callFormal(name: string, args: Record<string, unknown>, callId: string, options: { trace?: Context } = {}): Promise<WorkspaceReport> {
+  /**
+   * Runs a formal tool call from the model through the same checks as calls from code; `allowHiddenTools` for a
+   * call of warmup code marked hidden (`// statek: as tool`).
+   */
+  async callFormal(name: string, args: Record<string, unknown>, callId: string, options: { trace?: Context; allowHiddenTools?: boolean } = {}): Promise<WorkspaceReport> {
     this.#enter();
     this.#trace = options.trace;
+    this.#access.cellAllowsHidden = options.allowHiddenTools === true;
     try {
       this.#begin();
       const tool = this.#access.named(name);
@@ -432,6 +436,7 @@ export class Workspace {
       if (this.#exited) report.exitStatus = this.#exitText();
       return report;
     } finally {
+      this.#access.cellAllowsHidden = false;
       this.#busy = false;
     }
   }

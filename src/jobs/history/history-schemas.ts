@@ -37,7 +37,12 @@ const toolCall: z.ZodType<RecordedToolCall> = z.looseObject({
 const submitted: z.ZodType<SubmittedRecord> = z.looseObject({
   vars: z.array(z.looseObject({ name: z.string(), type: z.string() })),
   params: jsonObject,
-  warmup: z.array(z.looseObject({ code: z.string(), hidden: z.boolean().optional() })).optional(),
+  warmup: z.array(z.looseObject({
+    code: z.string(),
+    hidden: z.boolean().optional(),
+    toolCalls: z.array(z.looseObject({ id: z.string(), name: z.string(), args: z.array(json) })).optional(),
+    metadata: jsonObject.optional(),
+  })).optional(),
   trace: z.looseObject({ traceparent: z.string(), tracestate: z.string().optional() }).optional(),
 });
 
@@ -98,7 +103,7 @@ const status: z.ZodType<StatusRecord> = z.looseObject({
   exitStatus: z.string().optional(),
 });
 
-const warmup: z.ZodType<WarmupRecord> = z.looseObject({ block: count, code: z.string(), hidden: z.boolean() });
+const warmup: z.ZodType<WarmupRecord> = z.looseObject({ block: count, code: z.string(), hidden: z.boolean(), toolCalls: z.array(toolCall).optional() });
 
 const dialog: z.ZodType<DialogRecord> = z.looseObject({ body: z.string(), media: z.string().optional(), error: z.string().optional() });
 

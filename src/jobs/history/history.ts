@@ -9,8 +9,11 @@ import type { JsonValue } from "../../store/store.ts";
 export interface SubmittedRecord {
   vars: Array<{ name: string; type: string }>;
   params: Record<string, JsonValue>;
-  /** The job's warmup blocks (its own, then its agent's), fixed at submit time. */
-  warmup?: Array<{ code: string; hidden?: boolean }>;
+  /**
+   * The job's warmup blocks (its own, then its agent's), fixed at submit time: code, and the formal tool calls
+   * (`// statek: as tool`, ids `STATEK-001`, …) and metadata (`// statek: key = value`) of each. Since version 3.
+   */
+  warmup?: Array<{ code: string; hidden?: boolean; toolCalls?: Array<{ id: string; name: string; args: JsonValue[] }>; metadata?: Record<string, JsonValue> }>;
   /**
    * The trace context current when the job was submitted (W3C `traceparent`/`tracestate`), when the application
    * traces: the job's steps open their spans under it, in whichever process runs them. Since version 2.
@@ -128,6 +131,8 @@ export interface WarmupRecord {
   block: number;
   code: string;
   hidden: boolean;
+  /** The block's formal tool calls (`// statek: as tool`), named as the model sees them; their records follow. */
+  toolCalls?: RecordedToolCall[];
 }
 
 /** A user-facing message of a dialog style, as sent to the agent's `onMessage`. */

@@ -11,7 +11,7 @@ import type { SubmittedRecord } from "../history/history.ts";
 import { encodeHistoryRow } from "../history/history-codec.ts";
 import { jobMetadata, type JobMetadata, type JobSettings } from "../../agents/job-settings.ts";
 import { encodeInitialVariables, toJsonParams, type SubmitScope } from "./submit-values.ts";
-import { parseWarmup, type WarmupSource } from "../../agents/warmup-blocks.ts";
+import { numberWarmupCalls, parseWarmup, type WarmupSource } from "../../agents/warmup-blocks.ts";
 import { parseLocale } from "../../agents/locale.ts";
 
 /** What a new job is made of (the options of `submitJob`). */
@@ -72,9 +72,9 @@ export function newJobRows(agent: Agent, options: NewJobOptions, scope: SubmitSc
     wakeAt: null,
     cell: 0,
   };
-  const warmup = [...parseWarmup(options.warmup, `${call}: warmup`), ...agent.warmup];
+  const warmup = numberWarmupCalls([...parseWarmup(options.warmup, `${call}: warmup`), ...agent.warmup]);
   const submitted: SubmittedRecord = {
-    vars: types, params, ...(warmup.length ? { warmup: warmup.map((block) => ({ ...block })) } : {}), ...(identity.trace ? { trace: identity.trace } : {}),
+    vars: types, params, ...(warmup.length ? { warmup: warmup.map(({ toolCalls, ...block }) => ({ ...block, ...(toolCalls ? { toolCalls: toolCalls.map((entry) => ({ id: entry.id!, name: entry.name, args: entry.args })) } : {}) })) } : {}), ...(identity.trace ? { trace: identity.trace } : {}),
   };
   const history = [encodeHistoryRow(0, "submitted", now, submitted)];
   if (options.message !== undefined) history.push(encodeHistoryRow(1, "user-message", now, { text: String(options.message) }));

@@ -46,7 +46,8 @@ export function childStarter(env: StepEnvironment, parentId: string, inherited: 
     let agent: Agent;
     if (agentOrRole instanceof Agent) {
       env.register?.(agentOrRole);
-      agent = agentOrRole;
+      // The agent as this process runs it (its definition files applied), when it is registered.
+      agent = env.register ? env.agentFor(agentOrRole.role) : agentOrRole;
     } else if (typeof agentOrRole === "string" && agentOrRole.trim()) {
       agent = env.agentFor(agentOrRole);
     } else {

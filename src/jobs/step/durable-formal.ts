@@ -23,7 +23,7 @@ export interface FormalOutcome {
 
 /** Runs one formal call. */
 export async function runFormalCall(
-  context: DurableCellContext, workspace: Workspace, call: RecordedToolCall, journal: ReadonlyMap<string, JournalItem[]>,
+  context: DurableCellContext, workspace: Workspace, call: RecordedToolCall, journal: ReadonlyMap<string, JournalItem[]>, options: { allowHiddenTools?: boolean } = {},
 ): Promise<FormalOutcome> {
   const { changes, tx, row } = context;
   const part = `formal:${call.id}`;
@@ -57,7 +57,7 @@ export async function runFormalCall(
     tx.appendPart([{ t: "intent", seq: 0, op: "formal", h: 0, w: `${call.name}(…)` }], part);
     await tx.flush();
   }
-  const report = await workspace.callFormal(call.name, call.args, call.id, context.env.trace ? { trace: context.env.trace } : {});
+  const report = await workspace.callFormal(call.name, call.args, call.id, { ...(context.env.trace ? { trace: context.env.trace } : {}), ...options });
   tx.appendPart([{ t: "done", seq: 0, r: "", fx: { toolCalls: report.toolCalls, console: report.console, ...(report.jobChanges ? { job: report.jobChanges } : {}) } }], part);
   await tx.flush();
   changes.absorb(report);
