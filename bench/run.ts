@@ -20,6 +20,7 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   "main-thread": () => import("./main-thread-steps.ts"),
   "worker-suspended": () => import("./worker-suspended.ts"),
   "worker-restart": () => import("./worker-restart.ts"),
+  "postgres-idle": () => import("./postgres-idle.ts"),
 };
 
 const wanted = process.argv.slice(2);

@@ -4,7 +4,7 @@
  * - A side-effecting crossing's two durable writes — the journal's intent, then its result — each awaited, for
  *   1 job and for 100 jobs at once (group commit shares the transactions), as median latency per crossing and
  *   crossings per second.
- * - A claim (`claimRunnable`, 1 job) and `nextWakeAt` while 1,000 and then 50,000 suspended jobs wait: served
+ * - A claim (`claimRunnable`, 1 job) and `nextClaim` while 1,000 and then 50,000 suspended jobs wait: served
  *   by the partial indexes, their cost should not grow with the waiting jobs.
  *
  * Run: `npm run bench -- store-writes` (or `node bench/store-writes.ts`).
@@ -46,7 +46,7 @@ async function crossings(store: Store, jobs: number, crossings: number): Promise
   return { latencies, perSecond: (jobs * crossings) / ((performance.now() - started) / 1000) };
 }
 
-async function claimCost(store: Store, waiting: number): Promise<{ claimMs: number; nextWakeMs: number }> {
+async function claimCost(store: Store, waiting: number): Promise<{ claimMs: number; nextClaimMs: number }> {
   const now = Date.now();
   for (let start = 0; start < waiting; start += 5_000) {
     const batch = Array.from({ length: Math.min(5_000, waiting - start) }, (_, index) =>
@@ -61,10 +61,10 @@ async function claimCost(store: Store, waiting: number): Promise<{ claimMs: numb
     await store.claimRunnable("bench", HOUR, 1);
     claims.push(performance.now() - begin);
     begin = performance.now();
-    await store.nextWakeAt();
+    await store.nextClaim();
     wakes.push(performance.now() - begin);
   }
-  return { claimMs: median(claims), nextWakeMs: median(wakes) };
+  return { claimMs: median(claims), nextClaimMs: median(wakes) };
 }
 
 export async function main(): Promise<void> {
@@ -83,9 +83,9 @@ export async function main(): Promise<void> {
     const store = open();
     let waiting = 0;
     for (const target of [1_000, 50_000]) {
-      const { claimMs, nextWakeMs } = await claimCost(store, target - waiting);
+      const { claimMs, nextClaimMs } = await claimCost(store, target - waiting);
       waiting = target;
-      console.log(`  ${target.toLocaleString("en-US").padStart(6)} suspended jobs: claimRunnable ${claimMs.toFixed(2)} ms, nextWakeAt ${nextWakeMs.toFixed(3)} ms (medians)`);
+      console.log(`  ${target.toLocaleString("en-US").padStart(6)} suspended jobs: claimRunnable ${claimMs.toFixed(2)} ms, nextClaim ${nextClaimMs.toFixed(3)} ms (medians)`);
     }
     await store.close();
   } finally {

@@ -93,12 +93,11 @@ export async function main(): Promise<void> {
         return { controller, reader };
       }));
       await store.appendEvents([{ jobId: long.id, kind: "bench", data: null }]);
-      ui.feed.wake();
       await Promise.all(streams.map(async ({ reader }) => reader.read()));
       global.gc?.();
       const during = process.memoryUsage();
       const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-      console.log(`  memory: rss ${mb(before.rss)} → ${mb(during.rss)} with 20 live pages (heap ${mb(before.heapUsed)} → ${mb(during.heapUsed)}); feed listeners ${ui.feed.listenerCount}`);
+      console.log(`  memory: rss ${mb(before.rss)} → ${mb(during.rss)} with 20 live pages (heap ${mb(before.heapUsed)} → ${mb(during.heapUsed)}); live streams ${ui.liveStreams}`);
       for (const { controller } of streams) controller.abort();
     } finally {
       await ui.close();

@@ -109,7 +109,7 @@ describe("statek.events across processes", () => {
       const { id } = await statek.submitJob(agent);
       const events: JobEvent[] = [];
       const reading = (async () => {
-        for await (const event of statek.events({ jobId: id, pollMs: 20 })) {
+        for await (const event of statek.events({ jobId: id })) {
           events.push(event);
           if (event.kind === "step-end" && event.status === "DONE") break;
         }

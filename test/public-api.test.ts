@@ -27,9 +27,9 @@ const SURFACE: Record<string, string[]> = {
   ],
   "./testing": ["ScriptExhaustedError", "ScriptedModel", "runTestJob", "scriptedModel"],
   "./store": [
-    "CorruptRecordError", "DEFAULT_STORE_PATH", "FUTURE_KINDS", "FUTURE_STATES", "JOB_STATUSES", "JobConflictError", "LeaseLostError",
-    "NoSuchJobError", "SQLITE_SYNCHRONOUS_MODES", "STATUS_TRANSITIONS", "SqliteStore", "StoreError", "createSqliteStore", "openStore",
-    "runStoreSuite", "sampleJob", "sampleRecord",
+    "ACTIVE_STATUSES", "CorruptRecordError", "DEFAULT_STORE_PATH", "FUTURE_KINDS", "FUTURE_STATES", "JOB_STATUSES", "JobConflictError",
+    "LeaseLostError", "NoSuchJobError", "SQLITE_SYNCHRONOUS_MODES", "STATUS_TRANSITIONS", "SqliteStore", "StoreError", "WAITING_STATUS",
+    "createSqliteStore", "createStore", "openStore", "runAdapterSuite", "runStoreSuite", "sampleJob", "sampleRecord",
   ],
   "./postgres": ["POSTGRES_MIGRATIONS", "POSTGRES_SCHEMA_VERSION", "PostgresStore", "createPostgresStore", "maskConnectionString"],
   "./executor": [

@@ -22,8 +22,6 @@ export const DEFAULT_MAX_CONCURRENCY = 10;
 export const DEFAULT_GRACE_MS = 10_000;
 /** Default of {@link WorkerOptions.eventRetentionMs}: a week. */
 export const DEFAULT_EVENT_RETENTION_MS = 7 * 24 * 3_600_000;
-/** Default of {@link WorkerOptions.pollIntervalMs}. */
-export const DEFAULT_POLL_INTERVAL_MS = 25;
 
 /** What {@link Statek.worker} accepts. */
 export interface WorkerOptions {
@@ -39,12 +37,6 @@ export interface WorkerOptions {
   leaseMs?: number;
   /** Agents whose jobs this worker runs (registered with this Statek too). @default every agent registered when start() is called */
   agents?: readonly Agent[];
-  /**
-   * How often the worker checks the store for commits of other processes (a client's submit, push or
-   * settlement), in milliseconds: on SQLite one `PRAGMA data_version`, and the outbox only when it changed.
-   * In-process actions wake the worker at once. @default 25
-   */
-  pollIntervalMs?: number;
   /**
    * Events of the outbox (`statek.events()`, the UI's live feed, other processes' wake-ups) older than this are
    * deleted while the worker runs, every few minutes; 0 keeps them forever. Job histories are not touched.
@@ -95,8 +87,10 @@ export function createWorker(context: WorkerContext, options: WorkerOptions = {}
   checkInteger("maxConcurrency", maxConcurrency, 1);
   const leaseMs = options.leaseMs ?? context.leaseMs;
   checkInteger("leaseMs", leaseMs, 100);
-  const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS;
-  checkInteger("pollIntervalMs", pollIntervalMs, 1);
+  if ("pollIntervalMs" in options) {
+    throw new TypeError("worker: pollIntervalMs is not a worker option: the store's wake-up subscription says when another process committed " +
+      "(SQLite: createSqliteStore({ path, pollIntervalMs }), 25 ms by default; PostgreSQL: LISTEN/NOTIFY, with createPostgresStore({ pollIntervalMs }) as its safety poll)");
+  }
   const eventRetentionMs = options.eventRetentionMs ?? DEFAULT_EVENT_RETENTION_MS;
   checkInteger("eventRetentionMs", eventRetentionMs, 0);
   if (options.onActivity !== undefined && typeof options.onActivity !== "function") throw new TypeError("worker: onActivity must be a function");
@@ -134,8 +128,8 @@ export function createWorker(context: WorkerContext, options: WorkerOptions = {}
           },
         },
         {
-          roles, maxConcurrency, leaseMs, pollIntervalMs, eventRetentionMs,
-          // Jobs whose holder died are taken over within a quarter of a lease after it expired (at most a second).
+          roles, maxConcurrency, leaseMs, eventRetentionMs,
+          // While jobs are leased, dead holders of this machine are found within a quarter of a lease (at most a second).
           safetyIntervalMs: Math.max(50, Math.min(1_000, Math.floor(leaseMs / 4))),
           ...(options.onActivity ? { onActivity: options.onActivity } : {}),
         },

@@ -26,7 +26,7 @@ import { DEFAULT_WARM_MEMORY_BYTES, JobSessions } from "./step/job-sessions.ts";
 import { createModelSettings, type ModelSettings } from "../models/model-settings.ts";
 import { checkHarnessLimits, type HarnessLimits } from "../agents/harness.ts";
 import { pushUserMessage } from "./operate/push-message.ts";
-import { withStoreRetries } from "./store-retries.ts";
+import { withStoreRetries } from "../store/store-retries.ts";
 import { notifyModelText, type LiveJobEvent, type OnModelText } from "./events/job-events.ts";
 import { DEFAULT_LEASE_MS, type StepTransaction } from "./step/step-transaction.ts";
 import { cancelJob, cancelReason } from "./operate/cancel-job.ts";
@@ -230,11 +230,8 @@ export class Statek {
     // The trace the job is submitted in (when the application traces): its steps join it, wherever they run.
     const trace = traceCarrierOf(context.active());
     const { job, variables, history } = newJobRows(runs, options, this.#scope(runs), { id: randomUUID(), parentId: null, call: "submitJob", ...(trace ? { trace } : {}) });
+    // The store appends the job's `job-submitted` event in the same transaction: other processes hear of it.
     await withStoreRetries(() => this.store.insertJob(job, variables, history));
-    // Workers of other processes learn of the job from the outbox; a lost hint only delays it to their safety claim.
-    if (this.store.supportsMultipleProcesses) {
-      await this.store.appendEvents([{ jobId: job.id, kind: "job-submitted", data: { role: job.role } }]).catch(() => undefined);
-    }
     this.#signals.wake(job.id);
     return { id: job.id };
   }

@@ -105,6 +105,7 @@ export interface JobEventRow {
 
 /**
  * An event to append, as a commit or a settlement appends it. `kind` is a non-empty string; the store appends
- * one kind itself: `future-settled` (`data: { key, state }`) when a job's future is settled.
+ * two kinds itself: `job-submitted` (`data: { role }`) with every job it inserts, and `future-settled` (`data:
+ * { key, state }`) when a job's future is settled.
  */
 export type NewJobEvent = Omit<JobEventRow, "id" | "at" | "jobId"> & { jobId?: string };

@@ -1,10 +1,12 @@
 /**
  * @module
  * The contract between the store's core (`store-core.ts`, which holds every rule) and an engine's adapter
- * (`sqlite/`, later `postgres/`), which holds SQL only. An adapter reads and writes rows exactly as asked; it
- * never decides whether a write is allowed — versions, fences, transitions, first-writer-wins and corruption
- * are the core's. It does own what only the engine knows: its transactions and locks, its clock, which of its
- * errors are transient, and indexes that make the claim queries cheap.
+ * (`sqlite/`, `postgres/`, or a third party's, given to `createStore`), which holds SQL only. An adapter reads
+ * and writes rows exactly as asked; it never decides whether a write is allowed — versions, fences,
+ * transitions, first-writer-wins and corruption are the core's. It does own what only the engine knows: its
+ * transactions and locks, its clock, which of its errors are transient, how other processes' commits are
+ * noticed (`watchWakeups`), and indexes that make the claim queries cheap. `docs/stores.md` shows how to write
+ * one; `runAdapterSuite` checks it.
  *
  * Rows go in encoded ({@link JobValues}: JSON as text) and come out as {@link StoredRow}s of raw column values
  * keyed by field name (`parentId`, not `parent_id`), which the core decodes and checks (`store-rows.ts`).
@@ -112,7 +114,7 @@ export interface EventRowQuery {
   limit: number;
 }
 
-/** What {@link AdapterTransaction.selectClaimable} and {@link AdapterReads.readNextWakeAt} select. */
+/** What {@link AdapterTransaction.selectClaimable} selects. */
 export interface ClaimQuery {
   /** The store's clock: leases with `until <= now` are expired, jobs with `wakeAt <= now` are due. */
   now: number;
@@ -149,17 +151,15 @@ export interface AdapterReads {
   /** The largest event `id`, or `null`/`undefined` when there are no events. Must be served by the primary key. */
   readLastEventId(): Promise<unknown>;
   /**
-   * The smallest `wakeAt` of a `SUSPENDED` job whose lease is not live at `now` (no owner, or `leaseUntil <=
-   * now`), or `null`/`undefined`. Must be served by an index on the suspended jobs' `wakeAt`.
+   * One row, read in one statement with the store's clock read once: `now` (that clock); `runnable`, not null
+   * when some job in an active status (`ACTIVE_STATUSES`) has no lease live at `now`; `wakeAt`, the smallest
+   * `wakeAt` of a `SUSPENDED` job whose lease is not live at `now`; `leaseUntil`, the smallest `leaseUntil` of a
+   * lease live at `now` — each among the jobs of `roles` when given, `null` when there is none. Must be served by
+   * the partial indexes of the active, the timed and the leased jobs, never a scan of the waiting jobs.
    */
-  readNextWakeAt(query: ClaimQuery): Promise<unknown>;
+  readNextClaim(roles?: readonly string[]): Promise<StoredRow>;
   /** Each owner of a lease live at `now` (`leaseOwner`), once. Must be served by an index on the leased jobs. */
   readLeaseOwners(now: number): Promise<StoredRow[]>;
-  /**
-   * A counter that changes when another connection committed (SQLite: `PRAGMA data_version`), or `undefined`
-   * when the engine has none.
-   */
-  readDataVersion?(): Promise<unknown>;
 }
 
 /**

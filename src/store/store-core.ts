@@ -2,8 +2,9 @@
  * @module
  * The one implementation of the {@link Store} contract's behaviour, over an engine's {@link StoreAdapter}: input
  * checks, the rules (`store-rules.ts`), group commit, decoding of what was read, the closed state, cancellation
- * and error classification. An engine's store is this class with its adapter (`SqliteStore`); a new engine
- * writes an adapter — SQL only — and passes the conformance suite.
+ * and error classification. Every store is this class over an adapter: `createStore(adapter)`, or the built-in
+ * `SqliteStore` and `PostgresStore`, which also check their configuration. A new engine writes an adapter —
+ * SQL only — and passes the adapter conformance suite (`runAdapterSuite`).
  */
 import { CorruptRecordError } from "../errors/corrupt-record-error.ts";
 import type { Fence, FutureKind, FutureRow, FutureSettlement, FutureState, JobEventRow, Journal, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult } from "./durable-rows.ts";
@@ -20,8 +21,10 @@ import { isJobStatus, toLease } from "./store-rules.ts";
 import {
   appendEventsIn, appendJournalIn, claimJobIn, claimRunnableIn, commitIn, createFuturesFenced, insertJobIn, releaseIn, renewIn, settleIn,
 } from "./store-writes.ts";
+import { OutboxReader } from "./outbox-reader.ts";
 import type {
-  ClaimFilter, EventQuery, HistoryRow, JobBrowseQuery, JobCommit, JobCountQuery, JobFilter, JobRow, JobStatus, Store, StoreCallOptions, VariableRow,
+  ClaimFilter, EventFollow, EventFollower, EventQuery, FollowOptions, HistoryRow, JobBrowseQuery, JobCommit, JobCountQuery, JobFilter,
+  JobRow, JobStatus, NextClaim, Store, StoreCallOptions, VariableRow, WakeupOrigin,
 } from "./store.ts";
 
 /** Marks a write that may make a job runnable or append events: a wake-up hint follows its commit. */
@@ -46,28 +49,36 @@ export class StoreCore implements Store {
   readonly #adapter: StoreAdapter;
   readonly #writes: GroupCommit;
   readonly #inFlight = new Set<Promise<unknown>>();
-  readonly #wakeupListeners = new Set<() => void>();
+  readonly #wakeupListeners = new Set<(origin: WakeupOrigin) => void>();
   #stopWatching: (() => void) | undefined;
-  #wakeupScheduled = false;
-  readonly #eventListeners = new Set<() => void>();
-  #eventNewsScheduled = false;
+  /** Origins of the hints heard in this turn, not yet passed on (hints of one turn are passed on once). */
+  readonly #pendingOrigins = new Set<WakeupOrigin>();
+  readonly #outbox: OutboxReader;
   #migrating: Promise<void> | undefined;
   #migrated = false;
   #closing: Promise<void> | undefined;
+  readonly #name: string | undefined;
 
-  constructor(adapter: StoreAdapter) {
+  /** Use `createStore(adapter)`; `name` names the store in errors. */
+  constructor(adapter: StoreAdapter, name?: string) {
     this.#adapter = adapter;
+    this.#name = name;
     this.#writes = new GroupCommit(adapter, () => {
       adapter.announceWakeup?.();
-      this.#wakeUp();
+      this.#wakeUp("local");
+    });
+    this.#outbox = new OutboxReader({
+      readEvents: (query) => this.readEvents(query),
+      lastEventId: () => this.lastEventId(),
+      subscribeWakeups: (listener) => this.subscribeWakeups(listener),
     });
     this.dialect = adapter.dialect;
     this.supportsMultipleProcesses = adapter.supportsMultipleProcesses;
   }
 
-  /** A name for errors (`SqliteStore`, …). */
+  /** A name for errors (`SqliteStore ./statek.db`, …). */
   protected get storeName(): string {
-    return this.constructor.name;
+    return this.#name ?? this.constructor.name;
   }
 
   migrate(options?: StoreCallOptions): Promise<void> {
@@ -106,7 +117,6 @@ export class StoreCore implements Store {
     return this.#call(options, async () => {
       checkCommit(change);
       await this.#write((transaction) => commitIn(transaction, change), options, WAKES);
-      if (change.events?.length) this.#eventsAppended();
     });
   }
 
@@ -168,13 +178,23 @@ export class StoreCore implements Store {
     });
   }
 
-  nextWakeAt(filter: ClaimFilter = {}, options?: StoreCallOptions): Promise<number | null> {
+  nextClaim(filter: ClaimFilter = {}, options?: StoreCallOptions): Promise<NextClaim> {
     return this.#call(options, async () => {
-      checkRoles("nextWakeAt", filter.roles);
-      if (filter.roles?.length === 0) return null;
-      const now = await this.#adapter.now();
-      const value = await this.#adapter.readNextWakeAt({ now, ...(filter.roles ? { roles: filter.roles } : {}) });
-      return value === null || value === undefined ? null : readInteger(value);
+      checkRoles("nextClaim", filter.roles);
+      if (filter.roles?.length === 0) return { inMs: null, leased: false };
+      const row = await this.#adapter.readNextClaim(filter.roles);
+      // Not one job's record: an unreadable time names the query.
+      const read = (field: string) => {
+        const value = row[field];
+        return value === null || value === undefined ? null : readStrict(row, field, readInteger, { jobId: "(claimable jobs)", prefix: "jobs" });
+      };
+      const now = read("now") ?? 0;
+      const wakeAt = read("wakeAt");
+      const leaseUntil = read("leaseUntil");
+      const leased = leaseUntil !== null;
+      if (row["runnable"] !== null && row["runnable"] !== undefined) return { inMs: 0, leased };
+      const times = [wakeAt, leaseUntil].filter((time) => time !== null);
+      return { inMs: times.length === 0 ? null : Math.max(0, Math.min(...times) - now), leased };
     });
   }
 
@@ -259,8 +279,6 @@ export class StoreCore implements Store {
     return this.#call(options, async () => {
       checkSettlement(key, settlement);
       const result = await this.#write((transaction) => settleIn(transaction, key, settlement), options, WAKES);
-      // Settling a job's future appends its `future-settled` event.
-      if (result.settled && result.future.jobId !== null) this.#eventsAppended();
       return result;
     });
   }
@@ -324,45 +342,24 @@ export class StoreCore implements Store {
       checkEvents("appendEvents", events, true);
       if (events.length === 0) return;
       await this.#write((transaction) => appendEventsIn(transaction, events), options, WAKES);
-      this.#eventsAppended();
     });
   }
 
-  watchEvents(listener: () => void): () => void {
-    if (typeof listener !== "function") throw new TypeError("watchEvents: listener must be a function");
-    // A listener added twice is heard twice: each registration is its own.
-    const entry = () => listener();
-    this.#eventListeners.add(entry);
-    return () => void this.#eventListeners.delete(entry);
-  }
-
-  /** Tells the event listeners, once for all the writes of this turn (a group commit resolves them together). */
-  #eventsAppended(): void {
-    if (this.#eventNewsScheduled || this.#eventListeners.size === 0) return;
-    this.#eventNewsScheduled = true;
-    queueMicrotask(() => {
-      this.#eventNewsScheduled = false;
-      for (const listener of [...this.#eventListeners]) {
-        try {
-          listener();
-        } catch {
-          // A listener's failure is its own; the write has committed.
-        }
-      }
-    });
-  }
-
-  dataVersion(options?: StoreCallOptions): Promise<number | null> {
-    return this.#call(options, async () => {
-      if (this.#adapter.readDataVersion === undefined) return null;
-      const value = await this.#adapter.readDataVersion();
-      return value === null || value === undefined ? null : readInteger(value);
-    });
+  followEvents(follower: EventFollower, options: FollowOptions = {}): EventFollow {
+    if (typeof follower !== "object" || follower === null || typeof follower.onEvents !== "function") {
+      throw new TypeError("followEvents: expected a follower such as { onEvents(events) {} }");
+    }
+    if (typeof options !== "object" || options === null) throw new TypeError("followEvents: options must be an object such as { jobId }");
+    if (options.afterId !== undefined) checkCount("followEvents", "afterId", options.afterId);
+    if (options.jobId !== undefined) checkId("followEvents", "jobId", options.jobId);
+    if (this.#closing !== undefined) throw new Error(`store is closed (${this.storeName})`);
+    return this.#outbox.follow(follower, options);
   }
 
   /** Waits for every call already made (queued writes included), then closes the connection. Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
+      this.#outbox.close();
       this.#wakeupListeners.clear();
       this.#stopWakeups();
       await Promise.allSettled([...this.#inFlight]);
@@ -371,11 +368,11 @@ export class StoreCore implements Store {
     return this.#closing;
   }
 
-  subscribeWakeups(listener: () => void): () => void {
+  subscribeWakeups(listener: (origin: WakeupOrigin) => void): () => void {
     if (typeof listener !== "function") throw new TypeError("subscribeWakeups: expected a function");
     if (this.#closing !== undefined) throw new Error(`store is closed (${this.storeName})`);
     this.#wakeupListeners.add(listener);
-    this.#stopWatching ??= this.#adapter.watchWakeups?.(() => this.#wakeUp());
+    this.#stopWatching ??= this.#adapter.watchWakeups?.(() => this.#wakeUp("remote"));
     let subscribed = true;
     return () => {
       if (!subscribed) return;
@@ -391,20 +388,29 @@ export class StoreCore implements Store {
     stop?.();
   }
 
-  /** Calls every wake-up listener once, soon (hints arriving together are coalesced). A listener that throws is ignored. */
-  #wakeUp(): void {
-    if (this.#wakeupScheduled || this.#wakeupListeners.size === 0) return;
-    this.#wakeupScheduled = true;
-    setImmediate(() => {
-      this.#wakeupScheduled = false;
-      for (const listener of [...this.#wakeupListeners]) {
-        try {
-          listener();
-        } catch {
-          // A hint's listener must not break the store's other listeners.
+  /**
+   * Calls every wake-up listener once per origin heard in this turn, in a microtask: a group commit's hint is
+   * queued before its writes' promises resolve, so listeners hear it before the writers go on. A listener that
+   * throws is ignored.
+   */
+  #wakeUp(origin: WakeupOrigin): void {
+    if (this.#wakeupListeners.size === 0) return;
+    if (this.#pendingOrigins.size === 0) {
+      queueMicrotask(() => {
+        const origins = [...this.#pendingOrigins];
+        this.#pendingOrigins.clear();
+        for (const heard of origins) {
+          for (const listener of [...this.#wakeupListeners]) {
+            try {
+              listener(heard);
+            } catch {
+              // A hint's listener must not break the store's other listeners.
+            }
+          }
         }
-      }
-    });
+      });
+    }
+    this.#pendingOrigins.add(origin);
   }
 
   #write<T>(apply: (transaction: AdapterTransaction) => Promise<T>, options: StoreCallOptions | undefined, wakes = false): Promise<T> {

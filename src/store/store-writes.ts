@@ -57,6 +57,8 @@ export async function insertJobIn(transaction: AdapterTransaction, job: JobRow, 
   if (!(await transaction.insertJob(values))) throw new Error(`insertJob: a job with id ${job.id} already exists`);
   await transaction.putVariables(job.id, variables);
   await transaction.insertHistory(job.id, history.map(encodeHistory));
+  // Every reader of the outbox hears of every job, in the transaction that creates it.
+  await appendEventsIn(transaction, [{ jobId: job.id, kind: "job-submitted", data: { role: job.role } }]);
 }
 
 /** `commit`: one step's changes, after the fence, version, transition and history checks. */

@@ -4,8 +4,8 @@
  * the rows of durable execution (`durable-rows.ts`): leases that fence every write of a step, the current
  * cell's journal, durable futures and the outbox of job events. The job runner sees only this interface. Its
  * behaviour is implemented once, in `store-core.ts` (with the rules of `store-rules.ts`), over an engine's
- * `StoreAdapter` (`store-adapter.ts`) that holds SQL only: `sqlite/` now, `postgres/` later. Every store passes
- * the one conformance suite (`store.suite.ts`).
+ * `StoreAdapter` (`store-adapter.ts`) that holds SQL only: `sqlite/`, `postgres/`, or an adapter of your own
+ * given to `createStore`. Every store passes the one conformance suite (`store.suite.ts`).
  *
  * Rows are plain data: JSON-able values and strings. Encoding workspace values is the workspace codec's job;
  * the store never looks inside a variable's blob or a history record's data.
@@ -162,6 +162,19 @@ export interface ClaimFilter {
   roles?: readonly string[];
 }
 
+/** What {@link Store.nextClaim} tells. */
+export interface NextClaim {
+  /**
+   * Milliseconds of the store's clock until a job can be claimed: 0 when one can be claimed now (an active job,
+   * or a `SUSPENDED` one whose `wakeAt` has come, without a live lease); else until the earliest `wakeAt` of a
+   * `SUSPENDED` job nobody holds or the earliest end of a live lease (if its holder died, its job is claimable
+   * then); `null` when only a write can make a job claimable (a submit, a message, a settlement).
+   */
+  inMs: number | null;
+  /** Whether a job is under a live lease now (a worker steps it; it may be a worker that has died). */
+  leased: boolean;
+}
+
 /** Which jobs {@link Store.listJobs} returns. */
 export interface JobFilter {
   status?: JobStatus | JobStatus[];
@@ -212,6 +225,41 @@ export interface StoreCallOptions {
 }
 
 /**
+ * Where a wake-up hint comes from: `local` for a write made through this store object (heard after it
+ * committed, before its caller goes on), `remote` for another store object's or another process's.
+ */
+export type WakeupOrigin = "local" | "remote";
+
+/** Where {@link Store.followEvents} starts, and which events it delivers. */
+export interface FollowOptions {
+  /** Only events after this outbox id (where a reader stopped). @default the newest event when following starts: only new ones */
+  afterId?: number;
+  /** Only this job's events. */
+  jobId?: string;
+}
+
+/** What {@link Store.followEvents} delivers to. */
+export interface EventFollower {
+  /** Events in id order, each once: first those the outbox holds after the starting point, then new ones as they commit. */
+  onEvents(events: readonly JobEventRow[]): void;
+  /** A read failed after its retries; following goes on, and the next wake-up reads again. */
+  onError?(error: unknown): void;
+}
+
+/** One {@link Store.followEvents} in progress. */
+export interface EventFollow {
+  /** Resolves to the id following started after, once it is known (`afterId`, or the newest event then). */
+  readonly started: Promise<number>;
+  /**
+   * Resolves once every event whose commit this store object had heard of when it was called has been delivered
+   * (what happened before a live event, in this process, is delivered before it).
+   */
+  caughtUp(): Promise<void>;
+  /** Stops the deliveries. */
+  stop(): void;
+}
+
+/**
  * Durable storage for jobs. Every method is safe to call from many concurrent steps.
  *
  * A stored value that cannot be read back (bad JSON, an unknown status, a number that is not one) must not
@@ -231,7 +279,10 @@ export interface Store {
   readonly supportsMultipleProcesses: boolean;
   /** Creates or upgrades the schema (versioned migrations). Idempotent; safe when several processes race. */
   migrate(options?: StoreCallOptions): Promise<void>;
-  /** Inserts a new job with its initial variables and history. Fails if the id exists. */
+  /**
+   * Inserts a new job with its initial variables and history, and appends its `job-submitted` event (`data: {
+   * role }`) in the same transaction, so every reader of the outbox hears of every job. Fails if the id exists.
+   */
   insertJob(job: JobRow, variables: VariableRow[], history: HistoryRow[], options?: StoreCallOptions): Promise<void>;
   /** One job, or `null` when there is no job with that id. */
   getJob(id: string, options?: StoreCallOptions): Promise<JobRow | null>;
@@ -273,10 +324,11 @@ export interface Store {
    */
   claimRunnable(owner: string, leaseMs: number, limit: number, filter?: ClaimFilter, options?: StoreCallOptions): Promise<Lease[]>;
   /**
-   * The earliest `wakeAt` of a `SUSPENDED` job nobody holds a live lease on (for one timer in a worker), or
-   * `null`. It may be in the past: such a job is claimable now.
+   * When a job (of `filter.roles`) can next be claimed if nothing is written meanwhile ({@link NextClaim}): what
+   * a worker with free slots asks before it claims, and what it arms its one timer on. One read, served by the
+   * partial indexes of the runnable, the timed and the leased jobs, never a scan of the waiting jobs.
    */
-  nextWakeAt(filter?: ClaimFilter, options?: StoreCallOptions): Promise<number | null>;
+  nextClaim(filter?: ClaimFilter, options?: StoreCallOptions): Promise<NextClaim>;
   /** Extends a lease that is still this fence's (even if it has expired, as long as nobody claimed since); else `null`. */
   renewLease(jobId: string, fence: Fence, leaseMs: number, options?: StoreCallOptions): Promise<Lease | null>;
   /** Releases a lease that is still this fence's (expired or not); does nothing otherwise. */
@@ -292,18 +344,17 @@ export interface Store {
   getLease(jobId: string, options?: StoreCallOptions): Promise<Lease | null>;
   /**
    * The owners holding live leases now, each once. Served by an index on the leased jobs (a job's lease is
-   * released when its step ends), never a scan. Optional for a store of your own (added after the contract's
-   * version 2): a worker then leaves a dead worker's jobs until its leases expire.
+   * released when its step ends), never a scan.
    */
-  leaseOwners?(options?: StoreCallOptions): Promise<string[]>;
+  leaseOwners(options?: StoreCallOptions): Promise<string[]>;
   /**
    * Ends every live lease `owner` holds, now, as if it had expired; resolves to how many. For an owner known to
    * be gone (a worker process that died): its jobs are claimable at once instead of after `leaseMs`. The epoch
    * is not bumped (the next claim does), so calling it for an owner that is in fact alive lets another worker
    * claim its jobs while it steps them — its commits then fail with `LeaseLostError`, nothing is repeated,
-   * but work is. Optional, like {@link leaseOwners}.
+   * but work is.
    */
-  expireLeases?(owner: string, options?: StoreCallOptions): Promise<number>;
+  expireLeases(owner: string, options?: StoreCallOptions): Promise<number>;
 
   // The journal of the current cell: appended outside the step's commit, fenced, group-committed.
 
@@ -353,39 +404,32 @@ export interface Store {
    * Deletes events stamped before `before` (epoch ms), oldest first, at most `limit` (default 10,000) in one
    * transaction; resolves to how many went. Readers only follow recent events (wake-ups, `statek.events()`, the
    * UI's live feed), so a worker prunes the outbox periodically. Reads only the oldest rows, never a scan.
-   * Optional for a store of your own (added after the contract's version 2): without it, a worker keeps every event.
    */
-  pruneEvents?(query: { before: number; limit?: number }, options?: StoreCallOptions): Promise<number>;
+  pruneEvents(query: { before: number; limit?: number }, options?: StoreCallOptions): Promise<number>;
   /** Appends events outside a commit (a client's action on a job), in order, sharing the group commit. */
   appendEvents(events: Array<NewJobEvent & { jobId: string }>, options?: StoreCallOptions): Promise<void>;
   /**
-   * Calls `listener` after a write made through this store object that appended events has committed (commits
-   * with `events`, `appendEvents`, the settlement of a job's future); writes of one group commit are heard
-   * once. It is a hint, without the events: read them with `readEvents`. Writes made through another store
-   * object or another process are not heard (poll `readEvents` for those). Returns the function that stops
-   * listening; what a listener throws is ignored.
+   * Follows the outbox: hands `follower` the events after `options.afterId` (or, without it, those committed
+   * from now on), optionally one job's, in id order and each once — those already stored first, then new ones
+   * as they commit, whichever process wrote them. Every follower of one store object shares one reader: one
+   * cursor, read by pages, transient failures retried, woken by the store's one wake-up subscription
+   * ({@link subscribeWakeups}); nothing is read while nobody follows. A follower that throws is ignored.
    */
-  watchEvents(listener: () => void): () => void;
+  followEvents(follower: EventFollower, options?: FollowOptions): EventFollow;
 
   // Wake-ups (DESIGN.md §10): how a worker learns, without scanning, that there may be work.
 
   /**
-   * Calls `listener` soon after a write that may have made a job runnable or appended events — a job inserted
-   * or committed, a future settled, a lease released, events appended — whether this store made it or (for a
-   * store shared between processes) another process did. A hint, not a record: calls are coalesced, may come
-   * late or for nothing, and the listener looks at the store itself (`claimRunnable`, `nextWakeAt`,
-   * `readEvents`). SQLite files notice other processes' commits by polling `PRAGMA data_version`; PostgreSQL
-   * uses `LISTEN/NOTIFY` with a safety poll. A subscription keeps the process alive until it is stopped (or the
-   * store closed). Returns the function that stops the calls.
+   * Calls `listener` after a write that may have made a job runnable or appended events — a job inserted or
+   * committed, a future settled, a lease released, events appended — with where it came from
+   * ({@link WakeupOrigin}): a write through this store object is heard as soon as it has committed, before its
+   * caller goes on; another process's (for a store shared between processes) soon after. A hint, not a record:
+   * calls are coalesced, may come late or for nothing, and the listener looks at the store itself
+   * (`claimableIn`, `claimRunnable`, `readEvents`). SQLite files notice other processes' commits by polling
+   * `PRAGMA data_version`; PostgreSQL uses `LISTEN/NOTIFY` with a safety poll. A subscription keeps the process
+   * alive until it is stopped (or the store closed). Returns the function that stops the calls.
    */
-  subscribeWakeups(listener: () => void): () => void;
-  /**
-   * A number that changes when another connection (another process) has committed to the store since the last
-   * call; commits of this store's own connection leave it unchanged. A reader of the outbox calls it first and
-   * skips reading the events while it stays the same (SQLite: `PRAGMA data_version`, which reads no table).
-   * `null` when the engine cannot tell: read the events every time.
-   */
-  dataVersion?(options?: StoreCallOptions): Promise<number | null>;
+  subscribeWakeups(listener: (origin: WakeupOrigin) => void): () => void;
   /** Finishes pending commits and releases the connection. Further calls fail. */
   close(): Promise<void>;
 }

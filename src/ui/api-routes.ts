@@ -37,7 +37,7 @@ export function addApiRoutes(app: Hono<UiEnv>, parts: UiParts): void {
 
   app.get("/api/actions", (context) => context.json(actionsJson(parts.actions)));
 
-  app.get("/api/events", (context) => serveEvents(context, parts.store, parts.feed));
+  app.get("/api/events", (context) => serveEvents(context, parts.store, parts.liveStreams));
 
   for (const path of ACTION_PATHS) {
     app.post(`/api/jobs/:id/${path}`, async (context) => {

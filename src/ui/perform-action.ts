@@ -7,7 +7,6 @@
 import { formatError } from "../tools/call-tool.ts";
 import type { OperatorActionRecord } from "../jobs/history/history.ts";
 import type { Store } from "../store/store.ts";
-import type { LiveFeed } from "./live-feed.ts";
 import { recordOperatorAction } from "./record-action.ts";
 import { unavailable, type UiActions } from "./ui-actions.ts";
 import { UiInputError } from "./ui-input-error.ts";
@@ -28,7 +27,6 @@ export type ActionInput =
 export interface ActionContext {
   store: Store;
   actions: UiActions;
-  feed: LiveFeed;
   /** Who asks (a token's name or `local`). */
   by: string;
   /** Where the request came from, recorded with it. @default "web UI" */
@@ -103,7 +101,6 @@ export async function performAction(context: ActionContext, jobId: string, input
     // The action happened; saying otherwise would invite doing it twice.
     done += ` It could not be recorded in the job's history: ${formatError(error)}`;
   }
-  context.feed.wake();
   return done;
 }
 

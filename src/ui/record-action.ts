@@ -8,7 +8,7 @@ import { JobConflictError } from "../errors/job-conflict-error.ts";
 import { NoSuchJobError } from "../errors/no-such-job-error.ts";
 import type { OperatorActionRecord } from "../jobs/history/history.ts";
 import { encodeHistoryRow } from "../jobs/history/history-codec.ts";
-import { withStoreRetries } from "../jobs/store-retries.ts";
+import { withStoreRetries } from "../store/store-retries.ts";
 import type { Store } from "../store/store.ts";
 
 /** Another step or client committing in between is retried this often. */

@@ -6,7 +6,6 @@
 import { serve } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import type { Store } from "../store/store.ts";
-import { LiveFeed } from "./live-feed.ts";
 import { UiAccess, isLoopbackHost, type UiToken } from "./ui-access.ts";
 import type { UiActions } from "./ui-actions.ts";
 import { createUiApp } from "./ui-app.ts";
@@ -28,8 +27,6 @@ export interface UiOptions {
   port?: number;
   /** Tokens; required for a host that is not loopback. */
   tokens?: readonly UiToken[];
-  /** How often the outbox is read as a safety net (the store's wake-up hints make reads prompt). @default 5000 */
-  pollMs?: number;
 }
 
 /** A running UI. */
@@ -37,8 +34,8 @@ export interface RunningUi {
   /** `http://host:port`. */
   url: string;
   port: number;
-  /** The shared outbox reader (listeners: one per open live page). */
-  feed: LiveFeed;
+  /** Event streams open now (one per live page; each follows the store's one outbox reader). */
+  readonly liveStreams: number;
   /** Stops listening and ends open event streams. */
   close(): Promise<void>;
 }
@@ -50,9 +47,13 @@ export async function startUi(options: UiOptions): Promise<RunningUi> {
   if (!isLoopbackHost(host) && tokens.length === 0) {
     throw new TypeError(`refusing to serve on ${host} without a token: anyone who can reach it could act on every job. Give --token NAME:SECRET (or STATEK_UI_TOKEN), or serve on 127.0.0.1`);
   }
-  const feed = new LiveFeed(options.store, options.pollMs === undefined ? {} : { pollMs: options.pollMs });
+  if ("pollMs" in options) {
+    throw new TypeError("startUi: pollMs is not a UI option: the store's wake-up subscription says when another process committed " +
+      "(SQLite: createSqliteStore({ path, pollIntervalMs }), 25 ms by default; PostgreSQL: LISTEN/NOTIFY)");
+  }
+  const liveStreams = new Set<() => void>();
   const access = new UiAccess(tokens, isLoopbackHost(host) ? [host] : []);
-  const app = createUiApp({ store: options.store, actions: options.actions, feed, access, csrf: new CsrfTokens() });
+  const app = createUiApp({ store: options.store, actions: options.actions, liveStreams, access, csrf: new CsrfTokens() });
   const { server, address } = await new Promise<{ server: ReturnType<typeof serve>; address: AddressInfo }>((resolve, reject) => {
     const server = serve({ fetch: app.fetch, hostname: host, port: options.port ?? DEFAULT_UI_PORT }, (info) => resolve({ server, address: info }));
     server.once("error", reject);
@@ -61,9 +62,11 @@ export async function startUi(options: UiOptions): Promise<RunningUi> {
   return {
     url: `http://${shownHost}:${address.port}`,
     port: address.port,
-    feed,
+    get liveStreams() {
+      return liveStreams.size;
+    },
     close: async () => {
-      feed.close();
+      for (const end of [...liveStreams]) end();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         if ("closeAllConnections" in server) server.closeAllConnections();

@@ -1,10 +1,9 @@
 /**
  * @module
- * What every route of the UI shares: the store, the actions, the live feed, access and CSRF, and the
+ * What every route of the UI shares: the store, the actions, the open event streams, access and CSRF, and the
  * per-request variables the middleware sets (who asks, the browser's CSRF token).
  */
 import type { Store } from "../store/store.ts";
-import type { LiveFeed } from "./live-feed.ts";
 import type { UiAccess } from "./ui-access.ts";
 import type { UiActions } from "./ui-actions.ts";
 import type { CsrfTokens } from "./ui-csrf.ts";
@@ -13,7 +12,8 @@ import type { CsrfTokens } from "./ui-csrf.ts";
 export interface UiParts {
   store: Store;
   actions: UiActions;
-  feed: LiveFeed;
+  /** The event streams open now (`GET /api/events`), each by the function that ends it. */
+  liveStreams: Set<() => void>;
   access: UiAccess;
   csrf: CsrfTokens;
 }

@@ -17,7 +17,6 @@ export interface GoneOwner {
 
 /** Ends the live leases of every gone owner but `self`; nothing where the store cannot list owners. */
 export async function expireGoneOwners(store: Store, self: string): Promise<GoneOwner[]> {
-  if (!store.leaseOwners || !store.expireLeases) return [];
   const gone: GoneOwner[] = [];
   for (const owner of await store.leaseOwners()) {
     if (owner === self || !isGoneProcessOwner(owner)) continue;

@@ -4,21 +4,23 @@
  * once, until it is stopped. It knows the store and a function that steps one claimed job; what a step does is
  * the job runner's (`jobs/`), which hands this scheduler its step function (`statek.worker()`).
  *
- * Wake-ups are events, never scans: a claim (an index read of runnable jobs) runs when a slot frees, when this
- * process submits a job, pushes a message or settles a future (`FutureSignals.onWake`), when the one timer on
- * the earliest `wakeAt` fires, when another process's commit put an event in the outbox (`OutboxWatch`), and
- * on a slow safety tick that takes over jobs whose holder died (their lease expired; no event says so). At
- * its start and on that tick, a worker also ends the leases of lease holders it can prove dead — worker
- * processes of this machine that no longer exist (`gone-owners.ts`) — so a restarted worker takes over its
- * predecessor's jobs at once instead of after `leaseMs`. A suspended job costs the worker nothing: no VM, no
- * timer, no closure — only its rows.
+ * Wake-ups are events, never scans. A claim (an index read of runnable jobs) runs when a slot frees, when this
+ * process submits a job, pushes a message or settles a future (`FutureSignals.onWake`), and when the one timer
+ * fires. The timer is armed on what `Store.nextClaim` says: the earliest `wakeAt` of a suspended job or the
+ * earliest end of another worker's lease (if that worker died, its job is claimable then). A wake-up hint of the
+ * store (`Store.subscribeWakeups`: another process's commit, heard through `LISTEN/NOTIFY` or `data_version`,
+ * or a write of this store object) makes the worker ask `nextClaim` — one read — and claim only when a job is
+ * claimable now. While some job is leased, a safety tick also ends the leases of holders it can prove dead —
+ * worker processes of this machine that no longer exist (`gone-owners.ts`), so a restarted worker takes over
+ * its predecessor's jobs at once instead of after `leaseMs` — and asks `nextClaim` again; with nothing leased,
+ * the store's own hints are enough, and an idle worker costs the store nothing but them. A suspended job
+ * costs the worker nothing: no VM, no timer, no closure — only its rows.
  */
 import type { FutureSignals } from "../durable/future-signals.ts";
 import { LeaseLostError } from "../errors/lease-lost-error.ts";
 import type { JobStatus, Lease, Store } from "../store/store.ts";
 import { expireGoneOwners } from "./gone-owners.ts";
 import { OutboxPruner } from "./outbox-pruner.ts";
-import { OutboxWatch } from "./outbox-watch.ts";
 import { WakeTimer } from "./wake-timer.ts";
 import { WorkerCounters, type WorkerStats } from "./worker-stats.ts";
 
@@ -65,9 +67,7 @@ export interface WorkerSchedule {
   /** Steps at once at most. */
   maxConcurrency: number;
   leaseMs: number;
-  /** How often it looks for other processes' commits (`Store.dataVersion`, then the outbox). */
-  pollIntervalMs: number;
-  /** How often it claims without being told to (jobs whose holder died; timers of jobs it never saw). */
+  /** How often, while some job is leased, it looks for holders that died and asks the store what is claimable. */
   safetyIntervalMs: number;
   /** Events of the outbox older than this are deleted while the worker runs (0: never). */
   eventRetentionMs: number;
@@ -79,6 +79,8 @@ const ABORT_WAIT_MS = 2_000;
 /** Backoff after consecutive step errors (a store outage): from this, doubling, up to {@link MAX_BACKOFF_MS}. */
 const FIRST_BACKOFF_MS = 50;
 const MAX_BACKOFF_MS = 5_000;
+/** With nothing leased and no hint, how long the worker goes without asking the store (a safety net only). */
+const IDLE_LOOK_MS = 60_000;
 
 /** A step in flight. */
 interface Slot {
@@ -94,15 +96,20 @@ export class JobWorker {
   readonly #slots = new Map<string, Slot>();
   readonly #counters = new WorkerCounters();
   readonly #timer: WakeTimer;
-  readonly #watch: OutboxWatch | undefined;
   readonly #pruner: OutboxPruner;
   #state: "new" | "starting" | "running" | "stopping" | "stopped" = "new";
   #pumping: Promise<void> | undefined;
   #again = false;
-  /** False when the timer may miss the earliest `wakeAt` (it fired, a tick passed): the next short claim asks the store. */
-  #timerKnown = false;
+  /** The next pump claims at once (a slot freed, the timer fired, this process made a job runnable). */
+  #claimNow = false;
+  /** The next pump asks `nextClaim` first (a hint: something may have changed). */
+  #lookNeeded = false;
+  /** What the last `nextClaim` said about leases, and when it was asked. */
+  #leased = false;
+  #lookedAt = 0;
   #safety: NodeJS.Timeout | undefined;
   #stopWaking: (() => void) | undefined;
+  #stopHints: (() => void) | undefined;
   #consecutiveErrors = 0;
   #backoffUntil = 0;
   #backoffTimer: NodeJS.Timeout | undefined;
@@ -113,24 +120,11 @@ export class JobWorker {
   constructor(host: WorkerHost, schedule: WorkerSchedule) {
     this.#host = host;
     this.#schedule = schedule;
-    this.#timer = new WakeTimer(() => {
-      this.#timerKnown = false;
-      this.#kick();
-    });
+    this.#timer = new WakeTimer(() => this.#kick("look"));
     this.#pruner = new OutboxPruner(host.store, {
       retentionMs: schedule.eventRetentionMs,
       onError: (error) => this.#report({ kind: "worker-error", error }),
     });
-    if (host.store.supportsMultipleProcesses) {
-      this.#watch = new OutboxWatch(host.store, {
-        intervalMs: schedule.pollIntervalMs,
-        onEvents: () => {
-          this.#timerKnown = false;
-          this.#kick();
-        },
-        onError: (error) => this.#report({ kind: "worker-error", error }),
-      });
-    }
   }
 
   /** The worker's counters now. */
@@ -142,23 +136,33 @@ export class JobWorker {
   async start(): Promise<void> {
     if (this.#state !== "new") throw new Error(`worker.start: this worker was started already (it is ${this.#state}); create another with statek.worker()`);
     this.#state = "starting";
-    this.#stopWaking = this.#host.signals.onWake(() => this.#kick());
+    this.#stopWaking = this.#host.signals.onWake(() => this.#kick("claim"));
     try {
-      await this.#watch?.start();
+      this.#stopHints = this.#host.store.subscribeWakeups(() => this.#kick("look"));
     } catch (error) {
       this.#stopWaking();
       this.#state = "stopped";
       throw error;
     }
-    this.#safety = setInterval(() => {
-      this.#timerKnown = false;
-      this.#kick();
-      this.#sweep();
-    }, this.#schedule.safetyIntervalMs);
+    this.#safety = setInterval(() => this.#safetyTick(), this.#schedule.safetyIntervalMs);
     this.#state = "running";
     this.#pruner.start();
     await this.#sweep();
-    await this.#kick();
+    await this.#kick("claim");
+  }
+
+  /**
+   * While some job is leased: ends the leases of holders proven dead, and asks what is claimable (a lease the
+   * worker has not heard of may end). With nothing leased, the store's hints say when to look; the tick then
+   * only looks after a long silence.
+   */
+  #safetyTick(): void {
+    if (this.#leased) {
+      void this.#sweep();
+      void this.#kick("look");
+    } else if (Date.now() - this.#lookedAt >= IDLE_LOOK_MS) {
+      void this.#kick("look");
+    }
   }
 
   /** Ends the leases of dead worker processes of this machine; a claim follows when any were ended. */
@@ -166,7 +170,7 @@ export class JobWorker {
     this.#sweeping ??= expireGoneOwners(this.#host.store, this.#host.owner)
       .then((gone) => {
         for (const { owner, leases } of gone) this.#report({ kind: "owner-gone", owner, leases });
-        if (gone.length > 0) void this.#kick();
+        if (gone.length > 0) void this.#kick("claim");
       })
       .catch((error: unknown) => this.#report({ kind: "worker-error", error }))
       .finally(() => (this.#sweeping = undefined));
@@ -189,12 +193,12 @@ export class JobWorker {
     }
     this.#state = "stopping";
     this.#stopWaking?.();
+    this.#stopHints?.();
     clearInterval(this.#safety);
     clearTimeout(this.#backoffTimer);
     this.#timer.clear();
     await this.#sweeping;
     await this.#pruner.stop();
-    await this.#watch?.stop();
     await this.#pumping;
     const steps = () => Promise.all([...this.#slots.values()].map((slot) => slot.done));
     if (this.#slots.size) await within(steps(), graceMs);
@@ -207,9 +211,14 @@ export class JobWorker {
     this.#state = "stopped";
   }
 
-  /** Claims for the free slots now, or once the claim in progress has ended. */
-  #kick(): Promise<void> {
+  /**
+   * Claims for the free slots now (`claim`), or asks the store whether anything is claimable first (`look`: a
+   * hint, which may be for nothing) — now, or once the pump in progress has ended.
+   */
+  #kick(reason: "claim" | "look"): Promise<void> {
     if (this.#state !== "running") return Promise.resolve();
+    if (reason === "claim") this.#claimNow = true;
+    else this.#lookNeeded = true;
     if (this.#pumping) {
       this.#again = true;
       return this.#pumping;
@@ -231,28 +240,41 @@ export class JobWorker {
       if (Date.now() < this.#backoffUntil) {
         this.#backoffTimer ??= setTimeout(() => {
           this.#backoffTimer = undefined;
-          void this.#kick();
+          void this.#kick("claim");
         }, this.#backoffUntil - Date.now());
         return;
       }
+      let claim = this.#claimNow;
+      const look = this.#lookNeeded;
+      this.#claimNow = this.#lookNeeded = false;
+      if (!claim && look) claim = await this.#look();
+      if (!claim || this.#state !== "running") continue;
       const { store, owner } = this.#host;
       const leases = await store.claimRunnable(owner, this.#schedule.leaseMs, free, { roles: this.#schedule.roles });
       for (const lease of leases) {
         if (this.#state === "running") this.#run(lease);
         else await store.releaseLease(lease.jobId, lease).catch(() => undefined);
       }
-      // Fewer than asked: nothing else is runnable now, so the next thing to happen may be a timer.
-      if (leases.length < free && !this.#timerKnown && this.#state === "running") await this.#refreshTimer();
+      // Fewer than asked: nothing else is claimable now, so the next thing to happen may be a timer.
+      if (leases.length < free && this.#state === "running") await this.#look(true);
     } while (this.#again);
   }
 
-  /** Arms the timer on the store's earliest `wakeAt` (an index read, never a scan). */
-  async #refreshTimer(): Promise<void> {
-    this.#timerKnown = true;
-    const at = await this.#host.store.nextWakeAt({ roles: this.#schedule.roles });
-    if (this.#state !== "running") return;
-    // A time already past is a job that became due since the claim: claim again shortly, not in a tight loop.
-    this.#timer.set(at === null ? null : Math.max(at, Date.now() + 5));
+  /**
+   * Asks the store when a job is next claimable and arms the timer for it; true when one is claimable now.
+   * Right after a claim (`afterClaim`), "now" is a job that became due since, or one another worker holds for
+   * an instant: the timer then looks again shortly rather than in a tight loop. The timer is only ever moved
+   * earlier: a step that ended while the store was asked may have armed it for a time the answer missed, and a
+   * timer that fires for nothing costs one look.
+   */
+  async #look(afterClaim = false): Promise<boolean> {
+    const next = await this.#host.store.nextClaim({ roles: this.#schedule.roles });
+    this.#leased = next.leased;
+    this.#lookedAt = Date.now();
+    if (this.#state !== "running") return false;
+    if (next.inMs === 0 && !afterClaim) return true;
+    if (next.inMs !== null) this.#timer.consider(Date.now() + Math.max(next.inMs, 5));
+    return false;
   }
 
   #run(lease: Lease): void {
@@ -261,7 +283,7 @@ export class JobWorker {
     const done = this.#steps(lease, abort.signal).finally(() => {
       this.#counters.running--;
       this.#slots.delete(lease.jobId);
-      void this.#kick();
+      void this.#kick("claim");
     });
     this.#slots.set(lease.jobId, { lease, abort, done });
   }

@@ -34,7 +34,7 @@ export class OutboxPruner {
 
   /** Prunes now (in the background), then periodically until {@link stop}. */
   start(): void {
-    if (this.#pruning.retentionMs <= 0 || !this.#store.pruneEvents) return;
+    if (this.#pruning.retentionMs <= 0) return;
     const interval = Math.max(1, Math.min(MAX_INTERVAL_MS, Math.floor(this.#pruning.retentionMs / 10)));
     this.#timer = setInterval(() => this.#prune(), interval);
     this.#timer.unref();
@@ -52,7 +52,7 @@ export class OutboxPruner {
     if (this.#running || this.#stopped) return;
     this.#running = (async () => {
       const before = Date.now() - this.#pruning.retentionMs;
-      while (!this.#stopped && (await this.#store.pruneEvents!({ before, limit: BATCH })) === BATCH) {
+      while (!this.#stopped && (await this.#store.pruneEvents({ before, limit: BATCH })) === BATCH) {
         await new Promise((resolve) => setImmediate(resolve));
       }
     })()

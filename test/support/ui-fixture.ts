@@ -27,7 +27,7 @@ export interface UiFixture {
 }
 
 /** Builds the store and starts the UI (port 0). */
-export async function startUiFixture(options: { tokens?: UiToken[]; fullActions?: boolean; pollMs?: number } = {}): Promise<UiFixture> {
+export async function startUiFixture(options: { tokens?: UiToken[]; fullActions?: boolean } = {}): Promise<UiFixture> {
   const dir = mkdtempSync(join(tmpdir(), "statek-ui-"));
   const pay = tool({
     name: "requestPayment",
@@ -70,7 +70,7 @@ export async function startUiFixture(options: { tokens?: UiToken[]; fullActions?
   const actions: UiActions = options.fullActions === false
     ? { pushMessage: own.pushMessage, resolveFuture: own.resolveFuture, rejectFuture: own.rejectFuture }
     : { ...standInActions(store), ...own }; // the real ones where this Statek has them
-  const ui = await startUi({ store, actions, port: 0, ...(options.tokens ? { tokens: options.tokens } : {}), pollMs: options.pollMs ?? 100 });
+  const ui = await startUi({ store, actions, port: 0, ...(options.tokens ? { tokens: options.tokens } : {}) });
   return {
     statek, store, ui, ids: { done, waiting, approval, child },
     async close() {

@@ -1,15 +1,13 @@
 /**
  * @module
  * `statek.events()`: an async iterator of job events (`job-events.ts`), in order. Recorded events come from the
- * store's outbox, read by id: this process's writes are heard at once through `store.watchEvents` (no polling),
- * and when the store is shared with other processes a cheap read by id every `pollMs` brings theirs. Live
- * events (model text) are heard from this process's steps as they stream, placed after every recorded event
- * this process had heard of by then.
+ * store's outbox through its one reader (`Store.followEvents`: this store object's commits heard at once,
+ * other processes' through the store's wake-up hints); live events (model text) are heard from this process's
+ * steps as they stream, placed after every recorded event this process had heard of by then.
  */
-import type { JobEventRow, Store } from "../../store/store.ts";
+import type { EventFollow, JobEventRow, Store } from "../../store/store.ts";
 import type { JobEvent, LiveJobEvent } from "./job-events.ts";
 import { decodeEvent } from "./outbox-events.ts";
-import { withStoreRetries } from "../store-retries.ts";
 
 /** Which events {@link JobEventStream} yields, and from where. */
 export interface JobEventFilter {
@@ -20,18 +18,7 @@ export interface JobEventFilter {
    * without `jobId`, the stream starts with what happens after the call.
    */
   afterId?: number;
-  /**
-   * How often to look for events other processes recorded, in milliseconds, when the store is shared between
-   * processes (a SQLite file). Events of this process never wait for it. @default 200
-   */
-  pollMs?: number;
 }
-
-/** Events read from the outbox at once; a full page is followed by the next at once. */
-const PAGE = 500;
-
-/** Default of {@link JobEventFilter.pollMs}. */
-export const DEFAULT_EVENT_POLL_MS = 200;
 
 /** The live events of one process, for the streams open in it. */
 export class LiveEventHub {
@@ -70,6 +57,10 @@ export class LiveEventHub {
 function checkFilter(filter: unknown): JobEventFilter {
   if (typeof filter !== "object" || filter === null) throw new TypeError("events: the filter must be an object such as { jobId }");
   const { jobId, afterId, pollMs } = filter as Record<string, unknown>;
+  if (pollMs !== undefined) {
+    throw new TypeError("events: pollMs is not an option of events(): the store's wake-up subscription says when another process committed " +
+      "(SQLite: createSqliteStore({ path, pollIntervalMs }), 25 ms by default; PostgreSQL: LISTEN/NOTIFY)");
+  }
   const checked: JobEventFilter = {};
   if (jobId !== undefined) {
     if (typeof jobId !== "string" || jobId === "") throw new TypeError("events: jobId must be a non-empty string");
@@ -79,10 +70,6 @@ function checkFilter(filter: unknown): JobEventFilter {
     if (typeof afterId !== "number" || !Number.isSafeInteger(afterId) || afterId < 0) throw new TypeError("events: afterId must be a non-negative integer (an event's id)");
     checked.afterId = afterId;
   }
-  if (pollMs !== undefined) {
-    if (typeof pollMs !== "number" || !Number.isInteger(pollMs) || pollMs < 10) throw new TypeError("events: pollMs must be an integer of at least 10 (milliseconds)");
-    checked.pollMs = pollMs;
-  }
   return checked;
 }
 
@@ -91,42 +78,30 @@ function checkFilter(filter: unknown): JobEventFilter {
  * stops it listening. A store failure that persists ends the iteration with that error.
  */
 export class JobEventStream implements AsyncIterableIterator<JobEvent> {
-  readonly #store: Store;
   readonly #hub: LiveEventHub;
   readonly #jobId: string | undefined;
   readonly #queue: JobEvent[] = [];
   readonly #waiters: Array<{ resolve: (result: IteratorResult<JobEvent>) => void; reject: (error: unknown) => void }> = [];
-  readonly #stops: Array<() => void> = [];
-  /** The outbox id up to which recorded events were taken; `undefined` until the starting point is known. */
-  #lastId: number | undefined;
-  /** Events are applied in this chain's order: reads of the outbox, then live events heard after them. */
-  #tail: Promise<void>;
+  readonly #stopListening: () => void;
+  readonly #follow: EventFollow;
+  /** Live events are pushed in this chain's order, each after the recorded events heard before it. */
+  #tail: Promise<void> = Promise.resolve();
   #failure: unknown;
   #closed = false;
-  #poll: NodeJS.Timeout | undefined;
 
   /** Use {@link LiveEventHub.open} (`statek.events()`). */
   constructor(store: Store, hub: LiveEventHub, filter: JobEventFilter) {
-    this.#store = store;
     this.#hub = hub;
     this.#jobId = filter.jobId;
-    const start = filter.afterId ?? (filter.jobId !== undefined ? 0 : undefined);
-    this.#lastId = start;
-    this.#tail = start !== undefined ? Promise.resolve() : withStoreRetries(() => store.lastEventId()).then((id) => void (this.#lastId = id), (error: unknown) => this.#fail(error));
-    this.#stops.push(store.watchEvents(() => this.#fetch()));
-    this.#stops.push(hub.listen((event) => {
+    const afterId = filter.afterId ?? (filter.jobId !== undefined ? 0 : undefined);
+    this.#follow = store.followEvents(
+      { onEvents: (rows) => this.#take(rows), onError: (error) => this.#fail(error) },
+      { ...(afterId === undefined ? {} : { afterId }), ...(filter.jobId === undefined ? {} : { jobId: filter.jobId }) },
+    );
+    this.#stopListening = hub.listen((event) => {
       if (this.#jobId !== undefined && event.jobId !== this.#jobId) return;
-      this.#tail = this.#tail.then(() => this.#push(event));
-    }));
-    if (store.supportsMultipleProcesses) {
-      const timer = setInterval(() => this.#fetch(), filter.pollMs ?? DEFAULT_EVENT_POLL_MS);
-      // The poll keeps the process alive only while a reader waits for an event (see #waiting).
-      timer.unref();
-      this.#poll = timer;
-      this.#stops.push(() => clearInterval(timer));
-    }
-    // Events recorded before the stream opened (a job's, or those after `afterId`).
-    if (start !== undefined) this.#fetch();
+      this.#tail = this.#tail.then(() => this.#follow.caughtUp()).then(() => this.#push(event), () => this.#push(event));
+    });
   }
 
   [Symbol.asyncIterator](): this {
@@ -139,16 +114,7 @@ export class JobEventStream implements AsyncIterableIterator<JobEvent> {
     if (value !== undefined) return Promise.resolve({ value, done: false });
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     if (this.#closed) return Promise.resolve({ value: undefined, done: true });
-    return new Promise((resolve, reject) => {
-      this.#waiters.push({ resolve, reject });
-      this.#waiting();
-    });
-  }
-
-  /** A reader waiting on another process's events must keep this one alive, as a socket read would. */
-  #waiting(): void {
-    if (this.#waiters.length) this.#poll?.ref();
-    else this.#poll?.unref();
+    return new Promise((resolve, reject) => this.#waiters.push({ resolve, reject }));
   }
 
   /** Stops listening; pending and later `next()` calls resolve as done. */
@@ -161,7 +127,8 @@ export class JobEventStream implements AsyncIterableIterator<JobEvent> {
   #close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    for (const stop of this.#stops.splice(0)) stop();
+    this.#follow.stop();
+    this.#stopListening();
     this.#hub.forget(this);
     for (const waiter of this.#waiters.splice(0)) {
       if (this.#failure !== undefined) waiter.reject(this.#failure);
@@ -178,44 +145,11 @@ export class JobEventStream implements AsyncIterableIterator<JobEvent> {
   #push(event: JobEvent): void {
     if (this.#closed) return;
     const waiter = this.#waiters.shift();
-    if (waiter) {
-      waiter.resolve({ value: event, done: false });
-      this.#waiting();
-    } else {
-      this.#queue.push(event);
-    }
-  }
-
-  /**
-   * Reads what the outbox holds after the last id taken. The read starts now (so it sees exactly what was
-   * committed before the live events heard after this point); its rows are applied in turn, skipping ids an
-   * overlapping read took already.
-   */
-  #fetch(): void {
-    if (this.#closed) return;
-    const read = (afterId: number) => withStoreRetries(() => this.#store.readEvents({ afterId, limit: PAGE, ...(this.#jobId === undefined ? {} : { jobId: this.#jobId }) }));
-    const first = this.#lastId === undefined ? this.#tail.then(() => read(this.#lastId ?? 0)) : read(this.#lastId);
-    first.catch(() => undefined); // handled in turn below
-    this.#tail = this.#tail.then(async () => {
-      if (this.#closed) return;
-      try {
-        let rows = await first;
-        for (;;) {
-          this.#take(rows);
-          if (rows.length < PAGE || this.#closed) break;
-          rows = await read(this.#lastId!);
-        }
-      } catch (error) {
-        this.#fail(error);
-      }
-    });
+    if (waiter) waiter.resolve({ value: event, done: false });
+    else this.#queue.push(event);
   }
 
   #take(rows: readonly JobEventRow[]): void {
-    for (const row of rows) {
-      if (this.#lastId !== undefined && row.id <= this.#lastId) continue;
-      this.#lastId = row.id;
-      this.#push(decodeEvent(row));
-    }
+    for (const row of rows) this.#push(decodeEvent(row));
   }
 }

@@ -16,7 +16,7 @@ import { JobNotWaitingError } from "../../errors/job-not-waiting-error.ts";
 import { NoSuchApprovalError } from "../../errors/no-such-approval-error.ts";
 import { NoSuchJobError } from "../../errors/no-such-job-error.ts";
 import type { FutureRow, JsonValue, Store } from "../../store/store.ts";
-import { withStoreRetries } from "../store-retries.ts";
+import { withStoreRetries } from "../../store/store-retries.ts";
 
 /** Options of `approve` and `deny`. */
 export interface ApprovalDecisionOptions {

@@ -18,7 +18,7 @@ import type { HistoryRecord } from "../history/history.ts";
 import { StepChanges } from "../step/step-changes.ts";
 import type { StepEnvironment } from "../step/step-environment.ts";
 import { StepTransaction } from "../step/step-transaction.ts";
-import { retried } from "../store-retries.ts";
+import { retried } from "../../store/store-retries.ts";
 
 /** Commits that lose to a client's write (a pushed message) are tried again this often. */
 const ATTEMPTS = 5;

@@ -15,7 +15,7 @@ import { encodeHistoryRow, historyRecord } from "../history/history-codec.ts";
 import type { JobSessions } from "../step/job-sessions.ts";
 import { readJobState } from "../step/job-state.ts";
 import { recordEvents } from "../events/outbox-events.ts";
-import { withStoreRetries } from "../store-retries.ts";
+import { withStoreRetries } from "../../store/store-retries.ts";
 import type { FutureSignals } from "../../durable/future-signals.ts";
 import { messageKey } from "../../durable/job-futures.ts";
 

@@ -14,7 +14,7 @@ import type { HistoryRow, JobRow, JobStatus, JsonValue, Store } from "../../stor
 import type { HistoryRecord } from "../history/history.ts";
 import { decodeHistory, encodeHistoryRow, historyRecord } from "../history/history-codec.ts";
 import { recordEvents } from "../events/outbox-events.ts";
-import { withStoreRetries } from "../store-retries.ts";
+import { withStoreRetries } from "../../store/store-retries.ts";
 import { failedWarmupBlock } from "../step/warmup.ts";
 
 /** Commits that lose to another write are tried again this often. */

@@ -7,7 +7,7 @@
 import type { FutureSignals } from "../../durable/future-signals.ts";
 import { outcomeOf } from "../../durable/job-futures.ts";
 import type { FutureSettlement, Store } from "../../store/store.ts";
-import { withStoreRetries } from "../store-retries.ts";
+import { withStoreRetries } from "../../store/store-retries.ts";
 import { checkJson } from "./submit-values.ts";
 
 /** Settles future `key`; true when this call settled it (false: it was settled already). */

@@ -18,7 +18,7 @@ import { decodeValue, loadReferences } from "../../workspace/decode-variables.ts
 import { Agent } from "../../agents/agent.ts";
 import { newJobRows } from "../operate/new-job.ts";
 import type { StepEnvironment } from "./step-environment.ts";
-import { withStoreRetries } from "../store-retries.ts";
+import { withStoreRetries } from "../../store/store-retries.ts";
 
 /** A child's job id: a UUID (version 8, name-based) of the call's key, the same for every attempt at the call. */
 export function childJobId(key: string): string {

@@ -17,7 +17,7 @@ import type { DialogMessage } from "./dialog.ts";
 import type { HistoryKind, HistoryRecord, HistoryRecordData } from "../history/history.ts";
 import { encodeHistoryRow, historyRecord } from "../history/history-codec.ts";
 import { recordEvents } from "../events/outbox-events.ts";
-import { withStoreRetries } from "../store-retries.ts";
+import { withStoreRetries } from "../../store/store-retries.ts";
 
 /** The reopened turn's reason in history. */
 export const UNDELIVERED_REASON = "a message did not reach the user";

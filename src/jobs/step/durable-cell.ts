@@ -24,7 +24,7 @@ import type { JournalSink } from "../../workspace/cell-host.ts";
 import type { Workspace, WorkspaceCellOptions, WorkspaceReport } from "../../workspace/workspace.ts";
 import type { HistoryRecord } from "../history/history.ts";
 import type { StepChanges } from "./step-changes.ts";
-import { retried } from "../store-retries.ts";
+import { retried } from "../../store/store-retries.ts";
 import type { StepTransaction } from "./step-transaction.ts";
 
 /** What a durable cell needs from its step. */

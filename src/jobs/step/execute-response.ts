@@ -15,7 +15,7 @@ import { chatStyleRules } from "../../agents/chat-styles/chat-styles.ts";
 import type { ModelResponseRecord } from "../history/history.ts";
 import type { JobSession } from "./job-sessions.ts";
 import { replyDisposition, type HeldReply } from "./reply-disposition.ts";
-import { retried } from "../store-retries.ts";
+import { retried } from "../../store/store-retries.ts";
 import type { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { TS_CLI } from "../../agents/chat-styles/ts-cli-tool.ts";

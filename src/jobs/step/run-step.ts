@@ -28,7 +28,7 @@ import { PromptMemory } from "../prompt/prompt-memory.ts";
 import { readJobState, writeJobState } from "./job-state.ts";
 import { StepChanges } from "./step-changes.ts";
 import { StepTransaction } from "./step-transaction.ts";
-import { retried } from "../store-retries.ts";
+import { retried } from "../../store/store-retries.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import type { WarmupBlock } from "../../agents/warmup-blocks.ts";
 import { runWarmupBlock } from "./warmup.ts";

@@ -12,7 +12,7 @@ import type { FutureRow, JobRow, JsonValue } from "../../store/store.ts";
 import { llmRepr } from "../../tools/llm-repr.ts";
 import type { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
-import { retried } from "../store-retries.ts";
+import { retried } from "../../store/store-retries.ts";
 
 /** The watched keys a job's state holds. */
 function watchingOf(state: Record<string, JsonValue>): string[] {

@@ -9,7 +9,7 @@
 import { LeaseLostError } from "../../errors/lease-lost-error.ts";
 import type { Fence, JobCommit, JournalEntry, Lease, Store } from "../../store/store.ts";
 import { encodeJournalItem, type JournalItem } from "../../workspace/cell-journal.ts";
-import { withStoreRetries } from "../store-retries.ts";
+import { withStoreRetries } from "../../store/store-retries.ts";
 import type { JournalSink } from "../../workspace/cell-host.ts";
 
 /** How long a step's lease lasts unless renewed. @default 30 s */

@@ -10,7 +10,7 @@
  * with itself. Other processes' transactions interleave with ours under row locks (`FOR UPDATE`), and claims
  * skip the rows they hold (`SKIP LOCKED`).
  */
-import type { AdapterTransaction, ClaimQuery, EventRowQuery, JobPageQuery, JobQuery, StoreAdapter, StoredRow } from "../store-adapter.ts";
+import type { AdapterTransaction, EventRowQuery, JobPageQuery, JobQuery, StoreAdapter, StoredRow } from "../store-adapter.ts";
 import type { FutureState } from "../durable-rows.ts";
 import { readInteger } from "../store-rows.ts";
 import { breaksConnection, toPostgresStoreError } from "./postgres-errors.ts";
@@ -18,6 +18,7 @@ import { applyPostgresMigrations } from "./postgres-migrations.ts";
 import { CLOCK_SQL, PostgresReads, PostgresStatements, PostgresTransaction } from "./postgres-queries.ts";
 import type { PostgresQueryable } from "./postgres-queries.ts";
 import { PostgresWakeups, type ListenConnection, type WakeupMode } from "./postgres-wakeups.ts";
+import { SerialQueue } from "../serial-queue.ts";
 
 /** A pooled connection: queries, then back to the pool (`release(true)` destroys a broken one). */
 export interface PooledConnection extends PostgresQueryable {
@@ -52,8 +53,8 @@ export class PostgresAdapter implements StoreAdapter {
   readonly #reads: PostgresReads;
   readonly #where: string;
   readonly #wakeups: PostgresWakeups;
-  /** The last write transaction queued; the next one starts when it has settled. */
-  #tail: Promise<unknown> = Promise.resolve();
+  /** The write transactions, one at a time. */
+  readonly #writes = new SerialQueue();
 
   constructor(options: PostgresAdapterOptions) {
     this.#pool = options.pool;
@@ -87,9 +88,7 @@ export class PostgresAdapter implements StoreAdapter {
   }
 
   transaction<T>(work: (transaction: AdapterTransaction) => Promise<T>): Promise<T> {
-    const run = this.#tail.then(() => this.#transaction(work));
-    this.#tail = run.catch(() => undefined);
-    return run;
+    return this.#writes.run(() => this.#transaction(work));
   }
 
   async #transaction<T>(work: (transaction: AdapterTransaction) => Promise<T>): Promise<T> {
@@ -135,7 +134,7 @@ export class PostgresAdapter implements StoreAdapter {
   }
 
   async close(): Promise<void> {
-    await this.#tail;
+    await this.#writes.idle();
     await this.#wakeups.stop();
     await this.#pool.end();
   }
@@ -179,8 +178,8 @@ export class PostgresAdapter implements StoreAdapter {
   readEvents(query: EventRowQuery): Promise<StoredRow[]> {
     return this.#reads.readEvents(query);
   }
-  readNextWakeAt(query: ClaimQuery): Promise<unknown> {
-    return this.#reads.readNextWakeAt(query);
+  readNextClaim(roles?: readonly string[]): Promise<StoredRow> {
+    return this.#reads.readNextClaim(roles);
   }
   readLeaseOwners(now: number): Promise<StoredRow[]> {
     return this.#reads.readLeaseOwners(now);

@@ -32,9 +32,11 @@ export interface PostgresStoreConfig {
    */
   poolSize?: number;
   /**
-   * How often a wake-up subscription is called even when no notification came (a safety net for a lost
-   * notification). When the LISTEN self-test fails, subscriptions are called every `pollIntervalMs / 4`.
-   * @default 1000
+   * How often a wake-up subscription (a worker, `statek.events()`, the UI) is called even when no notification
+   * came: a safety net for a lost notification, and what an idle worker costs the database (one query each
+   * time). While `LISTEN` cannot be used (its self-test failed, or its connection is lost), subscriptions are
+   * called every `pollIntervalMs / 20` instead.
+   * @default 5000
    */
   pollIntervalMs?: number;
   /**

@@ -1,12 +1,17 @@
 /**
  * @module
  * The SQL of the PostgreSQL adapter: every read and write of `../store-adapter.ts` on a `pg` connection or pool,
- * as named prepared statements. No rule lives here (see `../store-rules.ts`). The PostgreSQL-specific parts:
- * `FOR UPDATE` on the rows a transaction's rules read, `FOR UPDATE SKIP LOCKED` in the claim queries (served by
- * the partial indexes of migration 1), the database's clock, arrays (`unnest`, `= ANY`) for multi-row writes,
- * and the outbox's ids handed out in commit order (see {@link PostgresTransaction}).
+ * as named prepared statements. No rule lives here (see `../store-rules.ts`), and what the engines build alike
+ * is in `../sql-builders.ts`. The PostgreSQL-specific parts: `FOR UPDATE` on the rows a transaction's rules
+ * read, `FOR UPDATE SKIP LOCKED` in the claim queries (served by the partial indexes of migration 1), the
+ * database's clock, arrays (`unnest`, `= ANY`) for multi-row writes, and the outbox's ids handed out in commit
+ * order (see {@link PostgresTransaction}).
  */
 import type { FutureState } from "../durable-rows.ts";
+import {
+  CLAIM_FIELDS, FUTURE_COLUMNS, JOB_COLUMNS, LOCKED_JOB_FIELDS, SqlParameters, assignments, cursorOf, insertLists, jobConditions, pageConditions,
+  rolesCondition, selectList, where, type SqlDialect,
+} from "../sql-builders.ts";
 import type {
   AdapterReads, AdapterTransaction, ClaimQuery, EventRowQuery, EventValues, FutureValues, HistoryValues, JobPageQuery, JobQuery, JobValues, JournalValues, StoredRow,
 } from "../store-adapter.ts";
@@ -19,27 +24,23 @@ export interface PostgresQueryable {
   query(query: string | { name?: string; text: string; values?: unknown[] }, values?: unknown[]): Promise<{ rows: StoredRow[]; rowCount: number | null }>;
 }
 
-/** Job fields and their columns. */
-const JOB_COLUMNS: { readonly [K in keyof JobValues]-?: string } = {
-  id: "id", role: "role", status: "status", params: "params", metadata: "metadata", parentId: "parent_id", createdAt: "created_at",
-  updatedAt: "updated_at", version: "version", turns: "turns", pendingSeq: "pending_seq", historyLength: "history_length",
-  exitStatus: "exit_status", error: "error", usage: "usage", state: "state", wakeAt: "wake_at", cell: "cell", leaseOwner: "lease_owner",
-  leaseEpoch: "lease_epoch", leaseUntil: "lease_until",
+/** PostgreSQL's side of the shared builders: `$n` parameters, arrays for lists, `COLLATE "C"` for ids. */
+export const POSTGRES_DIALECT: SqlDialect = {
+  name: "PostgreSQL store",
+  placeholder: (position) => `$${position}`,
+  oneOf: (column, values, parameters) => `${column} = ANY(${parameters.add([...values])}::text[])`,
+  // Ids compare bytewise, as SQLite compares them, so a cursor means the same on both stores.
+  bytewise: (column) => `${column} COLLATE "C"`,
+  startsWith: (column, prefix, parameters) => `starts_with(${column}, ${parameters.add(prefix)})`,
+  insertionOrder: "row_order",
 };
 
-/** Future fields and their columns. */
-const FUTURE_COLUMNS: { readonly [K in keyof FutureValues]-?: string } = {
-  key: "key", jobId: "job_id", kind: "kind", wakeAt: "wake_at", state: "state", value: "value", data: "data", createdAt: "created_at",
-  settledAt: "settled_at",
-};
-
-const selectList = (columns: Readonly<Record<string, string>>) =>
-  Object.entries(columns).map(([field, column]) => (field === column ? column : `${column} AS "${field}"`)).join(", ");
+const parametersOf = () => new SqlParameters(POSTGRES_DIALECT);
+/** Nobody holds a live lease at `now` (the claim queries' condition). */
+const notLeased = (now: string) => `(lease_owner IS NULL OR lease_until <= ${now})`;
 
 /** The database's clock in epoch milliseconds (wall time now, not the transaction's start). */
 export const CLOCK_SQL = "floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
-/** The claim queries' lease condition: nobody holds a live lease at `$1` (now). */
-const NOT_LEASED = "(lease_owner IS NULL OR lease_until <= $1)";
 /** The active statuses as SQL literals: the partial index is used only when the query names its exact terms. */
 const ACTIVE_SQL = ACTIVE_STATUSES.map((status) => `'${status}'`).join(", ");
 /** The advisory lock that hands out event ids in commit order (a constant of ours; the schema's hash second). */
@@ -82,6 +83,11 @@ export class PostgresReads implements AdapterReads {
     this.sql = sql;
   }
 
+  /** Runs a statement built with the shared builders. */
+  protected built(text: string, parameters: SqlParameters): Promise<StoredRow[]> {
+    return this.rows(text, parameters.values);
+  }
+
   protected async rows(text: string, values: unknown[] = []): Promise<StoredRow[]> {
     return (await this.db.query(this.sql.query(text, values))).rows;
   }
@@ -108,37 +114,21 @@ export class PostgresReads implements AdapterReads {
   }
 
   async readJobs(query: JobQuery): Promise<StoredRow[]> {
-    const where: string[] = [];
-    const values: unknown[] = [];
-    if (query.statuses !== undefined) where.push(`status = ANY($${values.push([...query.statuses])}::text[])`);
-    if (query.role !== undefined) where.push(`role = $${values.push(query.role)}`);
-    if (query.parentId !== undefined) where.push(`parent_id = $${values.push(query.parentId)}`);
-    const condition = where.length === 0 ? "" : ` WHERE ${where.join(" AND ")}`;
-    const limit = `$${values.push(query.limit)}`;
-    const offset = `$${values.push(query.offset)}`;
-    return this.rows(`${this.jobSelect}${condition} ORDER BY created_at DESC, row_order DESC LIMIT ${limit} OFFSET ${offset}`, values);
+    const p = parametersOf();
+    const conditions = jobConditions(query, p, POSTGRES_DIALECT);
+    return this.built(`${this.jobSelect}${where(conditions)} ORDER BY created_at DESC, row_order DESC LIMIT ${p.add(query.limit)} OFFSET ${p.add(query.offset)}`, p);
   }
 
   async readJobPage(query: JobPageQuery): Promise<StoredRow[]> {
-    const [where, values] = pageConditions(query);
-    // Ids compare bytewise (COLLATE "C"), as SQLite compares them, so a cursor means the same on both stores.
-    if (query.before) {
-      const at = `$${values.push(query.before.createdAt)}`;
-      where.push(`(created_at < ${at} OR (created_at = ${at} AND id COLLATE "C" < $${values.push(query.before.id)}))`);
-    }
-    if (query.after) {
-      const at = `$${values.push(query.after.createdAt)}`;
-      where.push(`(created_at > ${at} OR (created_at = ${at} AND id COLLATE "C" > $${values.push(query.after.id)}))`);
-    }
-    const condition = where.length === 0 ? "" : ` WHERE ${where.join(" AND ")}`;
-    const order = query.after ? `created_at, id COLLATE "C"` : `created_at DESC, id COLLATE "C" DESC`;
-    return this.rows(`${this.jobSelect}${condition} ORDER BY ${order} LIMIT $${values.push(query.limit)}`, values);
+    const p = parametersOf();
+    const filters = pageConditions(query, p, POSTGRES_DIALECT);
+    const cursor = cursorOf(query, p, POSTGRES_DIALECT);
+    return this.built(`${this.jobSelect}${where([...filters, ...cursor.conditions])} ORDER BY ${cursor.order} LIMIT ${p.add(query.limit)}`, p);
   }
 
   async countJobsByStatus(query: Omit<JobPageQuery, "statuses" | "before" | "after" | "limit">): Promise<StoredRow[]> {
-    const [where, values] = pageConditions(query);
-    const condition = where.length === 0 ? "" : ` WHERE ${where.join(" AND ")}`;
-    return this.rows(`SELECT status, COUNT(*)::integer AS count FROM ${this.sql.table("jobs")}${condition} GROUP BY status`, values);
+    const p = parametersOf();
+    return this.built(`SELECT status, COUNT(*)::integer AS count FROM ${this.sql.table("jobs")}${where(pageConditions(query, p, POSTGRES_DIALECT))} GROUP BY status`, p);
   }
 
   async readLastEventId(): Promise<unknown> {
@@ -180,11 +170,17 @@ export class PostgresReads implements AdapterReads {
     return this.rows(`SELECT DISTINCT lease_owner AS "leaseOwner" FROM ${this.sql.table("jobs")} WHERE lease_owner IS NOT NULL AND lease_until > $1`, [now]);
   }
 
-  async readNextWakeAt(query: ClaimQuery): Promise<unknown> {
-    const roles = query.roles === undefined ? "" : " AND role = ANY($2::text[])";
-    const sql = `SELECT wake_at AS "wakeAt" FROM ${this.sql.table("jobs")} WHERE status = '${WAITING_STATUS}' AND wake_at IS NOT NULL AND ${NOT_LEASED}${roles}
-      ORDER BY wake_at LIMIT 1`;
-    return (await this.rows(sql, query.roles === undefined ? [query.now] : [query.now, [...query.roles]]))[0]?.["wakeAt"];
+  async readNextClaim(roles?: readonly string[]): Promise<StoredRow> {
+    const jobs = this.sql.table("jobs");
+    const p = parametersOf();
+    const ofRoles = () => rolesCondition(roles, p, POSTGRES_DIALECT);
+    // One statement: the clock is read once, and an idle worker's look costs one round trip.
+    const sql = `WITH clock AS (SELECT ${CLOCK_SQL} AS now) SELECT clock.now,
+      (SELECT 1 FROM ${jobs} WHERE status IN (${ACTIVE_SQL}) AND ${notLeased("clock.now")}${ofRoles()} LIMIT 1) AS runnable,
+      (SELECT wake_at FROM ${jobs} WHERE status = '${WAITING_STATUS}' AND wake_at IS NOT NULL AND ${notLeased("clock.now")}${ofRoles()} ORDER BY wake_at LIMIT 1) AS "wakeAt",
+      (SELECT MIN(lease_until) FROM ${jobs} WHERE lease_owner IS NOT NULL AND lease_until > clock.now${ofRoles()}) AS "leaseUntil"
+      FROM clock`;
+    return (await this.built(sql, p))[0] ?? {};
   }
 }
 
@@ -239,21 +235,19 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
   }
 
   async lockJob(id: string): Promise<StoredRow | undefined> {
-    const fields = ["id", "status", "version", "historyLength", "wakeAt", "leaseOwner", "leaseEpoch", "leaseUntil"] as const;
-    const columns = selectList(Object.fromEntries(fields.map((field) => [field, JOB_COLUMNS[field]])));
-    return (await this.rows(`SELECT ${columns} FROM ${this.sql.table("jobs")} WHERE id = $1 FOR UPDATE`, [id]))[0];
+    return (await this.rows(`SELECT ${selectList(JOB_COLUMNS, LOCKED_JOB_FIELDS)} FROM ${this.sql.table("jobs")} WHERE id = $1 FOR UPDATE`, [id]))[0];
   }
 
   async insertJob(values: JobValues): Promise<boolean> {
-    const fields = Object.keys(JOB_COLUMNS) as Array<keyof JobValues>;
-    const sql = `INSERT INTO ${this.sql.table("jobs")} (${fields.map((field) => JOB_COLUMNS[field]).join(", ")})
-      VALUES (${fields.map((_, index) => `$${index + 1}`).join(", ")}) ON CONFLICT (id) DO NOTHING`;
-    return (await this.run(sql, fields.map((field) => values[field]))) === 1;
+    const p = parametersOf();
+    const { names, values: placeholders } = insertLists(JOB_COLUMNS, values, p);
+    return (await this.run(`INSERT INTO ${this.sql.table("jobs")} (${names}) VALUES (${placeholders}) ON CONFLICT (id) DO NOTHING`, p.values)) === 1;
   }
 
   async updateJob(id: string, values: Partial<Omit<JobValues, "id">>): Promise<void> {
-    const [assignments, parameters] = assignmentsOf(JOB_COLUMNS, values);
-    if (assignments) await this.run(`UPDATE ${this.sql.table("jobs")} SET ${assignments} WHERE id = $${parameters.length + 1}`, [...parameters, id]);
+    const p = parametersOf();
+    const set = assignments(JOB_COLUMNS, values, p, POSTGRES_DIALECT.name);
+    if (set) await this.run(`UPDATE ${this.sql.table("jobs")} SET ${set} WHERE id = ${p.add(id)}`, p.values);
   }
 
   async putVariables(jobId: string, variables: readonly VariableRow[]): Promise<void> {
@@ -303,15 +297,15 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
   }
 
   async insertFuture(values: FutureValues): Promise<boolean> {
-    const fields = Object.keys(FUTURE_COLUMNS) as Array<keyof FutureValues>;
-    const sql = `INSERT INTO ${this.sql.table("futures")} (${fields.map((field) => FUTURE_COLUMNS[field]).join(", ")})
-      VALUES (${fields.map((_, index) => `$${index + 1}`).join(", ")}) ON CONFLICT (key) DO NOTHING`;
-    return (await this.run(sql, fields.map((field) => values[field]))) === 1;
+    const p = parametersOf();
+    const { names, values: placeholders } = insertLists(FUTURE_COLUMNS, values, p);
+    return (await this.run(`INSERT INTO ${this.sql.table("futures")} (${names}) VALUES (${placeholders}) ON CONFLICT (key) DO NOTHING`, p.values)) === 1;
   }
 
   async updateFuture(key: string, values: Partial<Omit<FutureValues, "key">>): Promise<void> {
-    const [assignments, parameters] = assignmentsOf(FUTURE_COLUMNS, values);
-    if (assignments) await this.run(`UPDATE ${this.sql.table("futures")} SET ${assignments} WHERE key = $${parameters.length + 1}`, [...parameters, key]);
+    const p = parametersOf();
+    const set = assignments(FUTURE_COLUMNS, values, p, POSTGRES_DIALECT.name);
+    if (set) await this.run(`UPDATE ${this.sql.table("futures")} SET ${set} WHERE key = ${p.add(key)}`, p.values);
   }
 
   async settleWaitingFutures(jobId: string, values: Pick<FutureValues, "state" | "value" | "settledAt">): Promise<void> {
@@ -338,44 +332,17 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
   }
 
   async selectClaimable(query: ClaimQuery & { limit: number }): Promise<StoredRow[]> {
-    const roles = query.roles === undefined ? "" : " AND role = ANY($3::text[])";
-    const values = query.roles === undefined ? [query.now, query.limit] : [query.now, query.limit, [...query.roles]];
-    const columns = `id, role, status, wake_at AS "wakeAt", created_at AS "createdAt", lease_owner AS "leaseOwner", lease_epoch AS "leaseEpoch",
-      lease_until AS "leaseUntil"`;
+    const columns = selectList(JOB_COLUMNS, CLAIM_FIELDS);
     const jobs = this.sql.table("jobs");
-    const active = await this.rows(`SELECT ${columns} FROM ${jobs} WHERE status IN (${ACTIVE_SQL}) AND ${NOT_LEASED}${roles}
-      ORDER BY created_at, row_order LIMIT $2 FOR UPDATE SKIP LOCKED`, values);
-    const woken = await this.rows(`SELECT ${columns} FROM ${jobs} WHERE status = '${WAITING_STATUS}' AND wake_at IS NOT NULL AND wake_at <= $1
-      AND ${NOT_LEASED}${roles} ORDER BY wake_at, row_order LIMIT $2 FOR UPDATE SKIP LOCKED`, values);
+    // One set of parameters for both queries: $1 now, $2 the limit, $3 the roles.
+    const p = parametersOf();
+    const now = p.add(query.now);
+    const limit = p.add(query.limit);
+    const roles = rolesCondition(query.roles, p, POSTGRES_DIALECT);
+    const active = await this.built(`SELECT ${columns} FROM ${jobs} WHERE status IN (${ACTIVE_SQL}) AND ${notLeased(now)}${roles}
+      ORDER BY created_at, row_order LIMIT ${limit} FOR UPDATE SKIP LOCKED`, p);
+    const woken = await this.built(`SELECT ${columns} FROM ${jobs} WHERE status = '${WAITING_STATUS}' AND wake_at IS NOT NULL AND wake_at <= ${now}
+      AND ${notLeased(now)}${roles} ORDER BY wake_at, row_order LIMIT ${limit} FOR UPDATE SKIP LOCKED`, p);
     return [...active, ...woken];
   }
-}
-
-/** `col = $n, …` for the fields given, refusing a field the table does not have. */
-function assignmentsOf<T extends object>(columns: { readonly [K in keyof T]-?: string }, values: Partial<T>): [string, unknown[]] {
-  const assignments: string[] = [];
-  const parameters: unknown[] = [];
-  for (const [field, value] of Object.entries(values)) {
-    if (value === undefined) continue;
-    if (!Object.hasOwn(columns, field)) throw new Error(`PostgreSQL store: no column for the field ${field}`);
-    parameters.push(value);
-    assignments.push(`${columns[field as keyof T]} = $${parameters.length}`);
-  }
-  return [assignments.join(", "), parameters];
-}
-
-/** The filters of a page of jobs (DESIGN §11's list): SQL conditions and their values. */
-function pageConditions(query: Omit<JobPageQuery, "before" | "after" | "limit">): [string[], unknown[]] {
-  const where: string[] = [];
-  const values: unknown[] = [];
-  if (query.statuses !== undefined) where.push(`status = ANY($${values.push([...query.statuses])}::text[])`);
-  if (query.role !== undefined) where.push(`role = $${values.push(query.role)}`);
-  if (query.parentId !== undefined) where.push(`parent_id = $${values.push(query.parentId)}`);
-  if (query.idPrefix !== undefined) {
-    // The range uses the primary key; starts_with makes it exact.
-    where.push(`id COLLATE "C" >= $${values.push(query.idPrefix.prefix)} AND id COLLATE "C" < $${values.push(query.idPrefix.upper)} AND starts_with(id, $${values.push(query.idPrefix.prefix)})`);
-  }
-  if (query.createdFrom !== undefined) where.push(`created_at >= $${values.push(query.createdFrom)}`);
-  if (query.createdTo !== undefined) where.push(`created_at < $${values.push(query.createdTo)}`);
-  return [where, values];
 }

@@ -42,7 +42,7 @@ export class PostgresStore extends StoreCore {
     const fromUrl = splitConnectionString(config.connectionString);
     const schema = config.schema ?? fromUrl.schema ?? "statek";
     const poolSize = config.poolSize ?? fromUrl.poolSize ?? 10;
-    const { pollIntervalMs = 1000, listenTestTimeoutMs = 2000, log = (message: string) => console.warn(message) } = config;
+    const { pollIntervalMs = 5000, listenTestTimeoutMs = 2000, log = (message: string) => console.warn(message) } = config;
     if (typeof schema !== "string" || !SCHEMA_NAME.test(schema)) {
       throw new Error(`PostgresStore: schema must be a lower-case SQL identifier (letters, digits, _), got ${JSON.stringify(schema)}`);
     }

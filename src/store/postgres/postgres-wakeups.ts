@@ -1,15 +1,16 @@
 /**
  * @module
- * Wake-up hints across processes on PostgreSQL (DESIGN.md §10): a store that committed a waking write sends
- * `NOTIFY` on its schema's channel — after the commit, in a statement of its own, coalesced (at most one in
- * flight per store, one more if writes committed meanwhile) — and every subscribed store `LISTEN`s on a
- * connection of its own. A notification is only a hint: subscribers are also called at a safety interval, so
- * a lost notification costs latency, never a job.
+ * Wake-up hints across processes on PostgreSQL: a store that committed a waking write sends `NOTIFY` on its
+ * schema's channel — after the commit, in a statement of its own, coalesced (at most one in flight per store,
+ * one more if writes committed meanwhile), with the store object's own token as payload, so that it does not
+ * hear itself (the store core tells its listeners of its own commits at once) — and every subscribed store
+ * `LISTEN`s on a connection of its own. A notification is only a hint: subscribers are also called at a slow
+ * safety interval, so a lost notification costs latency, never a job.
  *
  * At start the listener tests itself: it notifies its own channel and waits for that notification. A
  * transaction-mode pooler (PgBouncer) accepts `LISTEN` and then silently delivers nothing; the self-test says
- * so in the log and falls back to polling at a quarter of the safety interval. A lost listening connection is
- * logged, polled around, and reconnected with backoff.
+ * so in the log and falls back to polling at a twentieth of the safety interval. A lost listening connection
+ * is logged, polled around, and reconnected with backoff.
  */
 import { randomUUID } from "node:crypto";
 import type { PostgresQueryable } from "./postgres-queries.ts";
@@ -39,9 +40,14 @@ export interface PostgresWakeupsOptions {
 /** How subscribers hear of wake-ups right now. */
 export type WakeupMode = "idle" | "starting" | "listen" | "poll";
 
+/** While `LISTEN` cannot be used, subscribers are called this many times per safety interval. */
+const POLLS_PER_INTERVAL = 20;
+
 /** The wake-ups of one store: its `NOTIFY`s and, while anyone subscribes, its `LISTEN`. */
 export class PostgresWakeups {
   readonly #options: PostgresWakeupsOptions;
+  /** The payload of this store object's own notifications, which its listener skips. */
+  readonly #token = `store ${randomUUID()}`;
   readonly #listeners = new Set<() => void>();
   #mode: WakeupMode = "idle";
   #connection: ListenConnection | undefined;
@@ -74,7 +80,7 @@ export class PostgresWakeups {
       do {
         this.#notifyAgain = false;
         try {
-          await this.#options.notifier.query("SELECT pg_notify($1, '')", [this.#options.channel]);
+          await this.#options.notifier.query("SELECT pg_notify($1, $2)", [this.#options.channel, this.#token]);
         } catch {
           // The database is gone for now: subscribers poll; the next commit (once it is back) notifies.
           break;
@@ -121,7 +127,7 @@ export class PostgresWakeups {
     const { connect, channel, pollIntervalMs, log, where } = this.#options;
     this.#mode = "starting";
     // Until LISTEN is known to work, poll at the fallback rate.
-    this.#pollEvery(Math.max(1, Math.floor(pollIntervalMs / 4)));
+    this.#pollEvery(pollModeMs(pollIntervalMs));
     let connection: ListenConnection | undefined;
     try {
       connection = await connect();
@@ -130,6 +136,7 @@ export class PostgresWakeups {
       connection.on("notification", (message) => {
         if (message.channel !== channel) return;
         if (this.#selfTest && message.payload === this.#selfTest.token) return this.#selfTest.heard();
+        if (message.payload === this.#token) return;
         this.#fire();
       });
       connection.on("error", () => this.#lost(generation, connection!));
@@ -144,7 +151,7 @@ export class PostgresWakeups {
       } else if (generation === this.#generation) {
         log(`STATEK PostgreSQL store at ${where}: the LISTEN self-test heard nothing within ${this.#options.listenTestTimeoutMs} ms ` +
           `(a transaction-mode pooler such as PgBouncer drops LISTEN silently; give the store a direct or session-mode connection ` +
-          `as listenConnectionString); falling back to polling every ${Math.max(1, Math.floor(pollIntervalMs / 4))} ms`);
+          `as listenConnectionString); falling back to polling every ${pollModeMs(pollIntervalMs)} ms`);
         this.#mode = "poll";
         this.#connection = undefined;
         await connection.end().catch(() => undefined);
@@ -185,11 +192,16 @@ export class PostgresWakeups {
 
   #scheduleReconnect(generation: number): void {
     this.#mode = "poll";
-    this.#pollEvery(Math.max(1, Math.floor(this.#options.pollIntervalMs / 4)));
+    this.#pollEvery(pollModeMs(this.#options.pollIntervalMs));
     const delay = Math.min(30_000, 500 * 2 ** this.#failures++);
     clearTimeout(this.#reconnect);
     this.#reconnect = setTimeout(() => {
       if (generation === this.#generation) void this.#start();
     }, delay);
   }
+}
+
+/** How often subscribers are called while `LISTEN` cannot be used. */
+function pollModeMs(pollIntervalMs: number): number {
+  return Math.max(1, Math.floor(pollIntervalMs / POLLS_PER_INTERVAL));
 }

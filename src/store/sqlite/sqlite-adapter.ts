@@ -13,16 +13,14 @@
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import type { AdapterTransaction, ClaimQuery, EventRowQuery, JobPageQuery, JobQuery, StoreAdapter, StoredRow } from "../store-adapter.ts";
+import type { AdapterTransaction, EventRowQuery, JobPageQuery, JobQuery, StoreAdapter, StoredRow } from "../store-adapter.ts";
 import type { FutureState } from "../durable-rows.ts";
 import type { SqliteDatabase, SqliteStoreConfig } from "./sqlite-config.ts";
 import { toStoreError } from "./sqlite-errors.ts";
+import { SerialQueue } from "../serial-queue.ts";
 import { applySqliteMigrations } from "./sqlite-migrations.ts";
 import { SqliteQueries } from "./sqlite-queries.ts";
 import { WalSync } from "./sqlite-wal-sync.ts";
-
-/** How often a wake-up subscription reads `PRAGMA data_version` (one statement of microseconds). */
-const DATA_VERSION_POLL_MS = 50;
 
 /** The SQLite adapter of one store. */
 export class SqliteAdapter implements StoreAdapter {
@@ -32,21 +30,23 @@ export class SqliteAdapter implements StoreAdapter {
   readonly #synchronous: string;
   readonly #busyTimeoutMs: number;
   readonly #clock: () => number;
+  readonly #pollIntervalMs: number;
   readonly #databaseOption: SqliteStoreConfig["database"];
   #database: SqliteDatabase | undefined;
   #queries: SqliteQueries | undefined;
-  /** The last operation queued; the next one starts when it has settled. */
-  #tail: Promise<unknown> = Promise.resolve();
-  /** Operations queued and not finished: 0 lets a read run at once. */
-  #pending = 0;
+  /** Every operation on the connection, one at a time; an idle queue lets a read run at once. */
+  readonly #queue = new SerialQueue();
   /** Makes commits durable when SQLite is told not to fsync them itself (`FULL` on a file this adapter opened). */
   #walSync: WalSync | undefined;
 
-  constructor(config: Required<Pick<SqliteStoreConfig, "path" | "synchronous" | "busyTimeoutMs" | "clock">> & Pick<SqliteStoreConfig, "database">) {
+  constructor(
+    config: Required<Pick<SqliteStoreConfig, "path" | "synchronous" | "busyTimeoutMs" | "clock" | "pollIntervalMs">> & Pick<SqliteStoreConfig, "database">,
+  ) {
     this.#path = config.path;
     this.#synchronous = config.synchronous;
     this.#busyTimeoutMs = config.busyTimeoutMs;
     this.#clock = config.clock;
+    this.#pollIntervalMs = config.pollIntervalMs;
     this.#databaseOption = config.database;
     this.supportsMultipleProcesses = config.path !== ":memory:";
   }
@@ -101,7 +101,7 @@ export class SqliteAdapter implements StoreAdapter {
       }, () => undefined); // a busy or closed file: the next poll tries again
     };
     poll(); // the baseline, now: a commit made before the first tick must count as a change
-    const timer = setInterval(poll, DATA_VERSION_POLL_MS); // not unref'd: a subscription keeps the process alive until it stops, as a socket would
+    const timer = setInterval(poll, this.#pollIntervalMs); // not unref'd: a subscription keeps the process alive until it stops, as a socket would
     return () => clearInterval(timer);
   }
 
@@ -168,21 +168,17 @@ export class SqliteAdapter implements StoreAdapter {
     return this.#read((queries) => queries.readEvents(query));
   }
 
-  readNextWakeAt(query: ClaimQuery): Promise<unknown> {
-    return this.#read((queries) => queries.readNextWakeAt(query));
+  readNextClaim(roles?: readonly string[]): Promise<StoredRow> {
+    return this.#read((queries) => queries.readNextClaim(roles));
   }
 
   readLeaseOwners(now: number): Promise<StoredRow[]> {
     return this.#read((queries) => queries.readLeaseOwners(now));
   }
 
-  readDataVersion(): Promise<unknown> {
-    return this.#read((queries) => queries.readDataVersion());
-  }
-
   /** Runs a read at once when nothing else is in progress, else after it. */
   #read<T>(body: (queries: SqliteQueries) => Promise<T>): Promise<T> {
-    if (this.#pending === 0 && this.#queries !== undefined) return body(this.#queries);
+    if (this.#queue.pending === 0 && this.#queries !== undefined) return body(this.#queries);
     return this.#exclusive(async () => {
       await this.#connection();
       return body(this.#queries!);
@@ -191,12 +187,7 @@ export class SqliteAdapter implements StoreAdapter {
 
   /** Runs `body` after every operation queued before it, alone on the connection. */
   #exclusive<T>(body: () => Promise<T>): Promise<T> {
-    this.#pending++;
-    const run = this.#tail.then(body, body).finally(() => {
-      this.#pending--;
-    });
-    this.#tail = run.catch(() => undefined);
-    return run;
+    return this.#queue.run(body);
   }
 
   async #connection(): Promise<SqliteDatabase> {

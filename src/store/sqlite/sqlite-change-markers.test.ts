@@ -1,6 +1,7 @@
 /**
- * What a worker watches to learn of other processes' commits without scanning (issue 10): `dataVersion` changes
- * when another connection committed and only then; `lastEventId` is where the outbox ends.
+ * What a worker and the outbox reader watch to learn of other processes' commits without scanning: the store's
+ * wake-up subscription, which polls `PRAGMA data_version` (it changes when another connection committed, and
+ * only then), and `lastEventId`, where the outbox ends.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -8,28 +9,36 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { sampleJob } from "../store.suite.ts";
+import type { WakeupOrigin } from "../store.ts";
 import { createSqliteStore } from "./sqlite-store.ts";
 
 const root = mkdtempSync(join(tmpdir(), "statek-sqlite-markers-"));
 after(() => rmSync(root, { recursive: true, force: true }));
 
 describe("SqliteStore change markers", () => {
-  it("dataVersion changes when another connection commits, not for the connection's own commits or reads", async () => {
+  it("wake-up hints: another connection's commits are remote; the connection's own are local only, reads none", async () => {
     const path = join(root, "markers.db");
-    const [watcher, writer] = [createSqliteStore({ path }), createSqliteStore({ path })];
+    const [watcher, writer] = [createSqliteStore({ path, pollIntervalMs: 5 }), createSqliteStore({ path })];
+    const heard: WakeupOrigin[] = [];
+    let next: (origin: WakeupOrigin) => void = () => undefined;
+    const hint = () => new Promise<WakeupOrigin>((resolve) => (next = resolve));
     try {
-      await watcher.migrate();
-      await writer.migrate();
-      const start = await watcher.dataVersion();
-      assert.equal(typeof start, "number");
+      await Promise.all([watcher.migrate(), writer.migrate()]);
+      const stop = watcher.subscribeWakeups((origin) => {
+        heard.push(origin);
+        next(origin);
+      });
       const job = sampleJob();
+      let coming = hint();
       await watcher.insertJob(job, [], []);
+      assert.equal(await coming, "local", "its own commit is heard as it commits");
       await watcher.getJob(job.id);
-      assert.equal(await watcher.dataVersion(), start, "its own commit and reads leave it");
-      await writer.appendEvents([{ jobId: job.id, kind: "job-submitted", data: null }]);
-      const changed = await watcher.dataVersion();
-      assert.notEqual(changed, start, "another connection's commit changes it");
-      assert.equal(await watcher.dataVersion(), changed, "and it stays until the next one");
+      // Two polls of data_version at least, after its own commit and read: a change would be heard by now.
+      coming = hint();
+      await writer.appendEvents([{ jobId: job.id, kind: "elsewhere", data: null }]);
+      assert.equal(await coming, "remote", "another connection's commit changes data_version");
+      assert.deepEqual(heard, ["local", "remote"], "its own commit and read left data_version as it was");
+      stop();
     } finally {
       await watcher.close();
       await writer.close();

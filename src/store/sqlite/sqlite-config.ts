@@ -56,6 +56,13 @@ export interface SqliteStoreConfig {
    */
   clock?: () => number;
   /**
+   * How often a wake-up subscription (a worker, `statek.events()`, the UI) reads `PRAGMA data_version`, which
+   * changes when another process has committed to the file: the longest a commit of another process waits to
+   * be heard. One statement that reads no table. Not used for `:memory:`, which no other process can reach.
+   * @default 25
+   */
+  pollIntervalMs?: number;
+  /**
    * An open connection, or a factory called once on first use. The store applies its pragmas to it and
    * closes it in `close()`. Default: `new DatabaseSync(path)`.
    */

@@ -33,7 +33,7 @@ function recordingDatabase(): { database: SqliteDatabase; raw: DatabaseSync; pre
 }
 
 describe("SqliteStore durable rows", () => {
-  it("claims and nextWakeAt read the partial indexes, never a scan of the jobs", async () => {
+  it("claims and nextClaim read the partial indexes, never a scan of the jobs", async () => {
     const { database, raw, prepared } = recordingDatabase();
     const store = createSqliteStore({ path: "statek.db", database });
     const now = Date.now();
@@ -45,14 +45,15 @@ describe("SqliteStore durable rows", () => {
     raw.exec("ANALYZE");
     await store.claimRunnable("worker", HOUR, 10);
     await store.claimRunnable("worker", HOUR, 10, { roles: ["assistant", "planner"] });
-    await store.nextWakeAt();
-    await store.nextWakeAt({ roles: ["assistant"] });
+    await store.nextClaim();
+    await store.nextClaim({ roles: ["assistant"] });
     const queries = [...new Set(prepared.filter((sql) => /FROM jobs INDEXED BY/.test(sql)))];
-    assert.equal(queries.length, 6, "two claim queries with and without roles, nextWakeAt with and without");
+    assert.equal(queries.length, 6, "two claim queries with and without roles, nextClaim with and without");
     for (const sql of queries) {
       const plan = raw.prepare(`EXPLAIN QUERY PLAN ${sql}`).all().map((row) => String(row["detail"]));
-      const index = sql.includes("IN ('READY'") ? "jobs_runnable" : "jobs_wake_at";
-      assert.ok(plan.some((detail) => detail.includes(`INDEX ${index}`)), `${sql}\nuses ${index}: ${plan.join(" | ")}`);
+      const indexes = sql.includes("lease_until) FROM") ? ["jobs_runnable", "jobs_wake_at", "jobs_lease_owner"]
+        : [sql.includes("IN ('READY'") ? "jobs_runnable" : "jobs_wake_at"];
+      for (const index of indexes) assert.ok(plan.some((detail) => detail.includes(`INDEX ${index}`)), `${sql}\nuses ${index}: ${plan.join(" | ")}`);
       assert.ok(!plan.some((detail) => /^SCAN jobs$/.test(detail) || /USE TEMP B-TREE/.test(detail)), `no scan, no sort: ${plan.join(" | ")}`);
     }
     await store.close();
@@ -100,7 +101,7 @@ describe("SqliteStore durable rows", () => {
     const job = sampleJob({ status: "SUSPENDED", wakeAt: 1_000_500 });
     await store.insertJob(job, [], []);
     assert.deepEqual(await store.claimRunnable("worker", 1_000, 5), [], "not due yet");
-    assert.equal(await store.nextWakeAt(), 1_000_500);
+    assert.deepEqual(await store.nextClaim(), { inMs: 500, leased: false }, "by the store's clock");
     now = 1_000_500;
     const [lease] = await store.claimRunnable("worker", 1_000, 5);
     assert.deepEqual(lease, { jobId: job.id, owner: "worker", epoch: 1, until: 1_001_500 });
@@ -109,7 +110,7 @@ describe("SqliteStore durable rows", () => {
     now = 1_001_500;
     await store.commit({ id: job.id, expectedVersion: 0, job: { status: "STARTED" }, events: [{ kind: "step-end", data: null }] });
     assert.equal((await store.getJob(job.id))?.updatedAt, 1_001_500);
-    assert.equal((await store.readEvents())[0]?.at, 1_001_500);
+    assert.deepEqual((await store.readEvents()).map((event) => event.at), [1_000_000, 1_001_500], "the submit, then the commit");
     assert.equal((await store.settleFuture("k", { state: "resolved", value: 1 })).future.settledAt, 1_001_500);
     assert.deepEqual(await store.claimJob(job.id, "other", 1_000), { jobId: job.id, owner: "other", epoch: 2, until: 1_002_500 }, "expired at until");
     await store.close();

@@ -69,7 +69,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     // The partial indexes hold exactly the jobs a claim may take: jobs_runnable the active statuses
     // (ACTIVE_STATUSES in store-rules.ts; a change there needs a new migration), jobs_wake_at the suspended
     // jobs with a timer. A suspended job waiting only for a message or a future is in neither, so claims and
-    // nextWakeAt never read it. The journal holds one cell per job (its primary key has no cell). Events have
+    // nextClaim never read it. The journal holds one cell per job (its primary key has no cell). Events have
     // no foreign key: the outbox outlives pruned jobs, and AUTOINCREMENT never reuses an id a reader saw.
     up: `
       ALTER TABLE jobs ADD COLUMN wake_at INTEGER;

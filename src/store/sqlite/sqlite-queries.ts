@@ -1,12 +1,17 @@
 /**
  * @module
  * The SQL of the SQLite adapter: every read and write of `../store-adapter.ts` as a prepared statement on one
- * `node:sqlite` connection. No rule lives here (see `../store-rules.ts`); the SQLite-specific parts are the
- * column names, `ON CONFLICT … DO NOTHING` for "insert unless it exists", and the claim queries, which name the
- * partial indexes of migration 2 (`INDEXED BY`: left alone, the planner prefers `jobs_status_created_at` and
- * sorts every active job; a test checks the query plans).
+ * `node:sqlite` connection. No rule lives here (see `../store-rules.ts`), and what the engines build alike is in
+ * `../sql-builders.ts`; the SQLite-specific parts are `ON CONFLICT … DO NOTHING` for "insert unless it exists",
+ * one statement per row for multi-row writes, and the claim queries, which name the partial indexes of
+ * migration 2 (`INDEXED BY`: left alone, the planner prefers `jobs_status_created_at` and sorts every active
+ * job; a test checks the query plans).
  */
 import type { FutureState } from "../durable-rows.ts";
+import {
+  CLAIM_FIELDS, FUTURE_COLUMNS, JOB_COLUMNS, LOCKED_JOB_FIELDS, SqlParameters, assignments, cursorOf, insertLists, jobConditions, pageConditions,
+  rolesCondition, selectList, where, type SqlDialect,
+} from "../sql-builders.ts";
 import type {
   AdapterTransaction, ClaimQuery, EventRowQuery, EventValues, FutureValues, HistoryValues, JobPageQuery, JobQuery, JobValues, JournalValues, StoredRow,
 } from "../store-adapter.ts";
@@ -14,35 +19,25 @@ import { ACTIVE_STATUSES, WAITING_STATUS } from "../store-rules.ts";
 import type { VariableRow } from "../store.ts";
 import type { SqliteDatabase, SqliteStatement, SqliteValue } from "./sqlite-config.ts";
 
-/** Job fields and their columns. */
-const JOB_COLUMNS: { readonly [K in keyof JobValues]-?: string } = {
-  id: "id", role: "role", status: "status", params: "params", metadata: "metadata", parentId: "parent_id", createdAt: "created_at",
-  updatedAt: "updated_at", version: "version", turns: "turns", pendingSeq: "pending_seq", historyLength: "history_length",
-  exitStatus: "exit_status", error: "error", usage: "usage", state: "state", wakeAt: "wake_at", cell: "cell", leaseOwner: "lease_owner",
-  leaseEpoch: "lease_epoch", leaseUntil: "lease_until",
+/** SQLite's side of the shared builders: `?` parameters, lists for `IN`, the default (byte-wise) collation. */
+export const SQLITE_DIALECT: SqlDialect = {
+  name: "SQLite store",
+  placeholder: () => "?",
+  oneOf: (column, values, parameters) => `${column} IN (${values.map((value) => parameters.add(value)).join(", ")})`,
+  bytewise: (column) => column,
+  startsWith: (column, prefix, parameters) => `substr(${column}, 1, length(${parameters.add(prefix)})) = ${parameters.add(prefix)}`,
+  insertionOrder: "rowid",
 };
-
-/** Future fields and their columns. */
-const FUTURE_COLUMNS: { readonly [K in keyof FutureValues]-?: string } = {
-  key: "key", jobId: "job_id", kind: "kind", wakeAt: "wake_at", state: "state", value: "value", data: "data", createdAt: "created_at",
-  settledAt: "settled_at",
-};
-
-const selectList = (columns: Readonly<Record<string, string>>) =>
-  Object.entries(columns).map(([field, column]) => (field === column ? column : `${column} AS "${field}"`)).join(", ");
 
 const JOB_SELECT = `SELECT ${selectList(JOB_COLUMNS)} FROM jobs`;
-/** What `lockJob` reads: the fields the rules need, none of the JSON ones. */
-const LOCK_SELECT = `SELECT ${selectList(Object.fromEntries(
-  (["id", "status", "version", "historyLength", "wakeAt", "leaseOwner", "leaseEpoch", "leaseUntil"] as const).map((field) => [field, JOB_COLUMNS[field]]),
-))} FROM jobs WHERE id = ?`;
+const LOCK_SELECT = `SELECT ${selectList(JOB_COLUMNS, LOCKED_JOB_FIELDS)} FROM jobs WHERE id = ?`;
 const FUTURE_SELECT = `SELECT ${selectList(FUTURE_COLUMNS)} FROM futures`;
-/** The claim queries' lease condition: nobody holds a live lease at `?` (now). */
-const NOT_LEASED = "(lease_owner IS NULL OR lease_until <= ?)";
 /** The active statuses as SQL literals: a partial index is used only when the query names its exact terms. */
 const ACTIVE_SQL = ACTIVE_STATUSES.map((status) => `'${status}'`).join(", ");
 
-const placeholders = (count: number) => Array(count).fill("?").join(", ");
+/** Nobody holds a live lease at `now` (the claim queries' condition). */
+const notLeased = (now: number, parameters: SqlParameters) => `(lease_owner IS NULL OR lease_until <= ${parameters.add(now)})`;
+const parametersOf = () => new SqlParameters(SQLITE_DIALECT);
 
 /** Every query, on one connection, with prepared statements cached by their SQL. */
 export class SqliteQueries implements AdapterTransaction {
@@ -96,44 +91,32 @@ export class SqliteQueries implements AdapterTransaction {
   }
 
   async readJobs(query: JobQuery): Promise<StoredRow[]> {
-    const where: string[] = [];
-    const parameters: SqliteValue[] = [];
-    if (query.statuses !== undefined) {
-      where.push(`status IN (${placeholders(query.statuses.length)})`);
-      parameters.push(...query.statuses);
-    }
-    if (query.role !== undefined) {
-      where.push("role = ?");
-      parameters.push(query.role);
-    }
-    if (query.parentId !== undefined) {
-      where.push("parent_id = ?");
-      parameters.push(query.parentId);
-    }
-    const condition = where.length === 0 ? "" : ` WHERE ${where.join(" AND ")}`;
+    const parameters = parametersOf();
+    const conditions = jobConditions(query, parameters, SQLITE_DIALECT);
     // rowid breaks ties between jobs created in the same millisecond: the later insert is newer.
-    return this.#statement(`${JOB_SELECT}${condition} ORDER BY created_at DESC, rowid DESC LIMIT ? OFFSET ?`).all(...parameters, query.limit, query.offset);
+    const sql = `${JOB_SELECT}${where(conditions)} ORDER BY created_at DESC, rowid DESC LIMIT ${parameters.add(query.limit)} OFFSET ${parameters.add(query.offset)}`;
+    return this.#all(sql, parameters);
   }
 
   async readJobPage(query: JobPageQuery): Promise<StoredRow[]> {
-    const [where, parameters] = pageConditions(query);
-    if (query.before) {
-      where.push("(created_at < ? OR (created_at = ? AND id < ?))");
-      parameters.push(query.before.createdAt, query.before.createdAt, query.before.id);
-    }
-    if (query.after) {
-      where.push("(created_at > ? OR (created_at = ? AND id > ?))");
-      parameters.push(query.after.createdAt, query.after.createdAt, query.after.id);
-    }
-    const condition = where.length === 0 ? "" : ` WHERE ${where.join(" AND ")}`;
-    const order = query.after ? "created_at, id" : "created_at DESC, id DESC";
-    return this.#statement(`${JOB_SELECT}${condition} ORDER BY ${order} LIMIT ?`).all(...parameters, query.limit);
+    const parameters = parametersOf();
+    const filters = pageConditions(query, parameters, SQLITE_DIALECT);
+    const cursor = cursorOf(query, parameters, SQLITE_DIALECT);
+    return this.#all(`${JOB_SELECT}${where([...filters, ...cursor.conditions])} ORDER BY ${cursor.order} LIMIT ${parameters.add(query.limit)}`, parameters);
   }
 
   async countJobsByStatus(query: Omit<JobPageQuery, "statuses" | "before" | "after" | "limit">): Promise<StoredRow[]> {
-    const [where, parameters] = pageConditions(query);
-    const condition = where.length === 0 ? "" : ` WHERE ${where.join(" AND ")}`;
-    return this.#statement(`SELECT status, COUNT(*) AS count FROM jobs${condition} GROUP BY status`).all(...parameters);
+    const parameters = parametersOf();
+    return this.#all(`SELECT status, COUNT(*) AS count FROM jobs${where(pageConditions(query, parameters, SQLITE_DIALECT))} GROUP BY status`, parameters);
+  }
+
+  /** Runs a statement built with the shared builders. */
+  #all(sql: string, parameters: SqlParameters): StoredRow[] {
+    return this.#statement(sql).all(...(parameters.values as SqliteValue[]));
+  }
+
+  #run(sql: string, parameters: SqlParameters): number {
+    return Number(this.#statement(sql).run(...(parameters.values as SqliteValue[])).changes);
   }
 
   async readLastEventId(): Promise<unknown> {
@@ -172,20 +155,20 @@ export class SqliteQueries implements AdapterTransaction {
     return this.#statement(`${select} WHERE job_id = ? AND id > ? ORDER BY id LIMIT ?`).all(query.jobId, query.afterId, query.limit);
   }
 
-  async readNextWakeAt(query: ClaimQuery): Promise<unknown> {
-    const [roles, parameters] = rolesCondition(query.roles);
-    const sql = `SELECT wake_at AS "wakeAt" FROM jobs INDEXED BY jobs_wake_at WHERE status = '${WAITING_STATUS}' AND wake_at IS NOT NULL AND ${NOT_LEASED}${roles}
-      ORDER BY wake_at LIMIT 1`;
-    return this.#statement(sql).get(query.now, ...parameters)?.["wakeAt"];
+  async readNextClaim(roles?: readonly string[]): Promise<StoredRow> {
+    const now = this.#clock();
+    const p = parametersOf();
+    const sql = `SELECT
+      (SELECT 1 FROM jobs INDEXED BY jobs_runnable WHERE status IN (${ACTIVE_SQL}) AND ${notLeased(now, p)}${rolesCondition(roles, p, SQLITE_DIALECT)} LIMIT 1) AS runnable,
+      (SELECT wake_at FROM jobs INDEXED BY jobs_wake_at WHERE status = '${WAITING_STATUS}' AND wake_at IS NOT NULL AND ${notLeased(now, p)}${rolesCondition(roles, p, SQLITE_DIALECT)}
+        ORDER BY wake_at LIMIT 1) AS "wakeAt",
+      (SELECT MIN(lease_until) FROM jobs INDEXED BY jobs_lease_owner WHERE lease_owner IS NOT NULL AND lease_until > ${p.add(now)}${rolesCondition(roles, p, SQLITE_DIALECT)}) AS "leaseUntil"`;
+    return { ...this.#all(sql, p)[0], now };
   }
 
   async readLeaseOwners(now: number): Promise<StoredRow[]> {
     return this.#statement(`SELECT DISTINCT lease_owner AS "leaseOwner" FROM jobs INDEXED BY jobs_lease_owner
       WHERE lease_owner IS NOT NULL AND lease_until > ?`).all(now);
-  }
-
-  async readDataVersion(): Promise<unknown> {
-    return this.#statement("PRAGMA data_version").get()?.["data_version"];
   }
 
   async lockJob(id: string): Promise<StoredRow | undefined> {
@@ -194,15 +177,15 @@ export class SqliteQueries implements AdapterTransaction {
   }
 
   async insertJob(values: JobValues): Promise<boolean> {
-    const fields = Object.keys(JOB_COLUMNS) as Array<keyof JobValues>;
-    const sql = `INSERT INTO jobs (${fields.map((field) => JOB_COLUMNS[field]).join(", ")}) VALUES (${placeholders(fields.length)})
-      ON CONFLICT (id) DO NOTHING`;
-    return Number(this.#statement(sql).run(...fields.map((field) => values[field])).changes) === 1;
+    const parameters = parametersOf();
+    const { names, values: placeholders } = insertLists(JOB_COLUMNS, values, parameters);
+    return this.#run(`INSERT INTO jobs (${names}) VALUES (${placeholders}) ON CONFLICT (id) DO NOTHING`, parameters) === 1;
   }
 
   async updateJob(id: string, values: Partial<Omit<JobValues, "id">>): Promise<void> {
-    const [assignments, parameters] = assignmentsOf(JOB_COLUMNS, values);
-    if (assignments) this.#statement(`UPDATE jobs SET ${assignments} WHERE id = ?`).run(...parameters, id);
+    const parameters = parametersOf();
+    const set = assignments(JOB_COLUMNS, values, parameters, SQLITE_DIALECT.name);
+    if (set) this.#run(`UPDATE jobs SET ${set} WHERE id = ${parameters.add(id)}`, parameters);
   }
 
   async putVariables(jobId: string, variables: readonly VariableRow[]): Promise<void> {
@@ -242,15 +225,15 @@ export class SqliteQueries implements AdapterTransaction {
   }
 
   async insertFuture(values: FutureValues): Promise<boolean> {
-    const fields = Object.keys(FUTURE_COLUMNS) as Array<keyof FutureValues>;
-    const sql = `INSERT INTO futures (${fields.map((field) => FUTURE_COLUMNS[field]).join(", ")}) VALUES (${placeholders(fields.length)})
-      ON CONFLICT (key) DO NOTHING`;
-    return Number(this.#statement(sql).run(...fields.map((field) => values[field])).changes) === 1;
+    const parameters = parametersOf();
+    const { names, values: placeholders } = insertLists(FUTURE_COLUMNS, values, parameters);
+    return this.#run(`INSERT INTO futures (${names}) VALUES (${placeholders}) ON CONFLICT (key) DO NOTHING`, parameters) === 1;
   }
 
   async updateFuture(key: string, values: Partial<Omit<FutureValues, "key">>): Promise<void> {
-    const [assignments, parameters] = assignmentsOf(FUTURE_COLUMNS, values);
-    if (assignments) this.#statement(`UPDATE futures SET ${assignments} WHERE key = ?`).run(...parameters, key);
+    const parameters = parametersOf();
+    const set = assignments(FUTURE_COLUMNS, values, parameters, SQLITE_DIALECT.name);
+    if (set) this.#run(`UPDATE futures SET ${set} WHERE key = ${parameters.add(key)}`, parameters);
   }
 
   async settleWaitingFutures(jobId: string, values: Pick<FutureValues, "state" | "value" | "settledAt">): Promise<void> {
@@ -274,62 +257,13 @@ export class SqliteQueries implements AdapterTransaction {
   }
 
   async selectClaimable(query: ClaimQuery & { limit: number }): Promise<StoredRow[]> {
-    const [roles, parameters] = rolesCondition(query.roles);
-    const columns = `id, role, status, wake_at AS "wakeAt", created_at AS "createdAt", lease_owner AS "leaseOwner", lease_epoch AS "leaseEpoch",
-      lease_until AS "leaseUntil"`;
-    const active = this.#statement(`SELECT ${columns} FROM jobs INDEXED BY jobs_runnable WHERE status IN (${ACTIVE_SQL}) AND ${NOT_LEASED}${roles}
-      ORDER BY created_at, rowid LIMIT ?`).all(query.now, ...parameters, query.limit);
-    const woken = this.#statement(`SELECT ${columns} FROM jobs INDEXED BY jobs_wake_at WHERE status = '${WAITING_STATUS}' AND wake_at <= ? AND ${NOT_LEASED}${roles}
-      ORDER BY wake_at, rowid LIMIT ?`).all(query.now, query.now, ...parameters, query.limit);
+    const columns = selectList(JOB_COLUMNS, CLAIM_FIELDS);
+    const a = parametersOf();
+    const active = this.#all(`SELECT ${columns} FROM jobs INDEXED BY jobs_runnable WHERE status IN (${ACTIVE_SQL}) AND ${notLeased(query.now, a)}
+      ${rolesCondition(query.roles, a, SQLITE_DIALECT)} ORDER BY created_at, rowid LIMIT ${a.add(query.limit)}`, a);
+    const w = parametersOf();
+    const woken = this.#all(`SELECT ${columns} FROM jobs INDEXED BY jobs_wake_at WHERE status = '${WAITING_STATUS}' AND wake_at <= ${w.add(query.now)}
+      AND ${notLeased(query.now, w)}${rolesCondition(query.roles, w, SQLITE_DIALECT)} ORDER BY wake_at, rowid LIMIT ${w.add(query.limit)}`, w);
     return [...active, ...woken];
   }
-}
-
-/** The filters of an operator's page, each one an indexed condition. */
-function pageConditions(query: Omit<JobPageQuery, "before" | "after" | "limit">): [string[], SqliteValue[]] {
-  const where: string[] = [];
-  const parameters: SqliteValue[] = [];
-  if (query.statuses !== undefined) {
-    where.push(`status IN (${placeholders(query.statuses.length)})`);
-    parameters.push(...query.statuses);
-  }
-  if (query.role !== undefined) {
-    where.push("role = ?");
-    parameters.push(query.role);
-  }
-  if (query.parentId !== undefined) {
-    where.push("parent_id = ?");
-    parameters.push(query.parentId);
-  }
-  if (query.idPrefix !== undefined) {
-    // The range uses the primary key; the substr check makes it exact.
-    where.push("id >= ? AND id < ? AND substr(id, 1, length(?)) = ?");
-    parameters.push(query.idPrefix.prefix, query.idPrefix.upper, query.idPrefix.prefix, query.idPrefix.prefix);
-  }
-  if (query.createdFrom !== undefined) {
-    where.push("created_at >= ?");
-    parameters.push(query.createdFrom);
-  }
-  if (query.createdTo !== undefined) {
-    where.push("created_at < ?");
-    parameters.push(query.createdTo);
-  }
-  return [where, parameters];
-}
-
-function rolesCondition(roles: readonly string[] | undefined): [string, SqliteValue[]] {
-  return roles === undefined ? ["", []] : [` AND role IN (${placeholders(roles.length)})`, [...roles]];
-}
-
-/** `col = ?, …` for the fields given, refusing a field the table does not have. */
-function assignmentsOf<T extends object>(columns: { readonly [K in keyof T]-?: string }, values: Partial<T>): [string, SqliteValue[]] {
-  const assignments: string[] = [];
-  const parameters: SqliteValue[] = [];
-  for (const [field, value] of Object.entries(values)) {
-    if (value === undefined) continue;
-    if (!Object.hasOwn(columns, field)) throw new Error(`SQLite store: no column for the field ${field}`);
-    assignments.push(`${columns[field as keyof T]} = ?`);
-    parameters.push(value as SqliteValue);
-  }
-  return [assignments.join(", "), parameters];
 }

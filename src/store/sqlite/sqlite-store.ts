@@ -29,7 +29,7 @@ import type { SqliteStoreConfig } from "./sqlite-config.ts";
 export class SqliteStore extends StoreCore {
   readonly #path: string;
 
-  constructor({ path, synchronous = "FULL", busyTimeoutMs = 5000, clock = Date.now, database }: SqliteStoreConfig) {
+  constructor({ path, synchronous = "FULL", busyTimeoutMs = 5000, clock = Date.now, pollIntervalMs = 25, database }: SqliteStoreConfig) {
     if (typeof path !== "string" || path === "") throw new Error('SqliteStore: path must be ":memory:" or a file path');
     if (!SQLITE_SYNCHRONOUS_MODES.includes(synchronous)) {
       throw new Error(`SqliteStore: synchronous must be one of ${SQLITE_SYNCHRONOUS_MODES.join(", ")}, got ${String(synchronous)}`);
@@ -38,7 +38,10 @@ export class SqliteStore extends StoreCore {
       throw new Error(`SqliteStore: busyTimeoutMs must be a non-negative integer, got ${busyTimeoutMs}`);
     }
     if (typeof clock !== "function") throw new Error("SqliteStore: clock must be a function returning epoch milliseconds");
-    super(new SqliteAdapter({ path, synchronous, busyTimeoutMs, clock, ...(database === undefined ? {} : { database }) }));
+    if (!Number.isInteger(pollIntervalMs) || pollIntervalMs < 1) {
+      throw new Error(`SqliteStore: pollIntervalMs must be an integer of at least 1, got ${String(pollIntervalMs)}`);
+    }
+    super(new SqliteAdapter({ path, synchronous, busyTimeoutMs, clock, pollIntervalMs, ...(database === undefined ? {} : { database }) }));
     this.#path = path;
   }
 

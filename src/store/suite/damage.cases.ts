@@ -57,7 +57,7 @@ export function damageCases({ testDamage }: SuiteContext): void {
     await store.appendJournal(job.id, fence, 0, [{ index: 0, data: "ok" }, { index: 1, data: "to damage" }]);
     await store.createFutures(job.id, fence, [{ key: "k", jobId: job.id, kind: "external", wakeAt: null, data: null }]);
     await store.appendEvents([{ jobId: job.id, kind: "kept", data: 1 }, { jobId: job.id, kind: "damaged", data: 2 }]);
-    const [, damagedEvent] = await store.readEvents({ jobId: job.id });
+    const [, , damagedEvent] = await store.readEvents({ jobId: job.id });
 
     const checks: Array<{ target: DamageTarget; verify: () => Promise<void> }> = [
       {
@@ -97,7 +97,7 @@ export function damageCases({ testDamage }: SuiteContext): void {
       {
         target: { table: "events", id: damagedEvent!.id },
         verify: async () => {
-          const [kept, damaged] = await store.readEvents({ jobId: job.id });
+          const [, kept, damaged] = await store.readEvents({ jobId: job.id });
           assert.deepEqual([kept!.kind, kept!.data], ["kept", 1]);
           assert.equal(damaged!.kind, "damaged");
           assert.throws(() => damaged!.data, corrupt(job.id, `events[${damagedEvent!.id}].data`));

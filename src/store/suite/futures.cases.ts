@@ -119,7 +119,7 @@ export function futureCases({ test }: SuiteContext): void {
     await store.createFutures(id, fence, [future(id, "k")]);
     await store.settleFuture("k", { state: "rejected", value: { name: "Error", message: "boom" } });
     assert.equal((await store.getJob(id))?.wakeAt, null);
-    assert.deepEqual((await store.readEvents({ jobId: id })).map((event) => event.kind), ["future-settled"]);
+    assert.deepEqual((await store.readEvents({ jobId: id })).map((event) => event.kind), ["job-submitted", "future-settled"]);
   });
 
   test("wakeIfSettled wakes a job that suspends on a future settled meanwhile", async (store) => {

@@ -1,7 +1,7 @@
 /**
  * @module
  * Conformance cases: leases (claim, renew, release, expiry by the store's clock), fencing of every write of a
- * step, `claimRunnable` (which jobs, oldest first, never the same job twice) and `nextWakeAt`. A lease of 0 ms
+ * step, `claimRunnable` (which jobs, oldest first, never the same job twice) and `nextClaim`. A lease of 0 ms
  * has expired the moment it is taken, which lets the cases test expiry without waiting.
  */
 import assert from "node:assert/strict";
@@ -230,21 +230,29 @@ export function leaseCases({ test }: SuiteContext): void {
     assert.deepEqual(new Set(claimed), new Set(jobs.map((job) => job.id)), "every job once");
   });
 
-  test("nextWakeAt is the earliest wakeAt of a SUSPENDED job nobody holds", async (store) => {
-    assert.equal(await store.nextWakeAt(), null);
+  test("nextClaim says how long until a job can be claimed, and whether one is leased", async (store) => {
+    assert.deepEqual(await store.nextClaim(), { inMs: null, leased: false }, "an empty store waits for a write");
     const now = Date.now();
     await insertSample(store, { status: "SUSPENDED", wakeAt: null });
-    await insertSample(store, { status: "STARTED", wakeAt: now - 50_000 });
-    assert.equal(await store.nextWakeAt(), null, "only SUSPENDED jobs with a wakeAt count");
-    await insertSample(store, { role: "coder", status: "SUSPENDED", wakeAt: now + 5_000 });
-    const held = await insertSample(store, { status: "SUSPENDED", wakeAt: now - 1_000 });
-    await insertSample(store, { status: "SUSPENDED", wakeAt: now + 9_000 });
-    assert.equal(await store.nextWakeAt(), now - 1_000, "a due job's wakeAt is in the past");
-    await claim(store, held.id, "worker", HOUR);
-    assert.equal(await store.nextWakeAt(), now + 5_000, "a job with a live lease is not waiting for a timer");
-    assert.equal(await store.nextWakeAt({ roles: ["assistant"] }), now + 9_000);
-    assert.equal(await store.nextWakeAt({ roles: ["nobody"] }), null);
-    assert.equal(await store.nextWakeAt({ roles: [] }), null);
+    assert.deepEqual(await store.nextClaim(), { inMs: null, leased: false }, "a job waiting for a settlement is not claimable by time");
+    const timed = await insertSample(store, { role: "coder", status: "SUSPENDED", wakeAt: now + 5_000 });
+    const untilTimer = await store.nextClaim();
+    assert.ok(untilTimer.inMs !== null && untilTimer.inMs > 2_000 && untilTimer.inMs <= 5_000, `until the timer: ${untilTimer.inMs}`);
+    assert.deepEqual(await store.nextClaim({ roles: ["assistant"] }), { inMs: null, leased: false }, "only the roles asked for count");
+    const ready = await insertSample(store, { status: "READY" });
+    assert.deepEqual(await store.nextClaim(), { inMs: 0, leased: false }, "an active job nobody holds: now");
+    await claim(store, ready.id, "worker", HOUR);
+    const held = await store.nextClaim();
+    assert.equal(held.leased, true);
+    assert.ok(held.inMs !== null && held.inMs > 2_000 && held.inMs <= 5_000, `the timer comes before the lease ends: ${held.inMs}`);
+    await claim(store, timed.id, "other", 1_000);
+    const coder = await store.nextClaim({ roles: ["coder"] });
+    assert.equal(coder.leased, true);
+    assert.ok(coder.inMs !== null && coder.inMs > 0 && coder.inMs <= 1_000, `a held timer waits for its lease to end: ${coder.inMs}`);
+    await insertSample(store, { status: "SUSPENDED", wakeAt: now - 1_000 });
+    assert.deepEqual(await store.nextClaim({ roles: ["assistant"] }), { inMs: 0, leased: true }, "a job whose wakeAt has come: now");
+    assert.deepEqual(await store.nextClaim({ roles: ["nobody"] }), { inMs: null, leased: false });
+    assert.deepEqual(await store.nextClaim({ roles: [] }), { inMs: null, leased: false });
   });
 
   test("leaseOwners names the holders of live leases; expireLeases frees one owner's jobs for claims at once", async (store) => {
