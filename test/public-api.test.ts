@@ -27,7 +27,7 @@ const SURFACE: Record<string, string[]> = {
   ],
   "./testing": ["ScriptExhaustedError", "ScriptedModel", "runTestJob", "scriptedModel"],
   "./store": [
-    "ACTIVE_STATUSES", "CorruptRecordError", "DEFAULT_STORE_PATH", "FUTURE_KINDS", "FUTURE_STATES", "JOB_STATUSES", "JobConflictError",
+    "ACTIVE_STATUSES", "CorruptRecordError", "DEFAULT_STORE_PATH", "MAX_MEMORY_CONTEXTS", "FUTURE_KINDS", "FUTURE_STATES", "JOB_STATUSES", "JobConflictError",
     "LeaseLostError", "NoSuchJobError", "SQLITE_SYNCHRONOUS_MODES", "STATUS_TRANSITIONS", "SqliteStore", "StoreError", "WAITING_STATUS",
     "createSqliteStore", "createStore", "openStore", "runAdapterSuite", "runStoreSuite", "sampleJob", "sampleRecord",
   ],

@@ -151,7 +151,7 @@ function defaultSystemPrompt(style: ChatStyle, registry: ToolRegistry): string {
     (rules.dialog ? "Call exit(result) to end the job for good.\n" : "Call exit(result) when the task is done.\n") +
     // `{workspace_isolation}` is filled from the executor in use (sandbox or not), never from the agent.
     "{workspace_isolation}\n" + WORKSPACE_GLOBALS_NOTE + "\n\n" +
-    "Available variables: {shared_var_names}\n" +
+    "Available variables: {shared_var_names}{shared_memory}\n" +
     "Available tools (call them from your code; each returns a promise you can await):\n{typed_brief_tools}" + documentation +
     knowledgeNote(registry);
 }

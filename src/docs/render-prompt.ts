@@ -20,6 +20,8 @@ export interface PromptContext {
   sharedVars: ReadonlyArray<{ name: string; type: string }>;
   /** Job parameters; strings are inserted as is, other values as JSON. */
   params: Readonly<Record<string, unknown>>;
+  /** What `{shared_memory}` says of the job's shared memory; empty for a job bound to none. */
+  sharedMemory?: string;
 }
 
 const COMMENTED = /^([ \t]*(?:\/\/|#)[ \t]*)\{([A-Za-z_]\w*)\}[ \t]*$/;
@@ -34,6 +36,7 @@ export function renderPrompt(template: string, context: PromptContext): string {
     tools: () => visible.map(toolEntry).join("\n\n") || "(none)",
     detailed_tools: () => visible.map(toolDeclaration).join("\n\n") || "(none)",
     shared_var_names: () => context.sharedVars.map(({ name, type }) => `${name} (${type})`).join(", ") || "(none)",
+    shared_memory: () => context.sharedMemory ?? "",
   };
   const valueOf = (name: string): string | undefined => {
     if (Object.prototype.hasOwnProperty.call(values, name)) return values[name]!();

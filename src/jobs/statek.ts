@@ -40,6 +40,8 @@ import { traceCarrierOf } from "../telemetry/trace-carrier.ts";
 import { createWorker, type StatekWorker, type WorkerOptions } from "./statek-worker.ts";
 import type { RunJobOptions, StatekOptions, StepOptions, SubmitJobOptions } from "./statek-options.ts";
 import { readDefinitionFiles, type DefinitionFiles } from "../agents/definition-files.ts";
+import { checkMemoryCategories, memoryItem, memorySpecifiers, mergeMemory, readableContexts } from "../agents/memory.ts";
+import { SharedMemory } from "./memory/shared-memory.ts";
 
 export type { RunJobOptions, StatekOptions, StepOptions, SubmitJobOptions } from "./statek-options.ts";
 
@@ -63,6 +65,7 @@ export class Statek {
   /** The agent each role was registered with (before its definition files were applied). */
   readonly #given = new Map<string, Agent>();
   readonly #files: DefinitionFiles;
+  readonly #memoryCategories: readonly string[];
   readonly #bindings: Map<string, unknown>;
   readonly #executor: Executor;
   readonly #workspaceLimits: Partial<WorkspaceLimits>;
@@ -86,6 +89,7 @@ export class Statek {
   private constructor(store: Store, ownsStore: boolean, options: StatekOptions, files: DefinitionFiles) {
     this.store = store;
     this.#files = files;
+    this.#memoryCategories = checkMemoryCategories(options.memoryCategories);
     this.#ownsStore = ownsStore;
     this.#bindings = new Map(Object.entries(options.bindings ?? {}));
     this.#executor = resolveExecutor(options.executor);
@@ -112,6 +116,7 @@ export class Statek {
     executor.checkLimits?.(resolveLimits(workspaceLimitsOf(options)));
     checkHarnessLimits({ maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, ...options.harness }, "Statek.open");
     checkAgents(options.agents);
+    checkMemoryCategories(options.memoryCategories);
     for (const name of ["promptDir", "warmupDir"] as const) {
       const value = options[name];
       if (value !== undefined && (typeof value !== "string" || value.trim() === "")) throw new TypeError(`Statek.open: ${name} must be a folder path, got ${kindOf(value)}`);
@@ -234,6 +239,20 @@ export class Statek {
     await withStoreRetries(() => this.store.insertJob(job, variables, history));
     this.#signals.wake(job.id);
     return { id: job.id };
+  }
+
+  /**
+   * The shared-memory context of `specifiers` (order and duplicates ignored; none is the global context every
+   * bound job reads): set, get, list and delete its entries. See docs/memory.md.
+   *
+   * @example
+   * ```ts
+   * await statek.memory("user:42").set({ category: "PREFERENCE", key: "tone", value: "formal", description: "Prefers formal" });
+   * ```
+   */
+  memory(...specifiers: string[]): SharedMemory {
+    this.#check();
+    return new SharedMemory(this.store, memorySpecifiers(specifiers, "statek.memory"), this.#memoryCategories);
   }
 
   /** Runs one step of a job and returns its view. Steps of one job never overlap within a process. */
@@ -376,7 +395,14 @@ export class Statek {
     const texts = variables.map((variable) => variable.blob);
     if (row.exitStatus !== null) texts.push(row.exitStatus);
     const references = await loadReferences(texts, this.#scope(this.#agents.get(row.role)));
-    return toJobView(row, variables, history, references);
+    const view = toJobView(row, variables, history, references);
+    const submitted = view.history.find((record) => record.kind === "submitted");
+    const binding = submitted?.kind === "submitted" ? submitted.data.memory : undefined;
+    if (binding) {
+      const entries = await withStoreRetries(() => this.store.readMemory(readableContexts(binding.specifiers)));
+      view.memory = { specifiers: [...binding.specifiers], access: binding.access, entries: mergeMemory(entries).map(memoryItem) };
+    }
+    return view;
   }
 
   /** Jobs matching the filter, newest first. */
@@ -439,6 +465,7 @@ export class Statek {
       signals: this.#signals,
       activeSteps: this.#steps,
       errorHandler: (name) => this.#errorHandlers.get(name),
+      memoryCategories: this.#memoryCategories,
       emit: (event) => this.#emit(event),
     };
   }

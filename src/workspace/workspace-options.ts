@@ -52,6 +52,11 @@ export interface WorkspaceOptions {
   futures?: FutureWaits;
   /** What `ctx.startJob` does (the job runner's): without it, tools cannot start child jobs here. */
   startJob?: ChildJobStarter;
+  /**
+   * The job's shared memory: its names are in scope (read-only, shadowed by any variable, context value or tool of
+   * the same name) and their values are read when used, each read a journaled crossing.
+   */
+  memory?: WorkspaceMemory;
   signal?: AbortSignal;
   /**
    * `full` encodes every variable after every cell, the reference the incremental collect (only what the cell
@@ -60,6 +65,14 @@ export interface WorkspaceOptions {
   collect?: "incremental" | "full";
 }
 
+
+/** Shared memory as a workspace reads it. */
+export interface WorkspaceMemory {
+  /** The names in scope now, with their categories. */
+  names(): ReadonlyArray<readonly [name: string, category: string]>;
+  /** The value of a name, or `undefined` when memory no longer has it. */
+  value(name: string): { value: unknown } | undefined;
+}
 
 /** Options of {@link Workspace.runCell}. */
 export interface WorkspaceCellOptions {

@@ -132,6 +132,7 @@ export class Workspace {
       random: options.random ?? Math.random,
       ...(options.monotonic ? { monotonic: options.monotonic } : {}),
       policyOf: (value) => this.#references.policyOf(value),
+      sharedValue: (name) => options.memory?.value(name),
     });
     this.#host = new CellHost(this.#broker.channel, {
       timers: options.timers,
@@ -379,10 +380,13 @@ export class Workspace {
   }
 
   async #runScript(vm: Vm, script: string): Promise<CellOutcome> {
-    const before = this.#pendingSetup;
+    const setup = this.#pendingSetup;
     this.#pendingSetup = [];
-    this.#broker.restoring = before.length > 0;
-    if (before.length) this.#unresolved = false;
+    this.#broker.restoring = setup.length > 0;
+    if (setup.length) this.#unresolved = false;
+    // Shared memory may have changed since the last cell (another job wrote): its names are given again.
+    const memory = this.#options.memory;
+    const before = memory ? [...setup, { entry: "share", args: [JSON.stringify(memory.names())] }] : setup;
     try {
       return await vm.runCell(script, {
         timeLimitMs: this.#limits.cellTimeMs,

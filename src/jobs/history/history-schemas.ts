@@ -44,6 +44,7 @@ const submitted: z.ZodType<SubmittedRecord> = z.looseObject({
     metadata: jsonObject.optional(),
   })).optional(),
   trace: z.looseObject({ traceparent: z.string(), tracestate: z.string().optional() }).optional(),
+  memory: z.looseObject({ specifiers: z.array(z.string()), access: z.enum(["read", "write"]) }).optional(),
 });
 
 const userMessage: z.ZodType<UserMessageRecord> = z.looseObject({ text: z.string(), inbox: count.optional() });

@@ -19,6 +19,8 @@ export interface SubmittedRecord {
    * traces: the job's steps open their spans under it, in whichever process runs them. Since version 2.
    */
   trace?: { traceparent: string; tracestate?: string };
+  /** The shared memory the job reads (and, with `write`, writes): its context's specifiers. Since version 3. */
+  memory?: { specifiers: string[]; access: "read" | "write" };
 }
 
 /** A message from the user. */

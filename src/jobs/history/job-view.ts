@@ -9,6 +9,7 @@ import type { HostReferences } from "../../workspace/membrane/host-references.ts
 import type { HistoryRecord } from "./history.ts";
 import { decodeHistoryForView } from "./history-codec.ts";
 import { jobDifficulty, type Difficulty } from "../../agents/difficulty.ts";
+import type { MemoryItem } from "../../agents/memory.ts";
 
 /** Accumulated model usage of a job. */
 export interface JobUsage {
@@ -51,6 +52,11 @@ export interface JobView {
    * examples shown. It picks the model of a `MODEL` mapping and the prompt sections shown.
    */
   difficulty: Difficulty;
+  /**
+   * The shared memory the job is bound to (`submitJob({ memory })`): its context, its access, and the entries it
+   * reads now (merged over its context and the broader ones); absent for a job bound to none.
+   */
+  memory?: { specifiers: string[]; access: "read" | "write"; entries: MemoryItem[] };
   createdAt: Date;
   updatedAt: Date;
 }

@@ -13,6 +13,7 @@ import { jobMetadata, type JobMetadata, type JobSettings } from "../../agents/jo
 import { encodeInitialVariables, toJsonParams, type SubmitScope } from "./submit-values.ts";
 import { numberWarmupCalls, parseWarmup, type WarmupSource } from "../../agents/warmup-blocks.ts";
 import { parseLocale } from "../../agents/locale.ts";
+import { memorySpecifiers, type MemoryAccess, type MemoryBinding } from "../../agents/memory.ts";
 
 /** What a new job is made of (the options of `submitJob`). */
 export interface NewJobOptions extends JobSettings {
@@ -24,6 +25,23 @@ export interface NewJobOptions extends JobSettings {
   metadata?: JobMetadata;
   /** The job's locale (`"pl-PL"`): kept as its `LOCALE` setting. */
   locale?: string;
+  /** The shared memory the job is bound to: its context's specifiers. */
+  memory?: readonly string[];
+  /** What the job may do with it. @default "read" */
+  memoryAccess?: MemoryAccess;
+}
+
+/** The job's memory binding from its options; a `TypeError` names a bad one. */
+function memoryBindingOf(options: NewJobOptions, call: string): MemoryBinding | undefined {
+  const { memory, memoryAccess } = options;
+  if (memoryAccess !== undefined && memoryAccess !== "read" && memoryAccess !== "write") {
+    throw new TypeError(`${call}: memoryAccess must be "read" or "write", got ${JSON.stringify(memoryAccess)}`);
+  }
+  if (memory === undefined) {
+    if (memoryAccess !== undefined) throw new TypeError(`${call}: memoryAccess needs memory (the specifiers of the job's context, such as ["user:42"])`);
+    return undefined;
+  }
+  return { specifiers: memorySpecifiers(memory, call), access: memoryAccess ?? "read" };
 }
 
 /** A new job's rows, ready for `store.insertJob`. */
@@ -73,7 +91,9 @@ export function newJobRows(agent: Agent, options: NewJobOptions, scope: SubmitSc
     cell: 0,
   };
   const warmup = numberWarmupCalls([...parseWarmup(options.warmup, `${call}: warmup`), ...agent.warmup]);
+  const memory = memoryBindingOf(options, call);
   const submitted: SubmittedRecord = {
+    ...(memory ? { memory } : {}),
     vars: types, params, ...(warmup.length ? { warmup: warmup.map(({ toolCalls, ...block }) => ({ ...block, ...(toolCalls ? { toolCalls: toolCalls.map((entry) => ({ id: entry.id!, name: entry.name, args: entry.args })) } : {}) })) } : {}), ...(identity.trace ? { trace: identity.trace } : {}),
   };
   const history = [encodeHistoryRow(0, "submitted", now, submitted)];

@@ -36,6 +36,7 @@ import { hasDifficultySections, promptForDifficulty } from "../../agents/prompt-
 import { languageHint, languageRule, parseLocale } from "../../agents/locale.ts";
 import { settingIsOn } from "../../agents/job-settings.ts";
 import { jobTools } from "../../agents/job-tools.ts";
+import type { JobMemory } from "../memory/job-memory.ts";
 
 /**
  * Asks the model and commits its reply (or fails the job). `history` includes this step's records; `memory` is
@@ -43,7 +44,7 @@ import { jobTools } from "../../agents/job-tools.ts";
  */
 export async function askModel(
   env: StepEnvironment, agent: Agent, row: JobRow, history: readonly HistoryRecord[], changes: StepChanges,
-  memory: PromptMemory = new PromptMemory(),
+  memory: PromptMemory = new PromptMemory(), shared?: JobMemory,
 ): Promise<void> {
   const style = chatStyleRules(chatStyleOf(row.metadata));
   // The job's difficulty picks the model of a MODEL mapping and the prompt sections shown.
@@ -72,7 +73,9 @@ export async function askModel(
   const rendered = memory.system(promptForDifficulty(agent.systemPrompt, level), {
     // The agent's own tools, then the ones the job made (createTool).
     tools: selectTools([...agent.registry.own, ...jobTools(agent.registry, { ...row.state, ...changes.job.state }).created], "ALL", { chatStyle: style.name }),
-    sharedVars: submitted?.vars ?? [],
+    // The job's initial variables, then the shared-memory names it reads, with their categories.
+    sharedVars: shared ? [...(submitted?.vars ?? []), ...shared.names().map(([name, category]) => ({ name, type: `${category}, shared memory` }))] : submitted?.vars ?? [],
+    ...(shared ? { sharedMemory: sharedMemoryNote(shared) } : {}),
     // The isolation the prompt describes comes from the executor in use, whatever the job's parameters say.
     params: { ...row.params, workspace_isolation: isolationNotice(env.executor) },
   });
@@ -152,6 +155,13 @@ function recordFailedAttempt(
   };
   changes.append("model-attempt", record);
   if (reported) changes.job.usage = addUsage(changes.job.usage ?? row.usage, reported, cost);
+}
+
+/** What the default prompt's `{shared_memory}` says of a job's shared memory and its tools. */
+function sharedMemoryNote(shared: JobMemory): string {
+  const names = "\nNames marked shared memory are read-only in your code; listMemory(category?) prints them with their descriptions.";
+  if (shared.access !== "write") return names;
+  return `${names} remember(category, key, value, description) stores or changes one for later jobs too (categories: ${shared.categories.join(", ")}).`;
 }
 
 /** The model of a turn and the options of its call. */

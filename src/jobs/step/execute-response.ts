@@ -24,6 +24,7 @@ import { readJournal, runDurableCell, settleCell, type DurableCellContext } from
 import { runFormalCall } from "./durable-formal.ts";
 import type { StepTransaction } from "./step-transaction.ts";
 import { childStarter } from "./child-jobs.ts";
+import type { JobMemory } from "../memory/job-memory.ts";
 import { jobTools } from "../../agents/job-tools.ts";
 import { jobDifficulty } from "../../agents/difficulty.ts";
 import type { Tool } from "../../tools/tool.ts";
@@ -45,7 +46,7 @@ export async function executeResponse(
 ): Promise<Execution> {
   const held = replyDisposition(response, chatStyleRules(chatStyleOf(row.metadata))).held;
   if (held) return holdReply(response, held, changes);
-  session.workspace ??= await openWorkspace(env, agent, row);
+  session.workspace ??= await openWorkspace(env, agent, row, { memory: session.memory });
   const workspace = session.workspace;
   const context: DurableCellContext = { env, row, tx, changes, history: session.history };
   // What an earlier attempt at this response did (a crash, a suspension): replayed, never done again.
@@ -107,7 +108,9 @@ function holdReply(response: ModelResponseRecord, held: HeldReply, changes: Step
  * Opens the job's workspace with its variables restored. `allowHidden` lets its code call hidden tools (warmup
  * code marked hidden); such a workspace must not be kept for model-written code.
  */
-export async function openWorkspace(env: StepEnvironment, agent: Agent, row: JobRow, options: { allowHidden?: boolean } = {}): Promise<Workspace> {
+export async function openWorkspace(
+  env: StepEnvironment, agent: Agent, row: JobRow, options: { allowHidden?: boolean; memory?: JobMemory | undefined } = {},
+): Promise<Workspace> {
   const bindings = new Map(env.bindings);
   for (const [name, value] of Object.entries(agent.context)) bindings.set(name, value);
   // A store that is busy is waited out; if it stays busy the step rejects and the job stays as it was.
@@ -122,7 +125,7 @@ export async function openWorkspace(env: StepEnvironment, agent: Agent, row: Job
         agent,
         // Every tool of the agent's registry, hidden ones too: the broker refuses hidden and not-allowed ones
         // to agent code with `NameError: tool 'x' is not exposed to this job`.
-        tools: tools.all,
+        tools: options.memory ? [...tools.all, ...options.memory.tools()] : tools.all,
         ...allowedToolsOf(agent, row, tools.created),
         ...(options.allowHidden ? { allowHidden: true } : {}),
         globals: agent.context,
@@ -131,6 +134,7 @@ export async function openWorkspace(env: StepEnvironment, agent: Agent, row: Job
         // `ctx.startJob` in this job's tools: a child job of this one.
         startJob: childStarter(env, row.id, typeof row.metadata.LOCALE === "string" ? { locale: row.metadata.LOCALE } : {}),
         ...(env.signal ? { signal: env.signal } : {}),
+        ...(options.memory ? { memory: options.memory } : {}),
       },
       variables,
     );

@@ -68,7 +68,7 @@ export async function runWarmupBlock(
   // A block that waited (the job suspended in WARMING_UP) is replayed: its record was committed already.
   if (!journal.size) changes.append("warmup", { block: index, code: block.code, hidden: allowHiddenTools, ...(calls.length ? { toolCalls: calls } : {}) });
   // A hidden block may call hidden tools; the workspace refuses them to every other cell.
-  session.workspace ??= await openWorkspace(env, agent, row);
+  session.workspace ??= await openWorkspace(env, agent, row, { memory: session.memory });
   let exitStatus: string | undefined;
   for (const call of calls) {
     const outcome = await runFormalCall(context, session.workspace, call, journal, { allowHiddenTools });

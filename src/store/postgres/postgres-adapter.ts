@@ -184,4 +184,8 @@ export class PostgresAdapter implements StoreAdapter {
   readLeaseOwners(now: number): Promise<StoredRow[]> {
     return this.#reads.readLeaseOwners(now);
   }
+
+  readMemory(contexts: readonly string[]): Promise<StoredRow[]> {
+    return this.#reads.readMemory(contexts);
+  }
 }

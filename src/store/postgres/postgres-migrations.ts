@@ -117,6 +117,23 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
     // A step's end releases its lease (owner NULL), so only the jobs being stepped are in it.
     up: (s) => `CREATE INDEX jobs_lease_owner ON ${s}.jobs (lease_owner, lease_until) WHERE lease_owner IS NOT NULL;`,
   },
+  {
+    version: 4,
+    name: "shared memory",
+    // One row per key of a context (a sorted JSON array of specifiers); a job reads its contexts by primary key.
+    up: (s) => `
+      CREATE TABLE ${s}.memory (
+        context text COLLATE "C" NOT NULL,
+        key text COLLATE "C" NOT NULL,
+        category text NOT NULL,
+        value text NOT NULL,
+        description text NOT NULL,
+        created_at bigint NOT NULL,
+        updated_at bigint NOT NULL,
+        PRIMARY KEY (context, key)
+      );
+    `,
+  },
 ];
 
 /** The schema version this code creates and expects. */

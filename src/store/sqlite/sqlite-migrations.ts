@@ -125,6 +125,23 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX jobs_lease_owner ON jobs (lease_owner, lease_until) WHERE lease_owner IS NOT NULL;
     `,
   },
+  {
+    version: 5,
+    name: "shared memory",
+    // One row per key of a context (a sorted JSON array of specifiers); a job reads its contexts by primary key.
+    up: `
+      CREATE TABLE memory (
+        context TEXT NOT NULL,
+        key TEXT NOT NULL,
+        category TEXT NOT NULL,
+        value TEXT NOT NULL,
+        description TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (context, key)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** The schema version this code creates and expects. */

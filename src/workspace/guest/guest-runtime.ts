@@ -276,6 +276,29 @@ export function installGuestRuntime(
     send(DONE, text);
   };
 
+  // Shared memory: a name the workspace does not define resolves to the job's memory value, read from the host
+  // when used (a journaled crossing, so a replay reads what the first run read). Each name is an accessor of the
+  // global object, defined only where the name is free: a workspace variable, context value or tool of the same
+  // name shadows it. Assigning it — a declaration included, which a cell compiles to an assignment — is refused.
+  // The accessors are no variables: the collect and `variable` pass them by (`isShared`).
+  const SHARED = ops.shared!;
+  const sharedGetters = new Map<string, Function>();
+  const lookupGetter: (this: unknown, name: string) => unknown = (Object.prototype as any).__lookupGetter__;
+  const isShared = (name: string) => {
+    const getter = sharedGetters.get(name);
+    return getter !== undefined && lookupGetter.call(G, name) === getter;
+  };
+  const shareName = (name: string) => {
+    const get = freeze(function () {
+      return answer(send(SHARED, name));
+    });
+    const set = freeze(function () {
+      throw makeError({ name: "PermissionError", message: "'" + name + "' is shared memory and read-only here; use remember(…)" });
+    });
+    defineProperty(G, name, { get, set, enumerable: false, configurable: true });
+    sharedGetters.set(name, get);
+  };
+
   installHostClock(G, send, answer, randomBatch, ops);
   installRealm(G, {
     send,
@@ -317,6 +340,7 @@ export function installGuestRuntime(
 
   const variables = variablesParts.create(G, {
     codec,
+    isShared,
     tombstone,
     isHandle: (value: object) => handles.refOf(value) !== undefined,
     parse,
@@ -397,6 +421,27 @@ export function installGuestRuntime(
     },
     /** Defines host-provided globals (tools, context); they are not workspace variables. */
     provide: variables.provide,
+    /** The names of shared memory in scope for the next cell, as JSON `[[name, category], …]`. */
+    share(text: string) {
+      const entries = parse(text);
+      const wanted = new Set<string>();
+      for (let i = 0; i < entries.length; i++) wanted.add(String(entries[i][0]));
+      sharedGetters.forEach((_getter, name) => {
+        if (wanted.has(name)) return;
+        if (isShared(name)) delete G[name];
+        sharedGetters.delete(name);
+      });
+      wanted.forEach((name) => {
+        if (name === "__proto__" || name.startsWith("__statek") || isShared(name)) return;
+        // A variable, a context value, a tool or a built-in of that name shadows it.
+        if (Object.prototype.hasOwnProperty.call(G, name)) {
+          sharedGetters.delete(name);
+          return;
+        }
+        shareName(name);
+      });
+      return "";
+    },
     /** The transfer-encoded value of a variable or provided global (`ctx.variable`), or `""`. */
     variable: variables.variable,
     /** Restores persisted variables (`guest-variables.ts`). */
