@@ -37,7 +37,7 @@ async function addWaiting(store: Store, jobs: number, offset: number): Promise<v
       const n = offset + start + index;
       const settled = Array.from({ length: 10 }, (__, k) => ({ key: `${job.id}:t${k}`, jobId: job.id, kind: "timer" as const, wakeAt: 1, data: null }));
       await store.createFutures(job.id, fence, [...settled, { key: `${job.id}:0:${n}:approval`, jobId: job.id, kind: "approval", wakeAt: null, data: { tool: "pay", args: "{}", argsJson: {}, resume: "call", role: job.role, requestedAt: n } }]);
-      await Promise.all(settled.map((future) => store.settleFuture(future.key, { state: "resolved", value: null })));
+      await Promise.all(settled.map((future) => store.settleFuture(future.key, { state: "resolved", value: null, door: "time" })));
     }));
   }
 }

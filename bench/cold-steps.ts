@@ -1,6 +1,5 @@
 /**
- * bench/cold-steps: durable steps per second when a process has more active jobs than it keeps warm (issue 10,
- * item 4). 1,000 jobs, each with a few variables (an object, a list, a date, a class instance), are stepped
+ * bench/cold-steps: durable steps per second when a process has more active jobs than it keeps warm (* item 4). 1,000 jobs, each with a few variables (an object, a list, a date, a class instance), are stepped
  * round-robin by a fixed number of concurrent steppers, as a worker with `maxConcurrency` would; each cell
  * changes one variable. With the default `warmJobs` (100) a job's VM is evicted long before its next step, so
  * every step builds a VM and restores the workspace; with every job warm (`warmJobs` and `warmMemoryBytes`
@@ -39,7 +38,7 @@ async function stepsPerSecond(setting: Setting, jobs: number, rounds: number, co
   const dir = mkdtempSync(join(tmpdir(), "statek-bench-"));
   try {
     const model = scriptedModel([...Array.from({ length: jobs }, () => fenced(SETUP)), ...Array.from({ length: jobs * (rounds + 4) }, () => fenced(CELL))]);
-    const agent = new Agent({ role: "bench", model, limits: { maxTurns: rounds + 20 } });
+    const agent = new Agent({ role: "bench", model, harness: { maxTurns: rounds + 20 } });
     const statek = await Statek.open({
       store: memory ? ":memory:" : join(dir, "bench.db"),
       agents: [agent],

@@ -1,5 +1,5 @@
 /**
- * bench/durable: what durability costs (issue 9). On a real SQLite file (synchronous=FULL), QuickJS executor:
+ * bench/durable: what durability costs. On a real SQLite file (synchronous=FULL), QuickJS executor:
  * - replay cost per journal entry: resuming a suspended cell whose journal holds N recorded tool calls, against
  *   the same cell with none;
  * - resume latency: from `pushMessage` to the waiting cell running again, with 50 variables in the workspace
@@ -68,7 +68,7 @@ async function resumeLatencies(rounds: number): Promise<number[]> {
   const arrived: number[] = [];
   const mark = tool({ name: "mark", description: "Notes when the cell ran again.", readOnly: true, run: () => void arrived.push(performance.now()) });
   const cells = [ts(fiftyVariables()), ...Array.from({ length: rounds }, () => ts("const m = await waitForMessage()\nmark()\nv0[0] = m")), ts("exit()")];
-  const agent = new Agent({ role: "resume", tools: [mark], model: scriptedModel(cells), limits: { maxTurns: rounds + 10 } });
+  const agent = new Agent({ role: "resume", tools: [mark], model: scriptedModel(cells), harness: { maxTurns: rounds + 10 } });
   const { statek, done } = await openOnFile([agent]);
   try {
     const { id } = await statek.submitJob(agent);

@@ -16,9 +16,9 @@ const WINDOW_MS = 8_000;
 const ts = (code: string) => "```ts\n" + code + "\n```";
 
 async function run(spinners: number): Promise<{ p50: number; p99: number; max: number; ordinarySteps: number; spins: number }> {
-  const spinner = new Agent({ role: "spinner", model: scriptedModel(Array.from({ length: 1_000 }, () => ts(NATIVE_LOOP))), limits: { maxTurns: 1_000, maxExceptions: 1_000, maxConsecutiveExceptions: 1_000 } });
-  const ordinary = new Agent({ role: "ordinary", model: scriptedModel(Array.from({ length: 100_000 }, () => ts("counter += 1"))), limits: { maxTurns: 100_000 } });
-  const statek = await Statek.open({ store: ":memory:", agents: [spinner, ordinary], limits: { cellTimeMs: CELL_TIME_MS } });
+  const spinner = new Agent({ role: "spinner", model: scriptedModel(Array.from({ length: 1_000 }, () => ts(NATIVE_LOOP))), harness: { maxTurns: 1_000, maxExceptions: 1_000, maxConsecutiveExceptions: 1_000 } });
+  const ordinary = new Agent({ role: "ordinary", model: scriptedModel(Array.from({ length: 100_000 }, () => ts("counter += 1"))), harness: { maxTurns: 100_000 } });
+  const statek = await Statek.open({ store: ":memory:", agents: [spinner, ordinary], workspaceLimits: { cellTimeMs: CELL_TIME_MS } });
   const histogram = monitorEventLoopDelay({ resolution: 1 });
   let stop = false;
   let ordinarySteps = 0;

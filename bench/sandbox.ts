@@ -3,7 +3,7 @@
  * the median host-call crossing (a no-op host method called from a cell, and a few other crossings for
  * comparison), VM creation and disposal (from an idle pooled slot and from a fresh module instance), the
  * memory an idle job VM holds, and the time to rehydrate a workspace of 50 stored variables.
- * Targets (issue #4): crossing ≤ 3 µs median, rehydrate ≤ 5 ms.
+ * Targets: crossing ≤ 3 µs median, rehydrate ≤ 5 ms.
  *
  * Run: `npm run bench -- sandbox` (or `node --expose-gc bench/sandbox.ts` for steadier memory figures).
  */

@@ -15,7 +15,7 @@ async function stepsPerSecond(jobs: number, stepsPerJob: number): Promise<number
   const dir = mkdtempSync(join(tmpdir(), "statek-bench-"));
   try {
     const model = scriptedModel(Array.from({ length: jobs * (stepsPerJob + 2) }, () => NOOP_CELL));
-    const agent = new Agent({ role: "bench", model, limits: { maxTurns: stepsPerJob + 10 } });
+    const agent = new Agent({ role: "bench", model, harness: { maxTurns: stepsPerJob + 10 } });
     const statek = await Statek.open({ store: join(dir, "bench.db"), agents: [agent] });
     const ids = await Promise.all(Array.from({ length: jobs }, async () => (await statek.submitJob(agent, { vars: { x: 1 } })).id));
     for (const id of ids) await statek.step(id); // first reply committed; every later step executes one and asks again

@@ -1,5 +1,5 @@
 /**
- * bench/ui: the web UI over a SQLite store of 100,000 jobs (issue 13's figures).
+ * bench/ui: the web UI over a SQLite store of 100,000 jobs (the figures it prints).
  *
  * - Time to first byte of the jobs page (`/`, first page and a filtered one, and a page deep in the list by
  *   cursor) and of a job with 500 turns (~2,000 history records), median of 15 requests each.
@@ -15,6 +15,7 @@ import { createSqliteStore } from "../src/store/sqlite/sqlite-store.ts";
 import { sampleJob } from "../src/store/store.suite.ts";
 import type { HistoryRow, JobStatus } from "../src/store/store.ts";
 import { startUi } from "../src/ui/serve-ui.ts";
+import type { UiActions } from "../src/ui/ui-actions.ts";
 
 const JOBS = 100_000;
 const TURNS = 500;
@@ -70,7 +71,7 @@ export async function main(): Promise<void> {
     const history = turnRecords();
     await store.insertJob({ ...long, historyLength: history.length }, [], history);
     console.log(`bench/ui: store of ${(JOBS + 1).toLocaleString("en-US")} jobs built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    const ui = await startUi({ store, actions: {}, port: 0 });
+    const ui = await startUi({ store, actions: {} as UiActions, port: 0 }); // the pages read; no action is taken
     try {
       const list = await store.browseJobs({ limit: 1, before: { createdAt: base + 50_000 * 1000, id: "" } });
       const deep = `${list[0]!.createdAt}_${list[0]!.id}`;

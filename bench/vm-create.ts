@@ -1,6 +1,6 @@
 /**
  * bench/vm-create: what making one QuickJS VM costs on a sandbox thread, measured in this thread with the
- * thread's own parts (issue 10, item 4) — made new (QuickJS compiles the guest runtime) against copied from
+ * thread's own parts — made new (QuickJS compiles the guest runtime) against copied from
  * the thread's memory image of a bootstrapped VM, each in a pooled module instance that served a VM before
  * and in a fresh one; and disposal. The image is built once per thread; its build time is shown too.
  * Figures are medians; on a loaded machine quote them with the load average.
@@ -47,7 +47,7 @@ async function measure(slot: () => Promise<QuickJsSlot>, image: QuickJsImage | u
 export async function main(): Promise<void> {
   console.log(`bench/vm-create (load average ${loadavg()[0]!.toFixed(2)})`);
   const wasm = await loadQuickJsWasm();
-  let started = performance.now();
+  const started = performance.now();
   const image = await vmImage(LIMITS, INVOKE_MS);
   const built = performance.now() - started;
   if (!image) throw new Error("no VM image could be built");

@@ -4,7 +4,7 @@
  * workspace class (plus the class) — and whose cell changes one of them (an account, or a list of 1,000
  * numbers, which is encoded again), side by side with an empty workspace running a no-op cell, the same 50
  * variables with a no-op cell, and the list alone with the same cell (what encoding the changed list itself
- * costs). A step's cost should not grow with the variables the cell does not touch (issue 10, goal: the
+ * costs). A step's cost should not grow with the variables the cell does not touch (goal: the
  * 50-variable step within 1.5× of the empty one). Each figure is the median of several runs, taken in turn so
  * that a noisy neighbour skews them alike.
  *
@@ -47,7 +47,7 @@ export async function stepsPerSecond(scenario: Scenario, steps: number): Promise
   try {
     const replies = [...(scenario.setup ? [fenced(scenario.setup)] : []), ...Array.from({ length: steps + 20 }, () => fenced(scenario.cell))];
     const model = scriptedModel(replies);
-    const agent = new Agent({ role: "bench", model, limits: { maxTurns: steps + 30 } });
+    const agent = new Agent({ role: "bench", model, harness: { maxTurns: steps + 30 } });
     const statek = await Statek.open({ store: join(dir, "bench.db"), agents: [agent] });
     const { id } = await statek.submitJob(agent);
     // The first step commits the first reply; the next runs it (the setup, when there is one) and asks again.

@@ -55,3 +55,7 @@ if (problems.length) {
   process.exit(1);
 }
 process.stdout.write(`build: dist/ holds ${count} JavaScript and declaration files\n`);
+
+// The guest sources ship as the text of compiled functions: check that text, not only the sources'.
+const guest = spawnSync(process.execPath, [join(root, "scripts", "check-guest-sources.ts"), "dist"], { stdio: "inherit" });
+if (guest.status !== 0) process.exit(guest.status ?? 1);

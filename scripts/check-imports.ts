@@ -31,6 +31,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["index.ts", "testing"],
   ["cli"],
   ["ui", "mcp"],
+  ["format"],
   ["jobs"],
   ["worker"],
   ["agents", "durable"],
@@ -38,6 +39,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["tools"],
   ["models", "store"],
   ["telemetry"],
+  ["registries"],
   ["errors"],
 ];
 

@@ -2,9 +2,11 @@
  * @module
  * STATEK for TypeScript: durable code workspaces for LLM agents. The model writes TypeScript against
  * application objects in scope; the code runs in a sandbox; variables survive steps and restarts; tools are
- * the controlled capabilities. This entry only re-exports what applications use; contracts for other
- * implementations are on subpaths: `statek/store` (stores and their conformance suite), `statek/executor`
- * (executors and theirs), and `statek/testing` (`scriptedModel` and test helpers).
+ * the controlled capabilities. This entry only re-exports what applications call. Helpers are on subpaths:
+ * `statek/models` (model strings, providers, pricing, retries), `statek/format` (cost, usage, times, errors and
+ * a job's timeline as the CLI and the UI show them), `statek/agents` (the system tools, tool and error
+ * handler checks); contracts for other implementations: `statek/store` (stores and their conformance suite),
+ * `statek/executor` (executors and theirs), and `statek/testing` (`scriptedModel` and test helpers).
  */
 
 /** Jobs: open a store, define agents, submit, step and inspect jobs. */
@@ -22,7 +24,7 @@ export type { JobView, JobSummary, JobUsage } from "./jobs/history/job-view.ts";
 export type {
   HistoryRecord, HistoryKind, HistoryRecordData, ModelResponseRecord, ConsoleRecord, SubmittedRecord, UserMessageRecord,
   RecordedToolCall, VariablesRecord, StatusRecord, WarmupRecord, DialogRecord, PostProcessedRecord, ErrorHandlerRecord,
-  ModelAttemptRecord, RecordedUsage, RecordedProviderOptions, RecordedReplyPart, ApprovalRecord, ChildEndedRecord,
+  ModelAttemptRecord, RecordedUsage, RecordedProviderOptions, RecordedReplyPart, ApprovalRecord, ChildEndedRecord, DifficultyRecord, ReminderRecord,
 } from "./jobs/history/history.ts";
 export type { ApprovalDecisionOptions, PendingApproval, PendingApprovalFilter } from "./jobs/operate/approvals.ts";
 export type { StatekWorker, WorkerOptions, WorkerStopOptions, WorkerActivity, WorkerStats } from "./jobs/statek-worker.ts";
@@ -30,16 +32,18 @@ export { JOB_STATUSES } from "./store/store.ts";
 export type { JobStatus, JobFilter, JsonValue } from "./store/store.ts";
 
 /** Chat styles, warmup, harness limits and post-processors. */
-export { CHAT_STYLES, DEFAULT_CHAT_STYLE, CHAT_STYLE_NAMES } from "./tools/chat-style.ts";
-export type { ChatStyle, ChatStyleName } from "./tools/chat-style.ts";
+export { CHAT_STYLES, DEFAULT_CHAT_STYLE } from "./tools/chat-style.ts";
+export type { ChatStyle } from "./tools/chat-style.ts";
 export { DEFAULT_HARNESS_LIMITS } from "./agents/harness.ts";
 export type { HarnessLimits } from "./agents/harness.ts";
-export type { WarmupBlock, WarmupSource } from "./agents/warmup-blocks.ts";
+export type { WarmupBlock, WarmupSource, WarmupToolCall } from "./agents/warmup-blocks.ts";
 export { FinalCheck, FINAL_CHECK_MESSAGE } from "./agents/final-check.ts";
 export type { Reminder } from "./agents/reminders.ts";
 export { answerTool } from "./agents/answer-tool.ts";
 
-/** What the model knows: examples, documents, difficulty, locale. */
+/** What the model knows: shared memory, examples, documents, difficulty. */
+export type { SharedMemory, MemoryWrite } from "./jobs/memory/shared-memory.ts";
+export type { MemoryItem, MemoryAccess } from "./agents/memory.ts";
 export type { Example, ExampleDefinition, ExampleStep, ExamplesSource } from "./agents/examples.ts";
 export type { AgentDocument, DocumentDefinition, DocumentsSource } from "./agents/documents.ts";
 export { DIFFICULTIES } from "./agents/difficulty.ts";
@@ -48,17 +52,16 @@ export type { FinalCheckOptions } from "./agents/final-check.ts";
 export type { PostProcessor, PostProcessorContext, PostProcessorOutcome, ReplyDraft } from "./agents/post-processor.ts";
 
 /** Tools: controlled capabilities agent code calls, and how values are shown to the model. */
-export { tool, isTool } from "./tools/tool.ts";
+export { tool } from "./tools/tool.ts";
 export type { Tool, ToolDefinition, ToolContext, ToolParams, ToolAgent } from "./tools/tool.ts";
 export type { ToolCallRecord } from "./tools/call-tool.ts";
 export type { ApprovalDecision, NeedsApproval } from "./tools/approval.ts";
 export type { ChildJobStart, StartJobOptions } from "./tools/child-job.ts";
-export { errorHandler, isErrorHandler } from "./tools/error-handler.ts";
+export { errorHandler } from "./tools/error-handler.ts";
 export type { ErrorHandler, ErrorHandlerDefinition } from "./tools/error-handler.ts";
 export { registerEnum } from "./tools/enum-members.ts";
 export { llmRepr, OpaqueValue, registerFormatter } from "./tools/llm-repr.ts";
 export type { LlmReprOptions, LlmFormatter } from "./tools/llm-repr.ts";
-export { SYSTEM_TOOLS } from "./agents/system-tools.ts";
 export type { ModelToolPayload as ToolPayload } from "./models/model-request.ts";
 
 /** Interoperability: MCP servers' tools as STATEK tools, an agent's tools as an MCP server, AI SDK tools. */
@@ -77,21 +80,12 @@ export type { ClassDocs, MemberDocs, FunctionDocs } from "./docs/class-docs.ts";
 export { scriptedModel, ScriptedModel } from "./models/scripted-model.ts";
 export type { ScriptedTurn, ScriptedRequest, ScriptedModelOptions, ScriptedFinishReason } from "./models/scripted-model.ts";
 export type { LanguageModel } from "./models/language-model.ts";
-export { createModelRegistry } from "./models/model-registry.ts";
-export type { ModelRegistry, ModelRegistryOptions } from "./models/model-registry.ts";
-export type { ModelProvider, ProviderSettings } from "./models/model-provider.ts";
-export { BUILT_IN_PROVIDERS } from "./models/built-in-providers.ts";
-export { parseModelString } from "./models/model-string.ts";
-export type { ModelString } from "./models/model-string.ts";
 export type { ModelOptions } from "./models/model-settings.ts";
-export { MODEL_OPTION_KEYS, REASONING_EFFORTS } from "./models/model-call-settings.ts";
 export type { ModelCallSettings } from "./models/model-call-settings.ts";
-export { DEFAULT_RETRY_POLICY } from "./models/retry-policy.ts";
+export type { ModelProvider, ProviderSettings } from "./models/model-provider.ts";
+export type { ModelString } from "./models/model-string.ts";
 export type { RetryPolicy } from "./models/retry-policy.ts";
-export { BUILT_IN_PRICING, costOf, findPrice } from "./models/pricing.ts";
 export type { ModelPrice, PricingTable } from "./models/pricing.ts";
-export { loadPricingFile } from "./models/load-pricing.ts";
-export { formatCost } from "./models/format-cost.ts";
 
 /** The workspace: its limits, the executor choice, and the values a job view may hold. */
 export type { ExecutorChoice } from "./workspace/resolve-executor.ts";
@@ -133,8 +127,13 @@ export { ApprovalDenied } from "./errors/approval-denied.ts";
 export { ApprovalDecidedError } from "./errors/approval-decided-error.ts";
 export { ApprovalRequiredError } from "./errors/approval-required-error.ts";
 export { NoSuchApprovalError } from "./errors/no-such-approval-error.ts";
+export { WaitKindError } from "./errors/wait-kind-error.ts";
 export { JobNotWaitingError } from "./errors/job-not-waiting-error.ts";
 export { ChildJobFailed } from "./errors/child-job-failed.ts";
+export { InDoubtError } from "./errors/in-doubt-error.ts";
+export { ReplayDivergence } from "./errors/replay-divergence.ts";
+export { TimeoutError } from "./errors/timeout-error.ts";
+export type { TimeoutCause } from "./errors/timeout-error.ts";
 export { McpToolError } from "./errors/mcp-tool-error.ts";
 export { McpConnectionError } from "./errors/mcp-connection-error.ts";
 export type { McpConnectionProblem } from "./errors/mcp-connection-error.ts";

@@ -1,5 +1,5 @@
 /**
- * Approvals and child jobs across `kill -9` (issue 9 items 5 and 6, real processes, real SQLite files): an
+ * Approvals and child jobs across `kill -9` (real processes, real SQLite files): an
  * approved call runs exactly once when its worker is killed after it ran, and a replayed cell does not start a
  * second child.
  */

@@ -1,5 +1,5 @@
 /**
- * Durability under `kill -9` (issue 9): a child process runs 300 jobs whose cells loop over slow
+ * Durability under `kill -9`: a child process runs 300 jobs whose cells loop over slow
  * side-effecting tools writing to the application's own SQLite table; this test kills it with SIGKILL at
  * random moments (after a random number of finished jobs, while the other lanes are mid-cell) at least ten
  * times and starts it again, until every job is DONE. Then: no effect of the

@@ -1,7 +1,8 @@
 /**
- * A cell resumed after `kill -9` (issue 9, DESIGN §7): a recorded result is never asked for again, an
+ * A cell resumed after `kill -9`: a recorded result is never asked for again, an
  * idempotent call in doubt is made again with the same idempotency key, another call in doubt reads
- * `InDoubtError` in the cell, and nothing the cell printed before is printed twice.
+ * `InDoubtError` in the cell, nothing the cell printed before is printed twice, and the job's history records every
+ * call once (the one in doubt saying so).
  */
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
@@ -54,6 +55,12 @@ describe("a cell resumed after kill -9", () => {
       db.close();
       assert.deepEqual(effects.map((row) => row.tool), ["pay", "pay", "note"], "pay made twice (idempotent), note once");
       assert.equal(effects[0]!.key, effects[1]!.key, "with the same idempotency key");
+      // The history records every call once: pay's result (delivered in the run that was killed later), and the
+      // note in doubt, saying so.
+      assert.deepEqual(view.calls, [
+        { name: "pay", args: "{n:1}", result: "1" },
+        { name: "note", args: "{n:2}", error: "InDoubtError: note(…) was started but its worker stopped before it finished; it may or may not have taken effect" },
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

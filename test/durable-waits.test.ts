@@ -1,5 +1,5 @@
 /**
- * Durable waits (issue 9, DESIGN §4, §7): a cell that waits only for durable futures suspends — the job is
+ * Durable waits: a cell that waits only for durable futures suspends — the job is
  * `SUSPENDED`, only rows — and is resumed by replaying it up to the wait, which then yields. Suspension works
  * inside loops, helpers and `getAll`; a resumed cell prints nothing twice, in this process or another.
  */

@@ -31,7 +31,7 @@ describe("Google Gemini, through @ai-sdk/google, by a real job", () => {
   it("counts an empty dialog reply against the harness: replies that keep coming back empty stop the job", async () => {
     const { view } = await runWireJob({
       responses: [checked({ texts: [] }), checked({ texts: [] }), checked({ texts: [] })],
-      agent: { metadata: { MODEL: "google/gemini-2.5-flash", CHAT_STYLE: "MD_DIALOG" }, limits: { maxConsecutiveExceptions: 1 } },
+      agent: { metadata: { MODEL: "google/gemini-2.5-flash", CHAT_STYLE: "MD_DIALOG" }, harness: { maxConsecutiveExceptions: 1 } },
       message: "Hi",
     });
     assert.equal(view.status, "FAILED");

@@ -88,7 +88,7 @@ describe("OpenAI-compatible servers, through @ai-sdk/openai-compatible, by a rea
   it("holds token and cost limits conservatively: unknown usage stops a job that has one, after keeping the reply", async () => {
     const { view } = await runWireJob({
       responses: [chatStream({ content: "```ts\nprint(1)\n```", usage: null })],
-      agent: { ...OLLAMA, limits: { maxTokens: 1_000_000 } },
+      agent: { ...OLLAMA, harness: { maxTokens: 1_000_000 } },
     });
     assert.equal(view.status, "FAILED");
     assert.equal(view.error, "harness limit: maxTokens is set but the provider did not report the usage of 1 model call (model ollama.chat/qwen3), " +

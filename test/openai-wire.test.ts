@@ -1,7 +1,8 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { Agent, Statek, costOf, tool, BUILT_IN_PRICING, type AgentOptions, type ModelOptions } from "../src/index.ts";
+import { Agent, Statek, tool, type AgentOptions, type ModelOptions } from "../src/index.ts";
+import { BUILT_IN_PRICING, costOf } from "../src/models/index.ts";
 import { startLoopbackServer, type Responder } from "./support/loopback-server.ts";
 import { chatStream, openAiError } from "./support/openai-chat-stream.ts";
 import { runWireJob } from "./support/wire-job.ts";

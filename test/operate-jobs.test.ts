@@ -1,5 +1,5 @@
 /**
- * Operating jobs across processes (issue 9 item 7, DESIGN §3, §4): a dialog message reaches `onMessage` only
+ * Operating jobs across processes: a dialog message reaches `onMessage` only
  * after the commit that records it (a process killed at delivery leaves the message in history; a commit that
  * fails sends nothing), and `statek.events()` hears what another process commits.
  */

@@ -1,5 +1,5 @@
 /**
- * The published package, as a user gets it (DESIGN.md §14, issue 12): `npm pack` a copy of this checkout (its
+ * The published package, as a user gets it: `npm pack` a copy of this checkout (its
  * `prepack` builds `dist/`), install the tarball into an empty project with the pinned Node, and run there the
  * README's program as plain JavaScript, `npx statek --help`, the subpath entries, the store conformance suite
  * and a type check of the declarations. Every command's output is shown when it fails.

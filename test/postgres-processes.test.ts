@@ -1,6 +1,5 @@
 /**
- * Two processes sharing one PostgreSQL database, stepping the same jobs with `statek.runJob` loops (issue 11;
- * the worker's own multi-process tests come with the worker): every job ends DONE, each effect of each step
+ * Two processes sharing one PostgreSQL database, stepping the same jobs with `statek.runJob` loops (* the worker's own multi-process tests come with the worker): every job ends DONE, each effect of each step
  * happened exactly once (the application's table counts the calls per idempotency key), and both processes
  * took part. The jobs sleep between effects, so they suspend and are woken by their timers, and the
  * processes hear each other's commits through the store's wake-up hints.

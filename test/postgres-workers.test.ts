@@ -1,5 +1,5 @@
 /**
- * Worker processes (`statek.worker`) on one PostgreSQL database (issue 11), through the same child as the SQLite
+ * Worker processes (`statek.worker`) on one PostgreSQL database, through the same child as the SQLite
  * worker tests (test/fixtures/worker-process.ts, given a `postgres://…?schema=…` store):
  * - three workers, jobs that suspend twice — a durable sleep, then `waitForMessage()` with the message pushed
  *   from this test process once the job waits for it: every job DONE with its message, each step committed
@@ -14,9 +14,9 @@
  * The notes live in a `notes` table in the test's PostgreSQL schema (test/fixtures/app-notes.ts): that is where
  * an application running workers on PostgreSQL keeps its tables, and the insert is asynchronous, so no worker's
  * event loop blocks on another process's lock as it would on a shared SQLite file.
- * The issue's size (1,000 jobs) runs with STATEK_FULL_WORKER_TESTS=1; by default 200, to keep the suite's time
- * reasonable on a shared 2-core machine (at 1,000 it found a note written twice with a since-reverted worker
- * change — see "A non-idempotent call ran twice in one step" in docs/architecture.md's known gaps). Skipped
+ * 1,000 jobs run with STATEK_FULL_WORKER_TESTS=1; by default 200, to keep the suite's time reasonable on a
+ * shared 2-core machine (at 1,000 it once caught a note written twice: see
+ * docs/decisions/2026-12-04-several-workers-on-one-postgresql.md). Skipped
  * (with the reason printed) when no server is configured, never in CI.
  */
 import assert from "node:assert/strict";

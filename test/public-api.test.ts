@@ -1,7 +1,7 @@
 /**
- * The public surface (issue 12, DESIGN.md §14): what each entry exports is deliberate (a list held here), no
- * export collides with a test runner's globals, entry files only re-export, and every `exports` target of
- * package.json names the entry file it is built from.
+ * The public surface: what each entry exports at run time is deliberate (a list held here; the types are held by
+ * the API report in `api/`), no export collides with a test runner's globals, entry files only re-export, and
+ * every `exports` target of package.json names the entry file it is built from.
  */
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
@@ -11,32 +11,49 @@ import { describe, it } from "node:test";
 const root = join(import.meta.dirname, "..");
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { exports: Record<string, string | Record<string, string>> };
 
-/** Each subpath's runtime exports, sorted. Adding one is a decision: add it here too. */
+/** Each subpath's runtime exports, sorted. Adding one is a decision: add it here too (and to `api/`). */
 const SURFACE: Record<string, string[]> = {
   ".": [
-    "Agent", "DIFFICULTIES", "MODEL_OPTION_KEYS", "REASONING_EFFORTS", "answerTool", "ApprovalDecidedError", "ApprovalDenied", "ApprovalRequiredError", "BUILT_IN_PRICING", "ChildJobFailed", "JobNotWaitingError", "NoSuchApprovalError", "BUILT_IN_PROVIDERS", "CHAT_STYLES", "CHAT_STYLE_NAMES", "CorruptRecordError", "DEFAULT_CHAT_STYLE",
-    "DEFAULT_HARNESS_LIMITS", "DEFAULT_MCP_TIMEOUT_MS", "DEFAULT_RETRY_POLICY", "DEFAULT_WORKSPACE_LIMITS", "FINAL_CHECK_MESSAGE", "FinalCheck",
-    "InvalidModelStringError", "InvalidPricingError", "InvalidPromptFileError", "InvalidToolArgumentsError", "InvalidToolsScopeError",
-    "InvalidJobStatusError", "InvalidWorkspaceLimitError", "JOB_STATUSES", "JobCancelledError", "JobConflictError", "JobFailedError",
-    "JobFinishedError", "LoadApiKeyError",
-    "LoadProviderPackageError", "IncompleteReplyError", "McpConnectionError", "McpToolError", "ModelCallError", "ModelProviderError", "NameError", "NoSuchAgentError", "NoSuchJobError", "NoSuchProviderError", "OpaqueValue",
-    "ResourceLimitError", "SYSTEM_TOOLS", "ScriptExhaustedError", "ScriptedModel", "Statek", "StatekError", "StoreError", "StoredDefinition", "Tombstone",
-    "UnsupportedModelVersionError", "ValidationError", "costOf", "createModelRegistry", "describeClass", "errorHandler", "findPrice",
-    "formatCost", "isErrorHandler", "isTool", "llmRepr", "loadPricingFile", "mcpServer", "mcpTools", "parseModelString", "registerEnum", "registerFormatter",
-    "scriptedModel", "tool",
+    "Agent", "ApprovalDecidedError", "DIFFICULTIES", "answerTool", "ApprovalDenied", "ApprovalRequiredError", "CHAT_STYLES", "ChildJobFailed",
+    "CorruptRecordError", "DEFAULT_CHAT_STYLE", "DEFAULT_HARNESS_LIMITS", "DEFAULT_MCP_TIMEOUT_MS",
+    "DEFAULT_WORKSPACE_LIMITS", "FINAL_CHECK_MESSAGE", "FinalCheck", "InDoubtError", "IncompleteReplyError",
+    "InvalidJobStatusError", "InvalidModelStringError", "InvalidPricingError", "InvalidPromptFileError",
+    "InvalidToolArgumentsError", "InvalidToolsScopeError", "InvalidWorkspaceLimitError", "JOB_STATUSES",
+    "JobCancelledError", "JobConflictError", "JobFailedError", "JobFinishedError", "JobNotWaitingError",
+    "LoadApiKeyError", "LoadProviderPackageError", "McpConnectionError", "McpToolError", "ModelCallError",
+    "ModelProviderError", "NameError", "NoSuchAgentError", "NoSuchApprovalError", "NoSuchJobError",
+    "NoSuchProviderError", "OpaqueValue", "ReplayDivergence", "ResourceLimitError", "ScriptExhaustedError",
+    "ScriptedModel", "Statek", "StatekError", "StoreError", "StoredDefinition", "TimeoutError", "Tombstone",
+    "UnsupportedModelVersionError", "ValidationError", "WaitKindError", "describeClass", "errorHandler", "llmRepr",
+    "mcpServer", "mcpTools", "registerEnum", "registerFormatter", "scriptedModel", "tool",
   ],
-  "./testing": ["ScriptExhaustedError", "ScriptedModel", "runTestJob", "scriptedModel"],
+  "./testing": [
+    "ScriptExhaustedError", "ScriptedModel", "runTestJob", "scriptedModel",
+  ],
   "./store": [
-    "ACTIVE_STATUSES", "CorruptRecordError", "DEFAULT_STORE_PATH", "MAX_MEMORY_CONTEXTS", "FUTURE_KINDS", "FUTURE_STATES", "JOB_STATUSES", "JobConflictError",
-    "LeaseLostError", "NoSuchJobError", "SQLITE_SYNCHRONOUS_MODES", "STATUS_TRANSITIONS", "SqliteStore", "StoreError", "WAITING_STATUS",
-    "createSqliteStore", "createStore", "openStore", "runAdapterSuite", "runStoreSuite", "sampleJob", "sampleRecord",
+    "ACTIVE_STATUSES", "CorruptRecordError", "DEFAULT_STORE_PATH", "FUTURE_KINDS", "MAX_MEMORY_CONTEXTS", "FUTURE_STATES", "JOB_STATUSES",
+    "JobConflictError", "LeaseLostError", "NoSuchJobError", "SQLITE_SYNCHRONOUS_MODES", "STATUS_TRANSITIONS",
+    "SqliteStore", "StoreError", "WAITING_STATUS", "WAIT_DOORS", "WaitKindError", "createSqliteStore", "createStore",
+    "openStore", "runAdapterSuite", "runStoreSuite", "sampleJob", "sampleRecord",
   ],
-  "./postgres": ["POSTGRES_MIGRATIONS", "POSTGRES_SCHEMA_VERSION", "PostgresStore", "createPostgresStore", "maskConnectionString"],
+  "./postgres": [
+    "POSTGRES_MIGRATIONS", "POSTGRES_SCHEMA_VERSION", "PostgresStore", "createPostgresStore", "maskConnectionString",
+  ],
   "./executor": [
-    "CODE_START_OP", "DEFAULT_VM_LIMITS", "GUEST_OPERATIONS", "QUICKJS_MAX_STACK_BYTES", "QUICKJS_MIN_VM_MEMORY_BYTES", "configureReadyVms",
-    "configureSandboxPool",
-    "configureSlotPool", "createQuickJsExecutor", "createTrustedExecutor", "guestBootstrapSource", "operationName", "runWorkspaceSuite",
+    "DEFAULT_VM_LIMITS", "QUICKJS_MAX_STACK_BYTES", "QUICKJS_MIN_VM_MEMORY_BYTES", "configureReadyVms",
+    "configureSandboxPool", "configureSlotPool", "createQuickJsExecutor", "createTrustedExecutor", "runWorkspaceSuite",
     "sandboxThreadCount",
+  ],
+  "./models": [
+    "BUILT_IN_PRICING", "BUILT_IN_PROVIDERS", "DEFAULT_RETRY_POLICY", "MODEL_OPTION_KEYS", "REASONING_EFFORTS", "costOf", "createModelRegistry", "findPrice",
+    "loadPricingFile", "parseModelString",
+  ],
+  "./format": [
+    "buildTimeline", "formatCost", "formatDuration", "formatError", "formatJobUsage", "formatTime", "formatUsage",
+    "postProcessVerdict", "timelineItem", "unusualFinish", "variableChanges",
+  ],
+  "./agents": [
+    "SYSTEM_TOOLS", "isErrorHandler", "isTool",
   ],
 };
 
@@ -46,7 +63,7 @@ const TEST_RUNNER_GLOBALS = [
   "bench", "assert", "chai", "expectTypeOf", "assertType", "fit", "fdescribe", "xit", "xdescribe", "xtest", "context", "todo", "skip",
 ];
 
-/** What the user API must not export: internals that once leaked into it (issue 12). */
+/** What the user API must not export: internals of its modules. */
 const INTERNALS = [
   "describe", "briefLine", "toolEntry", "toolDeclaration", "renderPrompt", "toolPayload", "payloadProfileFor", "requestTools", "parseVariants",
   "textVariant", "selectScopedTools", "parseLlmToolsScope", "selectTools", "ToolRegistry", "configureSlotPool", "configureReadyVms",
@@ -61,8 +78,8 @@ function sourceOf(subpath: string): string {
 }
 
 describe("the public API", () => {
-  it("package.json exports exactly the five entries, each built from the source its condition names", () => {
-    assert.deepEqual(Object.keys(manifest.exports), [".", "./testing", "./store", "./postgres", "./executor", "./package.json"]);
+  it("package.json exports exactly these entries, each built from the source its condition names", () => {
+    assert.deepEqual(Object.keys(manifest.exports), [...Object.keys(SURFACE), "./package.json"]);
     for (const subpath of Object.keys(SURFACE)) {
       const target = manifest.exports[subpath] as Record<string, string>;
       const source = target["statek-source"]!;
@@ -87,10 +104,18 @@ describe("the public API", () => {
     assert.deepEqual(INTERNALS.filter((name) => name in entry), []);
   });
 
-  it("old public names still work as aliases of the new ones", async () => {
+  it("helpers live on subpaths, not on the user API; the executor contract leaves out the guest protocol", async () => {
     const entry = (await import(sourceOf("."))) as Record<string, unknown>;
-    assert.equal(entry.CHAT_STYLE_NAMES, entry.CHAT_STYLES);
-    assert.deepEqual(entry.CHAT_STYLES, ["CONSOLE", "MARKDOWN", "MD_DIALOG", "DIRECT"]);
+    const helpers = ["costOf", "findPrice", "formatCost", "parseModelString", "BUILT_IN_PROVIDERS", "BUILT_IN_PRICING", "SYSTEM_TOOLS", "CHAT_STYLE_NAMES"];
+    assert.deepEqual(helpers.filter((name) => name in entry), []);
+    const executor = (await import(sourceOf("./executor"))) as Record<string, unknown>;
+    assert.deepEqual(["CODE_START_OP", "GUEST_OPERATIONS", "guestBootstrapSource", "operationName"].filter((name) => name in executor), []);
+  });
+
+  it("limits, which named harness limits on an agent and workspace limits on Statek.open, is refused naming the option meant", async () => {
+    const { Agent, Statek } = (await import(sourceOf("."))) as typeof import("../src/index.ts");
+    assert.throws(() => new Agent({ role: "a", ...({ limits: { maxTurns: 1 } } as object) }), /limits is not an option; .* are harness/);
+    await assert.rejects(Statek.open({ store: ":memory:", ...({ limits: { cellTimeMs: 1 } } as object) }), /limits is not an option; .* are workspaceLimits/);
   });
 
   it("entry files only re-export", () => {

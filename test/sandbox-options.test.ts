@@ -41,8 +41,8 @@ describe("sandbox options of Statek and Agent", () => {
 
   it("refuses an unknown executor and bad limits when opening", async () => {
     await assert.rejects(Statek.open({ store: ":memory:", executor: "docker" as never }), /^TypeError: Statek\.open: executor: expected "quickjs", "trusted" or an Executor, got "docker"$/);
-    await assert.rejects(Statek.open({ store: ":memory:", limits: { memoryBytes: 0 } }), /workspace limit memoryBytes: expected a positive integer, got 0/);
-    await assert.rejects(Statek.open({ store: ":memory:", limits: { memoryBytes: 16 * 1024 * 1024 } }), /workspace limit memoryBytes: expected at least 24 MiB for the quickjs executor/);
+    await assert.rejects(Statek.open({ store: ":memory:", workspaceLimits: { memoryBytes: 0 } }), /workspace limit memoryBytes: expected a positive integer, got 0/);
+    await assert.rejects(Statek.open({ store: ":memory:", workspaceLimits: { memoryBytes: 16 * 1024 * 1024 } }), /workspace limit memoryBytes: expected at least 24 MiB for the quickjs executor/);
   });
 
   it("checks the agent's allowed tool set on every call from code", async () => {

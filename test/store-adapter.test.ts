@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Agent, Statek, scriptedModel } from "../src/index.ts";
-import { createStore, runAdapterSuite, type StoreAdapter } from "../src/store/index.ts";
+import { createStore, runAdapterSuite } from "../src/store/index.ts";
 import { MemoryAdapter } from "./fixtures/memory-adapter.ts";
 
 runAdapterSuite({
@@ -32,7 +32,7 @@ describe("createStore", () => {
     const { readNextClaim: _claims, transaction: _transaction, ...partial } = Object.fromEntries(
       Object.entries(Object.getOwnPropertyDescriptors(MemoryAdapter.prototype)).map(([name]) => [name, () => undefined]),
     );
-    assert.throws(() => createStore({ ...partial, dialect: "memory", supportsMultipleProcesses: false } as unknown as StoreAdapter),
+    assert.throws(() => createStore({ ...partial, dialect: "memory", supportsMultipleProcesses: false } as never),
       /createStore: the adapter has no transaction, readNextClaim \(see StoreAdapter in statek\/store\)/);
     assert.throws(() => createStore(null as never), /expected a StoreAdapter/);
     const store = createStore(new MemoryAdapter(), { name: "my store" });

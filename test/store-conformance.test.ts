@@ -1,5 +1,5 @@
 /**
- * The one conformance suite (DESIGN.md §9), looped over every store this environment offers: SQLite in memory,
+ * The one conformance suite, looped over every store this environment offers: SQLite in memory,
  * SQLite in a file (with a second connection, as a second process would open, and damaged rows), and PostgreSQL
  * when `STATEK_TEST_POSTGRES` names a server (`postgres://…`; `npm run test:pg` starts one), else skipped with
  * the reason printed — except in CI, where a missing server fails the run.

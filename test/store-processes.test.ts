@@ -1,5 +1,5 @@
 /**
- * Leases across real processes on one SQLite file (issue 9, item 1): two processes claiming runnable jobs at the
+ * Leases across real processes on one SQLite file: two processes claiming runnable jobs at the
  * same time never claim the same job, and a process whose lease was taken over by another cannot write — its
  * fenced journal append and commit fail with `LeaseLostError` and change nothing. Each process is a child
  * holding its own store, driven over stdio (`fixtures/store-process.ts`).

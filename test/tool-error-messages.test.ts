@@ -1,5 +1,5 @@
 /**
- * Every error message issue #3 lists, asserted by its exact text, in the form the model or the developer
+ * Every error message the tools page lists, asserted by its exact text, in the form the model or the developer
  * reads it.
  */
 import assert from "node:assert/strict";

@@ -1,8 +1,8 @@
 /**
- * The Tools page end to end (issue #3): both routes — a call from agent code in a real QuickJS workspace and
+ * The Tools page end to end: both routes — a call from agent code in a real QuickJS workspace and
  * a formal call from the model — through the broker, with argument preparation, results, errors, history,
- * `brief`/`docstr`, hidden tools and the seed's own examples. `§10.N` names translate scenario N of
- * reference/tools-spec.md §10.
+ * `brief`/`docstr`, hidden tools and the seed's own examples. `§10.N` in a test name numbers the scenario it
+ * covers.
  */
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";

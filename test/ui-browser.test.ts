@@ -1,5 +1,5 @@
 /**
- * The web UI in a real browser (issue 13): Debian's chromium driven by playwright-core. Tests open pages, click
+ * The web UI in a real browser: Debian's chromium driven by playwright-core. Tests open pages, click
  * actions, and watch live updates arrive in another open page without a reload. With STATEK_UI_SCREENSHOTS=1 they
  * also write the screenshots docs/ui.md shows.
  */

@@ -1,6 +1,6 @@
 /**
  * `statek worker`, `statek submit`, `statek push` and `statek jobs --agent` end to end, as real processes
- * (issue 10): a job submitted from one process is run by the worker process, waits for a message, and finishes
+ *: a job submitted from one process is run by the worker process, waits for a message, and finishes
  * when another process pushes it; SIGTERM stops the worker gracefully, and a second signal exits at once.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * The worker as a service, in real processes (issue 10): many jobs sleeping twice finish under one worker (wake
+ * The worker as a service, in real processes: many jobs sleeping twice finish under one worker (wake
  * lateness reported); two worker processes share one SQLite file without committing a step twice or failing a
  * job by a conflict; a worker killed with SIGKILL while holding leases is taken over at once by a worker started
  * after it on the same machine, which proves it gone (no such process) instead of waiting for its leases.

@@ -42,6 +42,6 @@ export function calendarAgent(tools: Tool[], modelName?: string): Agent {
     tools,
     metadata: { CHAT_STYLE: "MARKDOWN", ...(modelName ? { MODEL: modelName } : {}) },
     ...(modelName ? {} : { model: scriptedModel(SCRIPT) }),
-    limits: { maxTurns: 12 },
+    harness: { maxTurns: 12 },
   });
 }

@@ -14,7 +14,9 @@
  * The example imports STATEK from this repository's sources (`../../src/index.ts`), so the demo always runs the
  * code beside it; in your project the same imports come from `"statek"`.
  */
-import { createModelRegistry, formatCost, Statek, type HistoryRecord } from "../../src/index.ts";
+import { Statek, type HistoryRecord } from "../../src/index.ts";
+import { formatCost } from "../../src/format/index.ts";
+import { createModelRegistry } from "../../src/models/index.ts";
 import { REQUEST, calendarAgent } from "./agent.ts";
 import { Calendar, Meeting, startOfDay } from "./calendar.ts";
 import { findEmptySlot, moveMeetingTool } from "./tools.ts";

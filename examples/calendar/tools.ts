@@ -1,6 +1,6 @@
 /**
  * @module
- * The calendar agent's tools: the controlled capabilities (DESIGN.md §5, the seed's examples). Reads go
+ * The calendar agent's tools: the controlled capabilities (the seed's examples). Reads go
  * straight to the `calendar` object in scope; the write goes through `moveMeeting`.
  */
 import { z } from "zod";

@@ -1,21 +1,21 @@
-/** An agent's tool registry (issue #3 Build 2): its tools, tools in its context, then the system tools. */
+/** An agent's tool registry: its tools, tools in its context, then the system tools. */
 import { WORKSPACE_GLOBALS_NOTE } from "../workspace/workspace-notes.ts";
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { CHAT_STYLE_NAMES } from "../tools/chat-style.ts";
 import { tool } from "../tools/tool.ts";
 import { Agent } from "./agent.ts";
 import { Statek } from "../jobs/statek.ts";
 import { scriptedModel } from "../models/scripted-model.ts";
 import { z } from "zod";
 import { CHAT_STYLES } from "./chat-styles/chat-style.ts";
+import { chatStyleRules } from "./chat-styles/chat-styles.ts";
 
 const make = (name: string) => tool({ name, description: `The ${name} tool.`, run: () => name });
 const names = (tools: ReadonlyArray<{ name: string }>) => tools.map((t) => t.name);
 
 describe("Agent tool registries", () => {
-  it("the tools layer names the same chat styles the jobs layer implements", () => {
-    assert.deepEqual([...CHAT_STYLE_NAMES], [...CHAT_STYLES]);
+  it("every chat style the tools layer names has its rules", () => {
+    assert.deepEqual(CHAT_STYLES.map((style) => chatStyleRules(style).name), [...CHAT_STYLES]);
   });
 
   it("own tools, then context tools, then the built-in system tools; explicit, per agent", () => {

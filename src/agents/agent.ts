@@ -2,7 +2,7 @@
  * @module
  * `Agent`: the definition a job runs — its role, system prompt, tools, private context, settings and model,
  * plus its dialog channel, warmup code, harness limits and post-processors. Agents are code, so every
- * process that runs jobs registers them (DESIGN.md §4).
+ * process that runs jobs registers them.
  */
 import { briefTool, docstrTool } from "../docs/system-tools.ts";
 import type { LanguageModel } from "../models/language-model.ts";
@@ -79,8 +79,8 @@ export interface AgentOptions extends JobSettings {
    * model object is used as it is; a string is resolved through the model registry (`Statek.open({ models })`).
    */
   model?: LanguageModel | string;
-  /** @deprecated The old name of {@link JobSettings.harness}; still accepted (not together with `harness`). */
-  limits?: HarnessLimits;
+  /** Not an option: an agent's limits are {@link JobSettings.harness}; giving `limits` throws a `TypeError` saying so. */
+  limits?: never;
   /** What the agent does, for other agents and operators (`DESCRIPTION`). */
   description?: string;
   /**
@@ -291,11 +291,6 @@ export class Agent {
     defaults.set(this, { style, defaultPrompt: options.systemPrompt === undefined, codePostProcessors: Object.freeze(codePostProcessors), options: { ...options } });
   }
 
-  /** @deprecated The old name of {@link Agent.harness}. */
-  get limits(): HarnessLimits {
-    return this.harness;
-  }
-
   /**
    * An agent from a prompt definition file (metadata lines, `# System Prompt`, the prompt text); the parts
    * that are code come in `options`, and settings given there win over the file's.
@@ -309,14 +304,14 @@ export class Agent {
    */
   static fromPromptFile(path: string, options: PromptFileAgentOptions = {}): Agent {
     const definition = readPromptFile(path);
-    const { limits, harness, ...rest } = options;
+    const { harness, ...rest } = options;
     const label = `Agent.fromPromptFile(${JSON.stringify(path)})`;
     return new Agent({
       ...rest,
       role: options.role ?? definition.role,
       systemPrompt: definition.systemPrompt,
       metadata: definition.metadata,
-      harness: { ...definition.limits, ...checkHarnessOption(harness, limits, label) },
+      harness: { ...definition.limits, ...checkHarnessOption(harness, (options as { limits?: unknown }).limits, label) },
     });
   }
 }

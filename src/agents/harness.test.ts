@@ -9,7 +9,7 @@ async function run(turns: ScriptedTurn[], limits: HarnessLimits, options: Partia
   const model = scriptedModel(turns);
   const fails = tool({ name: "fails", description: "Always fails.", params: z.object({}), run: () => { throw new Error("nope"); } });
   const { metadata, ...statekOptions } = options;
-  const agent = new Agent({ role: "limited", model, limits, tools: [fails], ...(metadata ? { metadata } : {}) });
+  const agent = new Agent({ role: "limited", model, harness: limits, tools: [fails], ...(metadata ? { metadata } : {}) });
   const statek = await Statek.open({ store: ":memory:", agents: [agent], ...statekOptions });
   const { id } = await statek.submitJob(agent);
   const view = await statek.runJob(id);
@@ -95,7 +95,7 @@ describe("harness limits", () => {
 
   it("gives a restarted dialog job a fresh turn allowance", async () => {
     const model = scriptedModel([ts("1"), "First answer.", ts("2"), "Second answer.", ts("3"), ts("4"), ts("5")]);
-    const agent = new Agent({ role: "chatty", model, limits: { maxTurns: 2 }, metadata: { CHAT_STYLE: "MD_DIALOG" } });
+    const agent = new Agent({ role: "chatty", model, harness: { maxTurns: 2 }, metadata: { CHAT_STYLE: "MD_DIALOG" } });
     const statek = await Statek.open({ store: ":memory:", agents: [agent] });
     const { id } = await statek.submitJob(agent, { message: "one" });
     assert.equal((await statek.runJob(id)).status, "DONE");
@@ -109,7 +109,7 @@ describe("harness limits", () => {
   });
 
   it("refuses unknown or negative limits when the agent is defined", () => {
-    assert.throws(() => new Agent({ role: "x", limits: { maxTurn: 3 } as never }), /Agent 'x': unknown harness limit 'maxTurn'/);
-    assert.throws(() => new Agent({ role: "x", limits: { maxCost: -1 } }), /Agent 'x': harness limit maxCost must be a number ≥ 0, got -1/);
+    assert.throws(() => new Agent({ role: "x", harness: { maxTurn: 3 } as never }), /Agent 'x': unknown harness limit 'maxTurn'/);
+    assert.throws(() => new Agent({ role: "x", harness: { maxCost: -1 } }), /Agent 'x': harness limit maxCost must be a number ≥ 0, got -1/);
   });
 });

@@ -1,12 +1,11 @@
 /**
  * @module
- * Harness limits (DESIGN.md §8.4): per job, a limit on model turns, on exceptions (in total and in a row), on
+ * Harness limits: per job, a limit on model turns, on exceptions (in total and in a row), on
  * tokens and on cost. A job over a limit ends `FAILED` with a readable reason (and its error handlers run).
  * Turns and exceptions count from the job's last (re)start, so a dialog job gets a fresh allowance for each
  * user message; tokens and cost count over the job's whole life. The step checks them
  * (`jobs/step/harness-checks.ts`).
  */
-import type { JsonValue } from "../store/store.ts";
 import { kindOf } from "../tools/with-article.ts";
 
 /** Per-job limits; a limit left out is unlimited (except `maxTurns`, see the defaults). */

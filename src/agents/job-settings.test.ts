@@ -1,5 +1,5 @@
 /**
- * Typed settings and their metadata names (issue 12): `chatStyle`/`CHAT_STYLE`, `toolsScope`/`LLM_TOOLS_SCOPE`,
+ * Typed settings and their metadata names: `chatStyle`/`CHAT_STYLE`, `toolsScope`/`LLM_TOOLS_SCOPE`,
  * `toolsSchema`/`TOOLS_SCHEMA`, `xmlBoxConsole`/`XML_BOX_CONSOLE`, `defaultAcl`/`STATEK_DEFAULT_ACL`, a model
  * string/`MODEL`, `harness`/`MAX_…`, `postProcessors`/`POST_PROCESSORS`. One rule: the typed option wins at its
  * level; a job's settings win over its agent's, the agent's over the process's.
@@ -68,12 +68,13 @@ describe("typed settings and their metadata names", () => {
     assert.equal(typed.view.error, "harness limit: the job used all 2 of its model turns (maxTurns) without calling exit()");
     const named = await run(loop, { metadata: { MAX_TURNS: "1" } });
     assert.equal(named.view.error, "harness limit: the job used all 1 of its model turns (maxTurns) without calling exit()");
-    const alias = new Agent({ role: "a", limits: { maxCost: 0.5 } });
-    assert.deepEqual([alias.harness, alias.limits], [{ maxCost: 0.5 }, { maxCost: 0.5 }]);
-    assert.equal(alias.metadata.MAX_COST, undefined, "an agent's limits stay in code, not in the metadata its jobs copy");
-    assert.throws(() => new Agent({ role: "a", harness: { maxTurns: 1 }, limits: { maxTurns: 2 } }), {
+    const limited = new Agent({ role: "a", harness: { maxCost: 0.5 } });
+    assert.deepEqual(limited.harness, { maxCost: 0.5 });
+    assert.equal(limited.metadata.MAX_COST, undefined, "an agent's limits stay in code, not in the metadata its jobs copy");
+    // `limits` is no option of an agent (plain JavaScript gets past the type): the error names the one that is.
+    assert.throws(() => new Agent({ role: "a", ...({ limits: { maxTurns: 1 } } as object) }), {
       name: "TypeError",
-      message: "Agent 'a': give harness or limits (the old name of harness), not both",
+      message: "Agent 'a': limits is not an option; an agent's limits (turns, exceptions, tokens, cost) are harness",
     });
   });
 
@@ -134,11 +135,11 @@ describe("typed settings and their metadata names", () => {
     }
   });
 
-  it("Statek.open: workspaceLimits, its old name limits, not both", async () => {
+  it("Statek.open: workspaceLimits; limits is refused by name", async () => {
     await assert.rejects(Statek.open({ store: ":memory:", workspaceLimits: { memoryBytes: 0 } }), /workspace limit memoryBytes: expected a positive integer, got 0/);
-    await assert.rejects(Statek.open({ store: ":memory:", limits: { memoryBytes: 0 } }), /workspace limit memoryBytes: expected a positive integer, got 0/);
-    await assert.rejects(Statek.open({ store: ":memory:", workspaceLimits: {}, limits: {} }), {
-      name: "TypeError", message: "Statek.open: give workspaceLimits or limits (the old name of workspaceLimits), not both",
+    await assert.rejects(Statek.open({ store: ":memory:", ...({ limits: { cellTimeMs: 100 } } as object) }), {
+      name: "TypeError",
+      message: "Statek.open: limits is not an option; workspace limits (cellTimeMs, memoryBytes, …) are workspaceLimits, harness limits (maxTurns, …) are harness",
     });
     const looping = new Agent({ role: "loop", model: scriptedModel([ts("while (true) {}"), ts("exit()")]) });
     const statek = await Statek.open({ store: ":memory:", agents: [looping], workspaceLimits: { cellTimeMs: 200 } });

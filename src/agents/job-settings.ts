@@ -24,6 +24,7 @@ import { parsePostProcessors } from "./parse-post-processors.ts";
 import { checkTemperature } from "../models/model-call-settings.ts";
 import { defaultDifficultyOf, parseDifficulty, parseModelChoice, type Difficulty } from "./difficulty.ts";
 import { parseLocale } from "./locale.ts";
+import { errorMessage } from "../errors/error-text.ts";
 
 /** The JSON Schema profile of the formal tools offered to the model (`TOOLS_SCHEMA`). */
 export type ToolsSchema = "strict" | "plain";
@@ -233,7 +234,7 @@ export function checkMetadataSettings(metadata: Readonly<Record<string, JsonValu
   try {
     style = chatStyleOf(metadata);
   } catch (error) {
-    throw new TypeError(`${label}: ${(error as Error).message}`);
+    throw new TypeError(`${label}: ${errorMessage(error)}`);
   }
   const text = (key: string): string | undefined => {
     const value = metadata[key];
@@ -246,7 +247,7 @@ export function checkMetadataSettings(metadata: Readonly<Record<string, JsonValu
     try {
       selectScopedTools(tools, scope, style);
     } catch (error) {
-      throw new TypeError(`${label}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new TypeError(`${label}: ${errorMessage(error)}`, { cause: error });
     }
   }
   const schema = text(METADATA_KEYS.toolsSchema)?.trim();
@@ -261,7 +262,7 @@ export function checkMetadataSettings(metadata: Readonly<Record<string, JsonValu
     try {
       parsePostProcessors(postProcessors);
     } catch (error) {
-      throw new TypeError(`${label}: ${(error as Error).message}`, { cause: error });
+      throw new TypeError(`${label}: ${errorMessage(error)}`, { cause: error });
     }
   }
   harnessFromMetadata(metadata, label);
@@ -280,12 +281,10 @@ export function checkMetadataSettings(metadata: Readonly<Record<string, JsonValu
   return style;
 }
 
-/** Checks harness limits given as a typed option (`harness`, or its old name `limits`). */
+/** Checks harness limits given as a typed option (`harness`); `limits` is refused, naming `harness`. */
 export function checkHarnessOption(harness: unknown, limits: unknown, label: string): HarnessLimits {
-  if (harness !== undefined && limits !== undefined) {
-    throw new TypeError(`${label}: give harness or limits (the old name of harness), not both`);
-  }
-  return checkHarnessLimits(harness ?? limits, label);
+  if (limits !== undefined) throw new TypeError(`${label}: limits is not an option; an agent's limits (turns, exceptions, tokens, cost) are harness`);
+  return checkHarnessLimits(harness, label);
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * @module
- * Post-processors (DESIGN.md §8.4): checks that see a model reply before it is committed and may let it
+ * Post-processors: checks that see a model reply before it is committed and may let it
  * through, rewrite it, add a note for the model, or veto it (the reply is not committed; the model is asked
  * again with the veto's message). They run in order; each sees the previous one's result; a veto ends the
  * chain. A post-processor that acted keeps a dialog reply from ending the turn.

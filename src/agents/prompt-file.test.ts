@@ -37,7 +37,7 @@ describe("Agent.fromPromptFile", () => {
     const agent = Agent.fromPromptFile(path, { tools: [find], model });
     assert.equal(agent.role, "calendar_assistant");
     assert.deepEqual(agent.metadata, { MODEL: "openai/gpt-5-mini", CHAT_STYLE: "MD_DIALOG", LLM_TOOLS_SCOPE: "ALL", POST_PROCESSORS: "FinalCheck(minActions=2)" });
-    assert.equal(agent.limits.maxTurns, 7);
+    assert.equal(agent.harness.maxTurns, 7);
     assert.ok(agent.postProcessors[0] instanceof FinalCheck && agent.postProcessors[0].minActions === 2);
     const statek = await Statek.open({ store: ":memory:", agents: [agent] });
     const { id } = await statek.submitJob(agent, { params: { who: "Ada" }, message: "Hi" });

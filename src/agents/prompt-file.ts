@@ -1,6 +1,6 @@
 /**
  * @module
- * Prompt definition files (DESIGN.md §8.5), read by `Agent.fromPromptFile`:
+ * Prompt definition files, read by `Agent.fromPromptFile`:
  *
  * ```
  * # MODEL: openai/gpt-5-mini
@@ -27,6 +27,7 @@ import { checkModelSetting } from "./job-settings.ts";
 import { CHAT_STYLES, isChatStyle } from "./chat-styles/chat-style.ts";
 import { HARNESS_METADATA_KEYS, type HarnessLimits } from "./harness.ts";
 import { parsePostProcessors } from "./parse-post-processors.ts";
+import { errorMessage } from "../errors/error-text.ts";
 
 /** What a prompt file defines. */
 export interface PromptDefinition {
@@ -53,7 +54,7 @@ export function readPromptFile(file: string): PromptDefinition {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new InvalidPromptFileError({ file, reason: `cannot read the prompt file: ${(error as Error).message}`, cause: error });
+    throw new InvalidPromptFileError({ file, reason: `cannot read the prompt file: ${errorMessage(error)}`, cause: error });
   }
   return parsePromptFile(text, file);
 }
@@ -118,7 +119,7 @@ function checkMetadata(key: string, value: string, fail: (reason: string) => nev
     if (key === "POST_PROCESSORS") parsePostProcessors(value);
   } catch (error) {
     if (error instanceof InvalidPromptFileError) throw error;
-    fail((error as Error).message);
+    fail(errorMessage(error));
   }
   if (LIMIT_KEYS[key] && !(Number(value) >= 0)) fail(`${key} must be a number ≥ 0, got '${value}'`);
 }

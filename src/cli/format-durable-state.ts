@@ -7,7 +7,7 @@
 import type { FutureRow, Journal, JsonValue, Lease } from "../store/store.ts";
 import { decodeJournalItem } from "../workspace/cell-journal.ts";
 import { formatError } from "../tools/call-tool.ts";
-import { formatTime } from "./format-time.ts";
+import { formatTime } from "../format/format-time.ts";
 import { readField } from "./read-field.ts";
 import { truncateLine } from "./truncate-text.ts";
 

@@ -3,10 +3,10 @@
  * The header `statek show` prints above a job's timeline: who runs it, where it stands, what it cost.
  */
 import type { JobRow, JsonValue } from "../store/store.ts";
-import { formatCost } from "../models/format-cost.ts";
+import { formatJobUsage } from "../format/format-job-usage.ts";
 import { llmRepr } from "../tools/llm-repr.ts";
 import { formatExitStatus } from "./format-exit-status.ts";
-import { formatTime } from "./format-time.ts";
+import { formatTime } from "../format/format-time.ts";
 import { prefixLines } from "./prefix-lines.ts";
 import { readField } from "./read-field.ts";
 import { truncateBlock, type BlockLimits } from "./truncate-text.ts";
@@ -27,7 +27,7 @@ export function formatJobHeader(row: JobRow, limits: BlockLimits | null): string
   show("turns", "turns", (turns) => String(turns));
   show("created", "createdAt", formatTime);
   show("updated", "updatedAt", formatTime);
-  show("usage", "usage", formatUsage);
+  show("usage", "usage", formatJobUsage);
   show("parent", "parentId", (parentId) => parentId);
   show("pending", "pendingSeq", (seq) => (seq === null ? null : `history[${seq}]: a committed model response not executed yet`));
   show("params", "params", (params) => formatObject(params, limits));
@@ -35,22 +35,6 @@ export function formatJobHeader(row: JobRow, limits: BlockLimits | null): string
   show("exit", "exitStatus", (text) => (text === null ? null : truncateBlock(formatExitStatus(text), limits).join("\n")));
   show("error", "error", (error) => (error === null ? null : `✗ ${error}`));
   return lines;
-}
-
-function formatUsage(usage: Record<string, JsonValue>): string {
-  const count = (key: string) => (typeof usage[key] === "number" ? (usage[key] as number) : 0);
-  const parts = [
-    `${count("inputTokens").toLocaleString("en-US")} input (${count("cachedInputTokens").toLocaleString("en-US")} cached)`,
-    `${count("outputTokens").toLocaleString("en-US")} output tokens`,
-  ];
-  if (typeof usage.cost === "number") parts.push(formatCost(usage.cost));
-  // Calls whose provider reported no usage are not in the counts above: say so rather than under-report.
-  const unknown = count("unknownCalls");
-  if (unknown > 0) parts.push(`usage unknown for ${unknown.toLocaleString("en-US")} model call${unknown === 1 ? "" : "s"} (not counted)`);
-  for (const [key, value] of Object.entries(usage)) {
-    if (!["inputTokens", "cachedInputTokens", "outputTokens", "cost", "unknownCalls"].includes(key)) parts.push(`${key} ${llmRepr(value)}`);
-  }
-  return parts.join(" · ");
 }
 
 function formatObject(value: Record<string, JsonValue>, limits: BlockLimits | null): string | null {

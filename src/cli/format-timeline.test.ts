@@ -1,4 +1,4 @@
-/** `statek show`'s timeline of the records approvals and child jobs add (issue 9 items 5 and 6). */
+/** `statek show`'s timeline of the records approvals and child jobs add. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { encodeHistoryRow } from "../jobs/history/history-codec.ts";

@@ -4,46 +4,53 @@
  * tool calls, console, variables), with the submission, user messages and status changes between them.
  */
 import type { ConsoleRecord, HistoryRecord } from "../jobs/history/history.ts";
-import { decodeHistoryRecord, isHistoryKind } from "../jobs/history/history-codec.ts";
 import type { HistoryRow } from "../store/store.ts";
+import { buildTimeline, postProcessVerdict, unusualFinish, variableChanges, type TimelineItem } from "../format/timeline.ts";
 import { formatError } from "../tools/call-tool.ts";
 import { llmRepr } from "../tools/llm-repr.ts";
 import { formatConsoleEntry } from "./format-console-entry.ts";
 import { formatExitStatus } from "./format-exit-status.ts";
-import { formatModelUsage } from "./format-model-usage.ts";
-import { formatTime } from "./format-time.ts";
+import { formatUsage } from "../format/format-usage.ts";
+import { formatTime } from "../format/format-time.ts";
 import { formatRequestedCall, formatToolCall } from "./format-tool-call.ts";
 import { prefixLines } from "./prefix-lines.ts";
-import { readField } from "./read-field.ts";
 import { CONSOLE_ENTRIES_PER_TURN, OUTPUT_LIMITS, RESULT_LIMITS, limitsFor, type TimelineOptions } from "./timeline-limits.ts";
 import { truncateBlock, truncateLine } from "./truncate-text.ts";
 
 /**
- * The timeline's lines, in history order. Records are decoded and checked (`jobs/history/history-codec.ts`): one that
- * cannot be read is shown as such, not skipped; one of a kind this version does not know is shown raw.
+ * The timeline's lines, in history order: the shared timeline model (`format/timeline.ts`) as text. A record
+ * that cannot be read is shown as such, not skipped; one of a kind this version does not know is shown raw.
  */
 export function formatTimeline(jobId: string, history: readonly HistoryRow[], options: TimelineOptions): string[] {
   const lines: string[] = [];
   const flood = new ConsoleFlood(options);
-  for (const row of history) {
-    const read = readRecord(jobId, row);
-    if (read.ok && read.record.kind === "model-response") flood.reset(lines);
-    if (read.ok && read.record.kind === "console" && flood.skips(read.record.data)) continue;
-    flood.flush(lines);
-    let recordLines: string[];
-    if (!read.ok) recordLines = read.lines;
-    else {
-      try {
-        recordLines = formatRecord(read.record, options);
-      } catch (error) {
-        recordLines = unreadable(row, formatError(error));
-      }
+  for (const section of buildTimeline(jobId, history)) {
+    flood.reset(lines);
+    for (const item of section.opener ? [section.opener, ...section.items] : section.items) {
+      if (item.kind === "record" && item.record.kind === "console" && flood.skips(item.record.data)) continue;
+      flood.flush(lines);
+      const itemLines = formatItem(item, options);
+      if (itemLines[0]?.startsWith("──") && lines.length) lines.push("");
+      lines.push(...itemLines);
     }
-    if (recordLines[0]?.startsWith("──") && lines.length) lines.push("");
-    lines.push(...recordLines);
   }
   flood.flush(lines);
   return lines;
+}
+
+function formatItem(item: TimelineItem, options: TimelineOptions): string[] {
+  switch (item.kind) {
+    case "unknown-kind":
+      return [rule(item.recordKind), `  ${truncateLine(JSON.stringify(item.data), 300)}`];
+    case "unreadable":
+      return unreadable(item.seq, item.recordKind, item.error);
+    case "record":
+      try {
+        return formatRecord(item.record, options);
+      } catch (error) {
+        return unreadable(item.seq, item.record.kind, formatError(error));
+      }
+  }
 }
 
 /** Cuts the console entries of one turn after the first few (errors and notices always show). */
@@ -79,21 +86,8 @@ class ConsoleFlood {
   }
 }
 
-/** A decoded record, or the lines that show why there is none (unreadable, or a kind this version does not know). */
-function readRecord(jobId: string, row: HistoryRow): { ok: true; record: HistoryRecord } | { ok: false; lines: string[] } {
-  if (!isHistoryKind(row.kind)) {
-    const data = readField(row, "data");
-    return { ok: false, lines: data.ok ? [rule(row.kind), `  ${truncateLine(JSON.stringify(data.value), 300)}`] : unreadable(row, data.error) };
-  }
-  try {
-    return { ok: true, record: decodeHistoryRecord(jobId, row) };
-  } catch (error) {
-    return { ok: false, lines: unreadable(row, formatError(error)) };
-  }
-}
-
-function unreadable(row: HistoryRow, error: string): string[] {
-  return [rule(`history[${row.seq}] ${row.kind}`), `  ✗ cannot show this record: ${error}`];
+function unreadable(seq: number, kind: string, error: string): string[] {
+  return [rule(`history[${seq}] ${kind}`), `  ✗ cannot show this record: ${error}`];
 }
 
 function rule(title: string): string {
@@ -117,7 +111,7 @@ function formatRecord(record: HistoryRecord, options: TimelineOptions): string[]
       return formatModelResponse(record.data, options);
     case "model-attempt": {
       const { attempt, error, retried, usage, cost, text } = record.data;
-      const spent = usage ? ` (${formatModelUsage(usage, cost)})` : "";
+      const spent = usage ? ` (${formatUsage(usage, cost)})` : "";
       const lines = [`  ✗ model attempt ${attempt} failed after ${Number(record.data.durationMs).toLocaleString("en-US")} ms${spent}${retried ? ", retried" : ""}:`];
       lines.push(...prefixLines(String(error).split("\n"), "    "));
       if (typeof text === "string" && text !== "") lines.push(...prefixLines(truncateBlock(text, limitsFor(options, OUTPUT_LIMITS)), "    partial: "));
@@ -127,10 +121,8 @@ function formatRecord(record: HistoryRecord, options: TimelineOptions): string[]
       return formatConsoleEntry(record.data, options);
     case "tool-call":
       return formatToolCall(record.data, options);
-    case "variables": {
-      const changes = [...record.data.put.map((name) => `+${name}`), ...record.data.deleted.map((name) => `−${name}`)];
-      return [`  vars: ${changes.join(" ")}`];
-    }
+    case "variables":
+      return [`  vars: ${variableChanges(record.data).join(" ")}`];
     case "warmup":
       return [rule(`warmup block ${record.data.block + 1}${record.data.hidden ? " (hidden from the model)" : ""}`), ...prefixLines(String(record.data.code).split("\n"), "    ")];
     case "dialog": {
@@ -140,8 +132,8 @@ function formatRecord(record: HistoryRecord, options: TimelineOptions): string[]
       return lines;
     }
     case "post-processed": {
-      const { processor, veto, note, draft } = record.data;
-      const lines = [`  ⚑ ${processor} ${veto !== undefined ? "vetoed" : draft !== undefined ? "rewrote" : "noted"} turn ${record.data.turn}${record.data.usage ? ` (${formatModelUsage(record.data.usage, record.data.cost)})` : ""}`];
+      const { processor, veto, note } = record.data;
+      const lines = [`  ⚑ ${processor} ${postProcessVerdict(record.data)} turn ${record.data.turn}${record.data.usage ? ` (${formatUsage(record.data.usage, record.data.cost)})` : ""}`];
       const message = veto ?? note;
       if (message !== undefined) lines.push(...prefixLines(truncateBlock(message, limitsFor(options, OUTPUT_LIMITS)), "    "));
       return lines;
@@ -178,11 +170,9 @@ function formatRecord(record: HistoryRecord, options: TimelineOptions): string[]
 }
 
 function formatModelResponse(response: Extract<HistoryRecord, { kind: "model-response" }>["data"], options: TimelineOptions): string[] {
-  const usage = response.usage ? ` · ${formatModelUsage(response.usage, response.cost)}` : "";
-  // Only the unusual endings are worth a word: a reply cut off or filtered was not run.
-  const finish = response.finishReason && !["stop", "tool-calls"].includes(response.finishReason)
-    ? ` · finish: ${response.finishReason}${response.rawFinishReason ? ` (${response.rawFinishReason})` : ""}`
-    : "";
+  const usage = response.usage ? ` · ${formatUsage(response.usage, response.cost)}` : "";
+  const unusual = unusualFinish(response);
+  const finish = unusual ? ` · finish: ${unusual}` : "";
   const lines = [rule(`turn ${response.turn} · model (${response.model})${usage}${finish}`)];
   for (const part of response.reasoning ?? []) {
     if (part.text.trim()) lines.push(...prefixLines(truncateBlock(part.text.trim(), limitsFor(options, RESULT_LIMITS)), "  thinking: "));

@@ -26,6 +26,8 @@ export function formatWorkerActivity(activity: WorkerActivity, now: Date = new D
       return `${time} job ${activity.jobId} step not committed (it will be stepped again): ${formatError(activity.error)}`;
     case "worker-error":
       return `${time} worker: ${formatError(activity.error)}`;
+    case "lease-late":
+      return `${time} job ${activity.jobId}: its lease went ${activity.unrenewedMs} ms without a renewal (it lasts ${activity.leaseMs} ms): the event loop stalled; another worker may have taken the job over, and the calls it had in flight are then in doubt`;
     case "owner-gone":
       return `${time} worker ${activity.owner} is gone (no such process): took over its ${activity.leases} ${activity.leases === 1 ? "job" : "jobs"} without waiting for the leases to expire`;
   }

@@ -1,6 +1,6 @@
 /**
  * @module
- * The `--agents <module>` option (DESIGN.md §11): imports the application's module and finds its agents,
+ * The `--agents <module>` option: imports the application's module and finds its agents,
  * whether it exports them by name, as an `agents` array, or as its default export (an agent or an array).
  * Agents are code, so commands that serve or run them load the same module the application uses.
  */
@@ -9,7 +9,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { Agent } from "../agents/agent.ts";
 import { formatError } from "../tools/call-tool.ts";
-import { CliError } from "./cli-error.ts";
+import { CliError } from "../errors/cli-error.ts";
 
 /**
  * The agents `path` exports, in export order without repeats. Fails (exit code 1) when the module cannot be

@@ -1,13 +1,13 @@
 /**
  * @module
  * The `statek` command line: run the jobs in a store as a service, submit jobs and push messages, inspect
- * jobs (DESIGN.md §11). `bin/statek.js` calls
+ * jobs. `bin/statek.js` calls
  * {@link main} with the process's arguments; tests and embedders call it with their own streams.
  *
  * Exit codes: `0` success, `1` the command could not do its work (no store, no such job), `2` it was
  * called wrongly (unknown command or option, missing argument).
  */
-import { CliError } from "./cli-error.ts";
+import { CliError } from "../errors/cli-error.ts";
 import { PROCESS_IO, type CliIo } from "./cli-io.ts";
 import type { Command } from "./command.ts";
 import { approvalsCommand } from "./commands/approvals.ts";

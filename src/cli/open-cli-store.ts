@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { DEFAULT_STORE_PATH, openStore } from "../store/open-store.ts";
 import type { Store } from "../store/store.ts";
 import { formatError } from "../tools/call-tool.ts";
-import { CliError } from "./cli-error.ts";
+import { CliError } from "../errors/cli-error.ts";
 
 /** Opens the store at `path` (`--store`), failing with exit code 1 when there is none. */
 export async function openCliStore(path: string | undefined): Promise<Store> {

@@ -4,7 +4,7 @@
  * naming the option or argument, in our words rather than parseArgs' (exit code 2).
  */
 import { parseArgs } from "node:util";
-import { CliError } from "./cli-error.ts";
+import { CliError } from "../errors/cli-error.ts";
 import type { Command } from "./command.ts";
 
 /** A parsed command line. */

@@ -2,7 +2,7 @@
  * @module
  * Reads a whole-number option (`--concurrency 20`), or reports a usage error naming it.
  */
-import { CliError } from "./cli-error.ts";
+import { CliError } from "../errors/cli-error.ts";
 
 /** The option's value as a whole number of at least 1, or `undefined` when it was not given. */
 export function readCount(value: string | boolean | string[] | undefined, name: string, command: string): number | undefined {

@@ -3,7 +3,7 @@
  * Finds the job a command names, by its full id or a unique prefix of it (at least 8 characters).
  */
 import type { JobRow, Store } from "../store/store.ts";
-import { CliError } from "./cli-error.ts";
+import { CliError } from "../errors/cli-error.ts";
 
 /** The shortest id prefix accepted. */
 export const MIN_ID_PREFIX = 8;

@@ -1,4 +1,4 @@
-/** `STATEK-ACL` rules (DESIGN.md §5, issue #3 Build 8). `§10.N`: scenario N of reference/tools-spec.md §10. */
+/** `STATEK-ACL` rules. `§10.N` in a test name numbers the scenario it covers. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { DENY_ALL, GRANT_ALL, defaultAclFrom, hasAccess, parseAcl } from "./acl.ts";

@@ -1,6 +1,6 @@
 /**
  * @module
- * `STATEK-ACL` documentation rules (DESIGN.md §5): which members of a documented class the model is shown.
+ * `STATEK-ACL` documentation rules: which members of a documented class the model is shown.
  * One rule per line — `+name` shows, `-name` hides, a trailing `*` makes a prefix rule (`-update*`, and
  * `+*` for everything), and `: RoleA, RoleB` limits a rule to jobs of those agent roles. The last matching
  * rule wins; when none matches, the default applies. This filters documentation, it is not authorization:

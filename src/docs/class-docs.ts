@@ -1,6 +1,6 @@
 /**
  * @module
- * Documentation of application classes and functions for the model (DESIGN.md §5). A class in a job's
+ * Documentation of application classes and functions for the model. A class in a job's
  * scope (`calendar`'s class `Calendar`) is documented with {@link describeClass} or a static `statekDocs`
  * property; `brief()`/`docstr()` show it, filtered by its ACL. Documentation is kept beside the class (a
  * weak map keyed by it), so it is defined where the class is, in every process.
@@ -20,6 +20,7 @@
  */
 
 import { kindOf } from "../tools/with-article.ts";
+import { DEFAULT_REGISTRIES, currentRegistries } from "../registries/registries.ts";
 
 /** Documentation of one member (method, getter or field) of a class. */
 export interface MemberDocs {
@@ -52,7 +53,6 @@ export interface FunctionDocs {
   returns?: string;
 }
 
-const documented = new WeakMap<Function, ClassDocs | FunctionDocs>();
 
 function checkMember(owner: string, name: string, docs: unknown): void {
   if (typeof docs === "string") {
@@ -65,11 +65,19 @@ function checkMember(owner: string, name: string, docs: unknown): void {
 }
 
 /**
- * Documents a class (or a function) for the model; returns it. Throws a `TypeError` for malformed docs. (Not
- * called `describe`, which test runners declare as a global.)
+ * Documents a class (or a function) for the model, in every `Statek` of the process (`Statek.open({ classDocs
+ * })` documents for one instance, and wins); returns it. Throws a `TypeError` for malformed docs. (Not called
+ * `describe`, which test runners declare as a global.)
  */
 export function describeClass<T extends Function>(target: T, docs: ClassDocs | FunctionDocs): T {
-  if (typeof target !== "function") throw new TypeError(`describeClass: expected a class or function, got ${kindOf(target)}`);
+  checkClassDocs(target, docs, "describeClass");
+  DEFAULT_REGISTRIES.setDocs(target, docs);
+  return target;
+}
+
+/** Checks the docs of `target`; a `TypeError` naming `label` for malformed ones. */
+export function checkClassDocs(target: Function, docs: ClassDocs | FunctionDocs, label: string): void {
+  if (typeof target !== "function") throw new TypeError(`${label}: expected a class or function, got ${kindOf(target)}`);
   const owner = target.name || "(anonymous)";
   if (typeof docs !== "object" || docs === null || typeof docs.description !== "string" || !docs.description.trim()) {
     throw new TypeError(`describeClass(${owner}): description must not be empty`);
@@ -81,13 +89,12 @@ export function describeClass<T extends Function>(target: T, docs: ClassDocs | F
   }
   const acl = (docs as ClassDocs).acl;
   if (acl !== undefined && typeof acl !== "string") throw new TypeError(`describeClass(${owner}): acl must be a string of rules`);
-  documented.set(target, docs);
-  return target;
 }
 
 /** The documentation of a class or function: from {@link describeClass}, else its own static `statekDocs`. */
 export function docsOf(target: Function): ClassDocs | FunctionDocs | undefined {
-  const described = documented.get(target);
+  // Only checked docs are registered (describeClass, Statek.open({ classDocs })).
+  const described = currentRegistries().docsOf(target) as ClassDocs | FunctionDocs | undefined;
   if (described) return described;
   if (Object.prototype.hasOwnProperty.call(target, "statekDocs")) {
     const docs = (target as unknown as { statekDocs: unknown }).statekDocs;

@@ -1,6 +1,6 @@
 /**
  * @module
- * Prompt placeholders (DESIGN.md §5): `{brief_tools}`, `{typed_brief_tools}` (the same lines with parameter
+ * Prompt placeholders: `{brief_tools}`, `{typed_brief_tools}` (the same lines with parameter
  * types), `{tools}`, `{detailed_tools}`, `{shared_var_names}` and job parameters `{name}`. Only known
  * placeholder names are replaced, in one pass, so braces anywhere else — JSON in a prompt, code or braces
  * inside a tool's description — are left exactly as they are.

@@ -1,6 +1,6 @@
 /**
  * @module
- * The built-in system tools `brief(x, method?)` and `docstr(x, method?)` (DESIGN.md §5): agent code (or
+ * The built-in system tools `brief(x, method?)` and `docstr(x, method?)`: agent code (or
  * the model, formally) asks for the documentation of a tool, function, class, object or method, and it is
  * printed to the console — `brief` the short form, `docstr` TypeScript declarations with JSDoc. `x` may be
  * the value itself or the name of a variable holding it. Problems are printed too, so the cell goes on:

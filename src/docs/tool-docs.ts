@@ -1,6 +1,6 @@
 /**
  * @module
- * Tool documentation for the model, from a tool's description and parameter schema (DESIGN.md §5): the
+ * Tool documentation for the model, from a tool's description and parameter schema: the
  * one-line brief (`{brief_tools}`, `{typed_brief_tools}`, `brief(tool)`), the normal entry (`{tools}`) and the TypeScript
  * declaration with JSDoc (`{detailed_tools}`, `docstr(tool)`). Every text is the model's variant
  * (`VARIANTS/…/TOOL:…`); the first paragraph of the description is the brief.

@@ -1,6 +1,6 @@
 /**
  * Provider tool payloads: JSON Schema from Zod, the strict and plain profiles, live objects as variable
- * names (DESIGN.md §5, issue #3 Build 10). `§10.N`: scenario N of reference/tools-spec.md §10.
+ * names. `§10.N` in a test name numbers the scenario it covers.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

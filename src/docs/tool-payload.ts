@@ -1,6 +1,6 @@
 /**
  * @module
- * Provider tool payloads (DESIGN.md §5): name, description and the JSON Schema (draft 7, from Zod's
+ * Provider tool payloads: name, description and the JSON Schema (draft 7, from Zod's
  * converter) of each tool's arguments, in one of two profiles:
  *
  * - `plain`: the schema as Zod converts it, for most providers;

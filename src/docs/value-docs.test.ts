@@ -1,6 +1,6 @@
 /**
  * Documentation of tools, functions, classes, objects and methods: `describeClass`/`statekDocs`, what `brief`
- * and `docstr` print (DESIGN.md §5, issue #3 Build 8). `§10.N`: scenario N of reference/tools-spec.md §10.
+ * and `docstr` print. `§10.N` in a test name numbers the scenario it covers.
  */
 import assert from "node:assert/strict";
 import { describe as suite, it } from "node:test";

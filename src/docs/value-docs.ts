@@ -1,6 +1,6 @@
 /**
  * @module
- * `brief(x, method?)` and `docstr(x, method?)` as text (DESIGN.md §5): documentation of a tool, a host
+ * `brief(x, method?)` and `docstr(x, method?)` as text: documentation of a tool, a host
  * function, a class, an object (its class) or one method, for the model. `brief` is short (signature lines
  * and first paragraphs); `docstr` is TypeScript declarations with JSDoc. What cannot be documented is an
  * `Error` with a readable message (`Calendar has no method 'foo'`).

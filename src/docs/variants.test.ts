@@ -1,4 +1,4 @@
-/** `VARIANTS/` texts (DESIGN.md §5, issue #3 Build 8). `§10.N`: scenario N of reference/tools-spec.md §10. */
+/** `VARIANTS/` texts. `§10.N` in a test name numbers the scenario it covers. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { z } from "zod";

@@ -1,6 +1,6 @@
 /**
  * @module
- * Per-audience wording (DESIGN.md §5): a text that starts with `VARIANTS/` holds several versions, each
+ * Per-audience wording: a text that starts with `VARIANTS/` holds several versions, each
  * introduced by `/NAME:` (NAME: up to 8 letters or digits, case-insensitive; empty for the default):
  *
  * ```text

@@ -1,6 +1,6 @@
 /**
  * @module
- * The approval waits of one cell (DESIGN.md §7): a call of a `needsApproval` tool (or `requestApproval`)
+ * The approval waits of one cell: a call of a `needsApproval` tool (or `requestApproval`)
  * becomes a durable future of kind `approval` whose data is what `statek.pendingApprovals` lists; the cell
  * waits for it (its job suspends) until `statek.approve`/`deny` settles it. Approved, a tool's call is made
  * again by agent code's runtime with the request's key, and {@link authorizeApprovedCall} lets it run once:
@@ -9,15 +9,16 @@
  * idempotent tool is called again with the same key, another reads `InDoubtError`).
  */
 import { deniedMessage } from "../errors/approval-denied.ts";
-import type { Fence, FutureRow, JsonValue, Store } from "../store/store.ts";
+import type { Fence, FutureRow, JsonValue } from "../store/store.ts";
 import { APPROVED_REPLY_TAG, type ApprovalDecision } from "../tools/approval.ts";
 import type { FutureOutcome } from "../workspace/cell-host.ts";
 import type { FutureSignals } from "./future-signals.ts";
+import type { FutureStore } from "./job-futures.ts";
 import { llmRepr } from "../tools/llm-repr.ts";
 
 /** What an approval wait needs from its cell. */
 export interface ApprovalWaitContext {
-  store: Store;
+  store: FutureStore;
   jobId: string;
   role: string;
   cell: number;
@@ -54,13 +55,17 @@ function requestOf(data: unknown): RequestData | undefined {
   return { key, tool, args, argsJson: (argsJson ?? null) as JsonValue, ...(typeof summary === "string" ? { summary } : {}), resume };
 }
 
-/** The decision a settled approval future holds, or `undefined` while it waits. */
+/**
+ * The decision a settled approval future holds, or `undefined` while it waits. It is read from what
+ * `approve`/`deny` wrote: only a resolved request whose value says `approved: true` is approved (the store lets
+ * no other door settle a request; anything else there is no approval).
+ */
 export function decisionOf(row: FutureRow): StoredDecision | undefined {
   if (row.state === "waiting") return undefined;
   const value = typeof row.value === "object" && row.value !== null && !Array.isArray(row.value) ? row.value : {};
   const note = typeof value.note === "string" ? value.note : undefined;
   return {
-    approved: row.state === "resolved",
+    approved: row.state === "resolved" && value.approved === true,
     ...(note === undefined ? {} : { note }),
     by: typeof value.by === "string" ? value.by : row.state === "cancelled" ? "cancellation" : "unknown",
     decidedAt: typeof value.decidedAt === "number" ? value.decidedAt : row.settledAt ?? 0,
@@ -83,7 +88,8 @@ export async function openApproval(context: ApprovalWaitContext, data: unknown, 
   if (!request) return { outcome: { error: { name: "TypeError", message: "an approval request without its data" } }, durable: false };
   const { store, jobId, fence, signals } = context;
   let row = await store.getFuture(request.key);
-  if (!row) {
+  // A row nobody owns was settled before the request existed (through another kind's door): it never counts.
+  if (!row || row.jobId === null) {
     const { key, ...rest } = request;
     await store.createFutures(jobId, fence, [{ key, jobId, kind: "approval", wakeAt: null, data: { ...rest, role: context.role, requestedAt: context.now() } }]);
     row = await store.getFuture(key);
@@ -137,7 +143,7 @@ export async function authorizeApprovedCall(context: ApprovalWaitContext, key: s
   if (!guard) {
     await store.createFutures(jobId, fence, [{ key: guardKey(key), jobId, kind: "approval", wakeAt: null, data: { run: key, callKey } }]);
     // Settled at once: a guard is never a request anyone waits on (pendingApprovals skips it either way).
-    await store.settleFuture(guardKey(key), { state: "resolved", value: { callKey } });
+    await store.settleFuture(guardKey(key), { state: "resolved", value: { callKey }, door: "decision" });
   }
   return { requestId: key, approved: true, by: decision!.by, decidedAt: decision!.decidedAt, ...(decision!.note === undefined ? {} : { note: decision!.note }), args: request.args };
 }

@@ -1,19 +1,20 @@
 /**
  * @module
- * Child jobs as one cell of their parent sees them (DESIGN.md §7). A tool that returns `ctx.startJob(…)` makes
+ * Child jobs as one cell of their parent sees them. A tool that returns `ctx.startJob(…)` makes
  * the parent's cell create the child here — a durable future of kind `child` (keyed by the child's id) first,
  * then the child's rows, both idempotent, so a replay or an idempotent call made again starts nothing twice —
  * and agent code gets the child's handle. Awaiting the handle is a durable wait on that future: the child's
  * end settles it (`jobs/step/child-jobs.ts`), and a parent suspended on it wakes.
  */
 import { ChildJobFailed } from "../errors/child-job-failed.ts";
-import type { Fence, FutureRow, HistoryRow, JobRow, JsonValue, Store, VariableRow } from "../store/store.ts";
+import type { Fence, FutureRow, HistoryRow, JobRow, JsonValue, VariableRow } from "../store/store.ts";
 import type { ChildHandleInfo, FutureOutcome } from "../workspace/cell-host.ts";
 import type { FutureSignals } from "./future-signals.ts";
+import type { FutureStore } from "./job-futures.ts";
 
 /** What the child waits need from the parent's cell. */
 export interface ChildWaitContext {
-  store: Store;
+  store: FutureStore;
   /** The parent. */
   jobId: string;
   fence: Fence;
@@ -97,7 +98,7 @@ export async function startChild(context: ChildWaitContext, data: unknown): Prom
 }
 
 /** How a settled child future reads to the waiting code. */
-function outcomeOf(row: FutureRow): FutureOutcome | undefined {
+export function childOutcomeOf(row: Pick<FutureRow, "state" | "value">): FutureOutcome | undefined {
   switch (row.state) {
     case "waiting":
       return undefined;
@@ -128,11 +129,11 @@ export async function openChild(context: ChildWaitContext, data: unknown, settle
       row = (await store.getFuture(key)) ?? row;
     }
   }
-  const known = outcomeOf(row);
+  const known = childOutcomeOf(row);
   if (known) return { outcome: known, durable: true };
   context.keep(signals.once(key, () => {
     void store.getFuture(key).then((settled) => {
-      const outcome = settled ? outcomeOf(settled) : undefined;
+      const outcome = settled ? childOutcomeOf(settled) : undefined;
       if (outcome) settle(outcome);
     }, () => {});
   }));

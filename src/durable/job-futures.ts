@@ -1,6 +1,6 @@
 /**
  * @module
- * The durable futures one cell of a job waits for (DESIGN.md §7): `sleep`/`until` (timers), `waitForMessage`
+ * The durable futures one cell of a job waits for: `sleep`/`until` (timers), `waitForMessage`
  * (the job's inbox), a tool's `ctx.future`, approval requests (`approval-waits.ts`) and child jobs
  * (`child-waits.ts`). Each is a store row, settled once by whoever comes first; a cell that waits only for
  * such rows suspends, and its job is stepped again when one settles (or a timer is due), replaying the cell
@@ -17,9 +17,15 @@ import { childReply } from "../workspace/wait-messages.ts";
 import { authorizeApprovedCall, openApproval, requestApprovalOf, type ApprovalWaitContext } from "./approval-waits.ts";
 import { openChild, startChild, type ChildWaitContext } from "./child-waits.ts";
 import type { FutureSignals } from "./future-signals.ts";
+import { TimeoutError } from "../errors/timeout-error.ts";
+import { errorInfo } from "../errors/guest-entry-error.ts";
+import { armLongTimer, unrefTimer } from "../workspace/long-timer.ts";
 
-/** Waits shorter than this stay in memory instead of suspending the job (DESIGN §7). */
+/** Waits shorter than this stay in memory instead of suspending the job. */
 export const SHORT_WAIT_MS = 100;
+
+/** The longest wait, 100,000 days (as `sleep` in agent code caps it): a longer finite one waits that long. */
+const MAX_WAIT_MS = 8_640_000_000_000;
 
 /** The key of the n-th message pushed to job `jobId`. */
 export function messageKey(jobId: string, n: number): string {
@@ -44,9 +50,16 @@ export function outcomeOf(row: FutureRow): FutureOutcome | undefined {
   }
 }
 
+/**
+ * The store calls of a cell's durable waits. The step hands in a view whose calls are retried while they fail
+ * transiently (`jobs/store-retries.ts`): a wait never throws a busy store or a dropped connection into agent
+ * code; a failure past the retries stops the step instead (it is abandoned, and the job resumable).
+ */
+export type FutureStore = Pick<Store, "getFuture" | "createFutures" | "settleFuture" | "getJob" | "insertJob">;
+
 /** What a cell's futures need from its step. */
 export interface JobFuturesOptions {
-  store: Store;
+  store: FutureStore;
   jobId: string;
   cell: number;
   fence: Fence;
@@ -82,24 +95,29 @@ export class JobFutures implements FutureWaits {
   }
 
   /**
-   * Keys of the approval requests and children this cell opened or started: the job records their outcome in
-   * its history when they settle (`jobs/step/settled-waits.ts`), whether or not a cell awaits them then.
+   * Keys of the approval requests and children this cell opened or started, settled or not: the job records
+   * their outcome in its history once each (`jobs/step/settled-waits.ts`), whether it was known before this
+   * attempt at the cell (a retried step) or comes later, and whether or not a cell awaits it then.
    */
   get watched(): readonly string[] {
     return [...this.#watched];
   }
 
   /**
-   * Keys of the futures this cell began to wait for and had no outcome for yet. A suspending step names them in
-   * `wakeIfSettled`: one settled between the cell's suspension and the commit (its in-process timer fired, say)
-   * no longer shows as waiting, and without its key the job would sleep with nothing left to wake it.
+   * Keys of every future this cell began to wait for and had no outcome for yet — timers, messages, application
+   * futures, approval requests and children alike. A suspending step names them in `wakeIfSettled`: one settled
+   * after the cell looked (an approval decided in another process while the step still ran) no longer shows as
+   * waiting, and without its key the job would sleep with nothing left to wake it.
    */
   get awaited(): string[] {
     return [...this.#awaited];
   }
 
-  replayed(_seq: number, kind: string): void {
+  replayed(_seq: number, kind: string, data?: unknown): void {
     if (kind === "message") this.#messageWaits++;
+    // A child this cell started in an earlier attempt: still watched (its end is recorded once, however it went).
+    const id = typeof data === "object" && data !== null ? (data as { id?: unknown }).id : undefined;
+    if (kind === "child-started" && typeof id === "string") this.#watched.add(id);
   }
 
   async open(seq: number, kind: string, data: unknown, settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }> {
@@ -116,9 +134,12 @@ export class JobFutures implements FutureWaits {
         // call that needs approval (the host made the request).
         const request = kind === "tool-approval" ? data : requestApprovalOf(`${this.#options.jobId}:${this.#options.cell}:${seq}:approval`, data);
         const opened = await openApproval(this.#approvalContext(), request, settle);
-        // A request still waiting is watched: its decision goes into the job's history when it comes.
+        // Watched, decided or not: the decision goes into the job's history once.
         const key = typeof request === "object" && request !== null ? (request as { key?: unknown }).key : undefined;
-        if (!opened.outcome && typeof key === "string") this.#watched.add(key);
+        if (typeof key === "string" && opened.durable) {
+          this.#watched.add(key);
+          if (!opened.outcome) this.#awaited.add(key);
+        }
         return opened;
       }
       case "child": {
@@ -127,7 +148,13 @@ export class JobFutures implements FutureWaits {
           const info = await this.startChild(data);
           return { outcome: { reply: childReply(info) }, durable: false };
         }
-        return openChild(this.#childContext(), data, settle);
+        const opened = await openChild(this.#childContext(), data, settle);
+        const key = typeof data === "object" && data !== null ? (data as { key?: unknown }).key : undefined;
+        if (typeof key === "string" && opened.durable) {
+          this.#watched.add(key);
+          if (!opened.outcome) this.#awaited.add(key);
+        }
+        return opened;
       }
       default:
         return { outcome: { error: { name: "TypeError", message: `unknown wait '${kind}'` } }, durable: false };
@@ -135,8 +162,12 @@ export class JobFutures implements FutureWaits {
   }
 
   async #timer(seq: number, data: unknown, settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }> {
-    const ms = typeof data === "object" && data !== null ? Number((data as { ms?: unknown }).ms) : NaN;
-    if (!(ms >= 0)) return { outcome: { error: { name: "TypeError", message: "sleep(ms): expected a number of milliseconds" } }, durable: false };
+    const given = typeof data === "object" && data !== null ? (data as { ms?: unknown }).ms : undefined;
+    // Agent code is hostile: anything but a finite count of milliseconds is refused (never a wait that ends at once).
+    if (typeof given !== "number" || !Number.isFinite(given) || given < 0) {
+      return { outcome: { error: { name: "TypeError", message: `sleep(ms): expected a finite number of milliseconds ≥ 0, got ${typeof given === "number" ? String(given) : typeof given}` } }, durable: false };
+    }
+    const ms = Math.min(given, MAX_WAIT_MS);
     const now = this.#now();
     if (ms < SHORT_WAIT_MS) {
       const timer = setTimeout(() => settle({ value: undefined }), ms);
@@ -146,8 +177,8 @@ export class JobFutures implements FutureWaits {
     const { store, jobId, cell, fence } = this.#options;
     const key = `${jobId}:${cell}:${seq}`;
     let row = await store.getFuture(key);
-    if (!row) {
-      await store.createFutures(jobId, fence, [{ key, jobId, kind: "timer", wakeAt: now + ms, data: { ms } }]);
+    if (!row || row.jobId === null) {
+      await store.createFutures(jobId, fence, [{ key, jobId, kind: "timer", wakeAt: Math.ceil(now + ms), data: { ms } }]);
       row = await store.getFuture(key);
     }
     if (!row) return { outcome: { error: { name: "Error", message: "the timer could not be stored" } }, durable: false };
@@ -155,16 +186,14 @@ export class JobFutures implements FutureWaits {
     if (row.state !== "waiting") return { outcome: "error" in (outcomeOf(row) ?? {}) ? outcomeOf(row)! : { value: undefined }, durable: true };
     const due = row.wakeAt ?? now;
     if (due <= now) return { outcome: await this.#settleDue(key), durable: true };
-    // While the cell still runs (it waits for other things too), the timer fires here.
-    const timer = setTimeout(() => void this.#settleDue(key).then(settle, () => {}), due - now);
-    timer.unref?.();
-    this.#stops.push(() => clearTimeout(timer));
+    // While the cell still runs (it waits for other things too), the timer fires here — however far off it is.
+    this.#stops.push(armLongTimer(due - now, () => void this.#settleDue(key).then(settle, () => {}), unrefTimer, () => this.#now()));
     this.#awaited.add(key);
     return { durable: true };
   }
 
   async #settleDue(key: string): Promise<FutureOutcome> {
-    const settled = await this.#options.store.settleFuture(key, { state: "resolved", value: null });
+    const settled = await this.#options.store.settleFuture(key, { state: "resolved", value: null, door: "time" });
     const outcome = outcomeOf(settled.future);
     return outcome && "error" in outcome ? outcome : { value: undefined };
   }
@@ -174,7 +203,7 @@ export class JobFutures implements FutureWaits {
     const n = this.#options.messagesTaken + this.#messageWaits++;
     const key = messageKey(jobId, n);
     let row = await store.getFuture(key);
-    if (!row) {
+    if (!row || row.jobId === null) {
       await store.createFutures(jobId, fence, [{ key, jobId, kind: "message", wakeAt: null, data: { n } }]);
       row = await store.getFuture(key);
     }
@@ -183,7 +212,7 @@ export class JobFutures implements FutureWaits {
     // A message recorded in the job whose settlement was lost (its pusher stopped in between) still counts.
     const recorded = this.#options.inboxMessage(n);
     if (recorded !== undefined) {
-      const settled = await store.settleFuture(key, { state: "resolved", value: recorded });
+      const settled = await store.settleFuture(key, { state: "resolved", value: recorded, door: "message" });
       return { outcome: outcomeOf(settled.future) ?? { value: recorded }, durable: true };
     }
     this.#stops.push(signals.once(key, settle));
@@ -200,20 +229,19 @@ export class JobFutures implements FutureWaits {
     const timeoutMs = typeof spec.timeoutMs === "number" ? spec.timeoutMs : undefined;
     let row = await store.getFuture(key);
     if (!row || row.jobId === null) {
-      const wakeAt = timeoutMs === undefined ? null : this.#now() + timeoutMs;
+      const wakeAt = timeoutMs === undefined ? null : Math.ceil(this.#now() + Math.min(timeoutMs, MAX_WAIT_MS));
       await store.createFutures(jobId, fence, [{ key, jobId, kind: "external", wakeAt, data: timeoutMs === undefined ? null : { timeoutMs } }]);
       row = await store.getFuture(key);
     }
     if (!row) return { outcome: { error: { name: "Error", message: `the future ${key} could not be stored` } }, durable: false };
     if (row.jobId !== jobId) return { outcome: { error: { name: "Error", message: `the future ${key} belongs to another job` } }, durable: false };
+    if (row.kind !== "external") return { outcome: { error: { name: "Error", message: `the key ${key} is this job's ${row.kind} wait, not an application's future` } }, durable: false };
     const known = outcomeOf(row);
     if (known) return { outcome: known, durable: true };
     if (row.wakeAt !== null) {
       const left = row.wakeAt - this.#now();
       if (left <= 0) return { outcome: await this.#timeOut(key, timeoutMs ?? 0), durable: true };
-      const timer = setTimeout(() => void this.#timeOut(key, timeoutMs ?? 0).then(settle, () => {}), left);
-      timer.unref?.();
-      this.#stops.push(() => clearTimeout(timer));
+      this.#stops.push(armLongTimer(left, () => void this.#timeOut(key, timeoutMs ?? 0).then(settle, () => {}), unrefTimer, () => this.#now()));
     }
     this.#stops.push(signals.once(key, settle));
     this.#awaited.add(key);
@@ -221,15 +249,15 @@ export class JobFutures implements FutureWaits {
   }
 
   async #timeOut(key: string, timeoutMs: number): Promise<FutureOutcome> {
-    const error = { name: "TimeoutError", message: `the future ${key} was not settled within ${timeoutMs} ms` };
-    const settled = await this.#options.store.settleFuture(key, { state: "rejected", value: error });
+    const error = errorInfo(new TimeoutError({ kind: "future", key, timeoutMs }));
+    const settled = await this.#options.store.settleFuture(key, { state: "rejected", value: error, door: "time" });
     return outcomeOf(settled.future) ?? { error };
   }
 
   async startChild(data: unknown): Promise<ChildHandleInfo> {
     const info = await startChild(this.#childContext(), data);
-    // Watched until it ends: the job's history then says how.
-    if (info.state !== "COMPLETED" && info.state !== "ERROR") this.#watched.add(info.id);
+    // Watched, ended or not: the job's history says once how it ended.
+    this.#watched.add(info.id);
     return info;
   }
 

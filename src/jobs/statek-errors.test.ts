@@ -1,5 +1,5 @@
 /**
- * What `Statek`'s calls refuse (issue 12): one Agent object per role, and messages that name the public call the
+ * What `Statek`'s calls refuse: one Agent object per role, and messages that name the public call the
  * application made, read correctly ("an Agent"), and name the path of a store that cannot be opened.
  */
 import assert from "node:assert/strict";

@@ -12,6 +12,8 @@ import type { HarnessLimits } from "../agents/harness.ts";
 import type { OnModelText } from "./events/job-events.ts";
 import type { JobMetadata, JobSettings } from "../agents/job-settings.ts";
 import type { WarmupSource } from "../agents/warmup-blocks.ts";
+import type { Tracer } from "@opentelemetry/api";
+import type { ClassDocs, FunctionDocs } from "../docs/class-docs.ts";
 
 /** What {@link Statek.open} accepts. */
 export interface StatekOptions {
@@ -48,8 +50,8 @@ export interface StatekOptions {
    * docs/security.md.
    */
   workspaceLimits?: Partial<WorkspaceLimits>;
-  /** @deprecated The old name of {@link StatekOptions.workspaceLimits}; still accepted (not together with it). */
-  limits?: Partial<WorkspaceLimits>;
+  /** Not an option: workspace limits are {@link StatekOptions.workspaceLimits}; giving `limits` throws a `TypeError` saying so. */
+  limits?: never;
   /** Harness limits of every job (turns, exceptions, tokens, cost), unless its agent or the job says otherwise. */
   harness?: HarnessLimits;
   /** Model turns a job may take unless its agent or the job says otherwise: a shorthand for `harness.maxTurns`. @default 50 */
@@ -86,6 +88,30 @@ export interface StatekOptions {
    * ```
    */
   onModelText?: OnModelText;
+  /**
+   * Enum classes this instance's tools accept by member name (as `registerEnum` does for every instance): a
+   * class, whose static instances are its members, or `[cls, members]`.
+   *
+   * @example
+   * ```ts
+   * Statek.open({ enums: [Severity, [Priority, { LOW: Priority.low, HIGH: Priority.high }]] });
+   * ```
+   */
+  enums?: readonly (Function | readonly [Function, Readonly<Record<string, unknown>>])[];
+  /**
+   * How this instance shows values of classes to the model (as `registerFormatter` does for every instance,
+   * which these win over): `[cls, formatter]` pairs.
+   *
+   * @example
+   * ```ts
+   * Statek.open({ formatters: [[Temporal.PlainDate, (date) => date.toString()]] });
+   * ```
+   */
+  formatters?: readonly (readonly [abstract new (...args: any[]) => unknown, (value: any) => string])[];
+  /** Docs of classes and functions for this instance's jobs (as `describeClass` does for every instance): `[target, docs]` pairs. */
+  classDocs?: readonly (readonly [Function, ClassDocs | FunctionDocs])[];
+  /** The OpenTelemetry tracer this instance's spans go to. @default the global tracer provider's `statek` tracer */
+  tracer?: Tracer;
 }
 
 /**

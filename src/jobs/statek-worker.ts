@@ -1,6 +1,6 @@
 /**
  * @module
- * `statek.worker(options)`: the job runner's side of a worker (DESIGN.md §4, §10). It checks the options,
+ * `statek.worker(options)`: the job runner's side of a worker. It checks the options,
  * registers the worker's agents, and hands the scheduler (`worker/job-worker.ts`) a function that steps one
  * claimed job under its lease (`runClaimedStep`), keeping the lease of a job that stays runnable for its next
  * step (a `LeaseCarry` per job) and releasing it when the scheduler will not step the job again.
@@ -102,6 +102,13 @@ export function createWorker(context: WorkerContext, options: WorkerOptions = {}
   for (const agent of agents) context.register(agent, "worker");
 
   let scheduler: JobWorker | undefined;
+  const report = (activity: WorkerActivity) => {
+    try {
+      options.onActivity?.(activity);
+    } catch {
+      // A listener that throws must not stop the worker.
+    }
+  };
   const worker: StatekWorker = {
     async start() {
       const roles = options.agents ? [...new Set(agents.map((agent) => agent.role))] : context.roles();
@@ -117,7 +124,12 @@ export function createWorker(context: WorkerContext, options: WorkerOptions = {}
           runStep: async (lease: Lease, signal: AbortSignal) => {
             const carry = carried.get(lease.jobId) ?? {};
             carried.delete(lease.jobId);
-            const outcome = await runClaimedStep(context.environment(signal), lease, carry);
+            // The lease is renewed at the rate it was claimed: this worker's leaseMs, whatever Statek.open's is.
+            const environment: StepEnvironment = {
+              ...context.environment(signal), leaseMs,
+              onLeaseLate: (late) => report({ kind: "lease-late", ...late }),
+            };
+            const outcome = await runClaimedStep(environment, lease, carry);
             if (carry.tx) carried.set(lease.jobId, carry);
             return { ...outcome, leaseKept: carry.tx !== undefined };
           },

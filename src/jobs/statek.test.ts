@@ -11,7 +11,7 @@ const ts = (code: string) => "```ts\n" + code + "\n```";
 async function run(turns: ScriptedTurn[], options: { tools?: Tool[]; vars?: Record<string, unknown>; limits?: object } = {}) {
   const model = scriptedModel(turns);
   const agent = new Agent({ role: "tester", model, tools: options.tools ?? [] });
-  const statek = await Statek.open({ store: ":memory:", agents: [agent], limits: { cellTimeMs: 300, ...options.limits } });
+  const statek = await Statek.open({ store: ":memory:", agents: [agent], workspaceLimits: { cellTimeMs: 300, ...options.limits } });
   const { id } = await statek.submitJob(agent, { vars: options.vars ?? {} });
   const view = await statek.runJob(id);
   await statek.close();
@@ -83,7 +83,7 @@ describe("jobs", () => {
 
   it("fails a looping script at the turn limit with a readable reason", async () => {
     const model = scriptedModel(Array.from({ length: 10 }, () => ts("1")));
-    const agent = new Agent({ role: "looper", model, limits: { maxTurns: 3 } });
+    const agent = new Agent({ role: "looper", model, harness: { maxTurns: 3 } });
     const statek = await Statek.open({ store: ":memory:", agents: [agent] });
     const { id } = await statek.submitJob(agent);
     const view = await statek.runJob(id);

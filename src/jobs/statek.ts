@@ -1,7 +1,7 @@
 /**
  * @module
  * `Statek`: the application's handle on a store of durable agent jobs — submit jobs, step and run them,
- * read them back (DESIGN.md §4).
+ * read them back.
  */
 import { randomUUID } from "node:crypto";
 import { context } from "@opentelemetry/api";
@@ -35,7 +35,8 @@ import { LiveEventHub, type JobEventFilter, type JobEventStream } from "./events
 import { newJobRows } from "./operate/new-job.ts";
 import { decideApproval, listPendingApprovals, type ApprovalDecisionOptions, type PendingApproval, type PendingApprovalFilter } from "./operate/approvals.ts";
 import { rejection, settleFuture } from "./operate/settle-future.ts";
-import { checkAgents, workspaceLimitsOf } from "./statek-checks.ts";
+import { checkAgents, registriesOf, workspaceLimitsOf } from "./statek-checks.ts";
+import { withRegistries, type Registries } from "../registries/registries.ts";
 import { traceCarrierOf } from "../telemetry/trace-carrier.ts";
 import { createWorker, type StatekWorker, type WorkerOptions } from "./statek-worker.ts";
 import type { RunJobOptions, StatekOptions, StepOptions, SubmitJobOptions } from "./statek-options.ts";
@@ -77,6 +78,8 @@ export class Statek {
   readonly #sessions: JobSessions;
   readonly #errorHandlers = new ErrorHandlers();
   readonly #onModelText: OnModelText | undefined;
+  /** This instance's enums, formatters, class docs and tracer, over the process-wide ones. */
+  readonly #registries: Registries;
   /** The owner of this process's leases. */
   readonly #owner = newProcessOwner();
   readonly #leaseMs: number;
@@ -99,6 +102,7 @@ export class Statek {
     this.#xmlBoxConsole = options.xmlBoxConsole;
     this.#sessions = new JobSessions(options.warmJobs ?? 100, options.warmMemoryBytes ?? DEFAULT_WARM_MEMORY_BYTES);
     this.#onModelText = options.onModelText;
+    this.#registries = registriesOf(options);
     this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     for (const handler of options.errorHandlers ?? []) this.#errorHandlers.register(handler, "Statek.open");
     for (const agent of options.agents ?? []) this.#register(agent, "Statek.open");
@@ -294,13 +298,13 @@ export class Statek {
    */
   resolveFuture(key: string, value: unknown = null): Promise<boolean> {
     this.#check();
-    return settleFuture(this.store, this.#signals, "resolveFuture", key, { state: "resolved", value: value === undefined ? null : (value as JsonValue) });
+    return settleFuture(this.store, this.#signals, "resolveFuture", key, { state: "resolved", value: value === undefined ? null : (value as JsonValue), door: "application" });
   }
 
   /** Settles the durable future `key` with an error: the waiting code's `await` throws it. First settlement wins. */
   rejectFuture(key: string, error: Error | string): Promise<boolean> {
     this.#check();
-    return settleFuture(this.store, this.#signals, "rejectFuture", key, { state: "rejected", value: rejection(error, "rejectFuture") });
+    return settleFuture(this.store, this.#signals, "rejectFuture", key, { state: "rejected", value: rejection(error, "rejectFuture"), door: "application" });
   }
 
   /**
@@ -310,7 +314,7 @@ export class Statek {
    */
   async cancelJob(id: string, reason?: string): Promise<JobView> {
     this.#check();
-    await cancelJob(this.#environment(), id, cancelReason(reason));
+    await withRegistries(this.#registries, () => cancelJob(this.#environment(), id, cancelReason(reason)));
     return this.#requireJob(id);
   }
 
@@ -451,6 +455,7 @@ export class Statek {
       ...(signal ? { signal } : {}),
       store: this.store,
       executor: this.#executor,
+      registries: this.#registries,
       agentFor: (role) => this.#agentFor(role),
       register: (agent) => this.#register(agent, "ctx.startJob"),
       bindings: this.#bindings,

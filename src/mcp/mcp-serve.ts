@@ -9,6 +9,7 @@ import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { Agent } from "../agents/agent.ts";
 import { mcpServer, type McpServerOptions } from "./mcp-server.ts";
+import { errorMessage } from "../errors/error-text.ts";
 
 /** A running Streamable HTTP server. */
 export interface McpHttpServer {
@@ -55,7 +56,7 @@ export async function serveMcpHttp(agent: Agent, options: McpHttpOptions = {}): 
   let allowedHosts: string[] = [];
   const http = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) reply(response, 500, `internal error: ${error instanceof Error ? error.message : String(error)}`);
+      if (!response.headersSent) reply(response, 500, `internal error: ${errorMessage(error)}`);
       else response.end();
     });
   });

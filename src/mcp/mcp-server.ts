@@ -1,6 +1,6 @@
 /**
  * @module
- * An agent's tools served over MCP (DESIGN.md §11): `mcpServer(agent)` is an SDK `Server` that lists the
+ * An agent's tools served over MCP: `mcpServer(agent)` is an SDK `Server` that lists the
  * agent's visible tools (hidden ones never; an agent's `allowedTools` narrow them) with their descriptions and
  * JSON Schemas — the same payload a model gets, plain profile — and runs each call through `callTool`, the
  * path a formal call from a model takes: binding, argument preparation, validation, the tool's `run`, error
@@ -9,11 +9,13 @@
  * The SDK's low-level `Server` is used rather than `McpServer`: the latter validates arguments against the Zod
  * schema before any preparation (an ISO date string would fail `z.date()`), and lists its own conversion of it.
  *
- * There is no job behind a call: `ctx.job` names the MCP session (`mcp:<session>`), `ctx.variable(name)` finds
- * the agent's `context` values, `ctx.future` is refused (durable waits need a job), and tool error handlers
- * are not registered (there is no job to fail). Each call's record goes to `onCall`; `statek mcp serve`
+ * There is no job behind a call: `ctx.job` names the MCP session (`mcp:<session>`), `ctx.idempotencyKey` is
+ * unique per call (`mcp:<session>:<request id>:<random UUID>`), `ctx.variable(name)` finds the agent's `context`
+ * values, `ctx.future` is refused (durable waits need a job), and tool error handlers are not registered (there
+ * is no job to fail). Each call's record goes to `onCall`; `statek mcp serve`
  * writes it to stderr as a JSON line.
  */
+import { randomUUID } from "node:crypto";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Agent } from "../agents/agent.ts";
 import { toolPayload } from "../docs/tool-payload.ts";
@@ -91,7 +93,9 @@ export async function mcpServer(agent: Agent, options: McpServerOptions = {}): P
       value = await callTool(found, isPlainObject(args) ? args : {}, {
         origin: "formal",
         callId: String(extra.requestId),
-        ctx: toolContext(agent, session, String(extra.requestId), printed, extra.signal),
+        // Unique per call, across sessions and restarts: a payment API deduplicating by it never drops a real call
+        // (over stdio the session is the same for every client, and JSON-RPC ids start again with each client).
+        ctx: toolContext(agent, session, `mcp:${session}:${String(extra.requestId)}:${randomUUID()}`, printed, extra.signal),
         printed: () => printed,
         record: (done) => void (record = done),
       });
@@ -110,14 +114,14 @@ export async function mcpServer(agent: Agent, options: McpServerOptions = {}): P
 }
 
 /** The framework context of a call served over MCP. */
-function toolContext(agent: Agent, session: string, requestId: string, printed: string[], signal: AbortSignal): ToolContext {
+function toolContext(agent: Agent, session: string, idempotencyKey: string, printed: string[], signal: AbortSignal): ToolContext {
   return {
     job: { id: `mcp:${session}`, role: agent.role, metadata: agent.metadata },
     agent,
     print: (...values) => void printed.push(formatPrinted(values)),
     variable: (name) => (Object.hasOwn(agent.context, name) ? { value: agent.context[name] } : undefined),
     signal,
-    idempotencyKey: `mcp:${session}:${requestId}`,
+    idempotencyKey,
     future: () => {
       throw new Error("durable futures need a job: this tool waits for the application, which a call over MCP cannot do");
     },

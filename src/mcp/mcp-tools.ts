@@ -1,6 +1,6 @@
 /**
  * @module
- * `mcpTools()`: an MCP server's tools as STATEK tools (DESIGN.md §11) — for `new Agent({ tools })`, callable
+ * `mcpTools()`: an MCP server's tools as STATEK tools — for `new Agent({ tools })`, callable
  * from agent code and formally by the model. Each keeps its description; its JSON Schema becomes the tool's
  * parameters (validated like any tool's); results become workspace values (`mcp-result.ts`); an error result
  * is an `McpToolError`; a server that does not answer in time, or whose connection closed, is an
@@ -18,6 +18,7 @@ import { isPlainObject } from "../tools/is-plain-object.ts";
 import { tool, type Tool, type ToolContext } from "../tools/tool.ts";
 import { McpConnection, type McpSource } from "./mcp-connection.ts";
 import { valueOfResult } from "./mcp-result.ts";
+import { errorMessage } from "../errors/error-text.ts";
 
 export type { McpCommand, McpUrl, McpSource } from "./mcp-connection.ts";
 
@@ -66,7 +67,7 @@ export async function mcpTools(source: McpSource, options: McpToolsOptions = {})
   const connection = new McpConnection(source, { connectTimeoutMs });
   try {
     const client = await connection.client().catch((error: unknown) => {
-      throw new Error(`mcpTools: cannot connect to the MCP server ${connection.description}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new Error(`mcpTools: cannot connect to the MCP server ${connection.description}: ${errorMessage(error)}`, { cause: error });
     });
     const server = options.name ?? client.getServerVersion()?.name ?? connection.description;
     const listed = await listAllTools(client, connectTimeoutMs);
@@ -160,7 +161,7 @@ const CONNECTION_CLOSED = -32000;
 const REQUEST_TIMEOUT = -32001;
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 /** An identifier for an MCP tool name (`get-forecast` → `get_forecast`). */

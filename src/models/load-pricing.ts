@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { InvalidPricingError } from "../errors/invalid-pricing-error.ts";
 import type { ModelPrice, PricingTable } from "./pricing.ts";
+import { errorMessage } from "../errors/error-text.ts";
 
 /**
  * Reads a pricing file.
@@ -22,13 +23,13 @@ export function loadPricingFile(path: string): PricingTable {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new InvalidPricingError({ source: path, reason: `cannot read the pricing file: ${(error as Error).message}`, cause: error });
+    throw new InvalidPricingError({ source: path, reason: `cannot read the pricing file: ${errorMessage(error)}`, cause: error });
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new InvalidPricingError({ source: path, reason: `not JSON: ${(error as Error).message}`, cause: error });
+    throw new InvalidPricingError({ source: path, reason: `not JSON: ${errorMessage(error)}`, cause: error });
   }
   return checkPricing(parsed, path);
 }

@@ -1,8 +1,9 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
 import {
-  InvalidModelStringError, LoadApiKeyError, LoadProviderPackageError, NoSuchProviderError, createModelRegistry, parseModelString,
+  InvalidModelStringError, LoadApiKeyError, LoadProviderPackageError, NoSuchProviderError,
 } from "../index.ts";
+import { createModelRegistry, parseModelString } from "./index.ts";
 
 describe("MODEL strings", () => {
   it("splits provider/model at the first slash; the model id may hold more slashes", () => {

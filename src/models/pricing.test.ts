@@ -3,7 +3,9 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BUILT_IN_PRICING, InvalidPricingError, costOf, findPrice, formatCost, loadPricingFile } from "../index.ts";
+import { InvalidPricingError } from "../index.ts";
+import { formatCost } from "../format/index.ts";
+import { BUILT_IN_PRICING, costOf, findPrice, loadPricingFile } from "./index.ts";
 import { createModelSettings } from "./model-settings.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "statek-pricing-"));

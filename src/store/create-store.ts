@@ -38,7 +38,7 @@ const ADAPTER_METHODS = [
  */
 export function createStore(adapter: StoreAdapter, options: CreateStoreOptions = {}): Store {
   if (typeof adapter !== "object" || adapter === null) throw new TypeError("createStore: expected a StoreAdapter");
-  const missing = ADAPTER_METHODS.filter((method) => typeof (adapter as unknown as Record<string, unknown>)[method] !== "function");
+  const missing = ADAPTER_METHODS.filter((method) => typeof Reflect.get(adapter, method) !== "function");
   if (missing.length) throw new TypeError(`createStore: the adapter has no ${missing.join(", ")} (see StoreAdapter in statek/store)`);
   if (typeof adapter.dialect !== "string" || adapter.dialect === "") throw new TypeError("createStore: the adapter's dialect must be a non-empty string");
   if (typeof adapter.supportsMultipleProcesses !== "boolean") throw new TypeError("createStore: the adapter's supportsMultipleProcesses must be a boolean");

@@ -1,6 +1,6 @@
 /**
  * @module
- * The rows of durable execution (DESIGN.md §7, §9): leases that fence every write of a step, the per-cell
+ * The rows of durable execution: leases that fence every write of a step, the per-cell
  * journal, durable futures, and the outbox of job events. Like the rest of the store they are plain data; what
  * a journal entry or an event *means* is the job runner's business.
  */
@@ -80,10 +80,23 @@ export interface FutureRow {
 /** A future to create, as a step creates it (`jobId` must be the job that creates it). */
 export type NewFuture = Omit<FutureRow, "state" | "value" | "settledAt" | "createdAt"> & { jobId: string };
 
+/**
+ * Who settles a future: every kind of wait has one door, and the store refuses a settlement
+ * through another kind's (`WaitKindError`): `application` (`resolveFuture`/`rejectFuture`) settles `external`
+ * futures, `decision` (`approve`/`deny`) approval requests, `message` (`pushMessage`) message waits, `time`
+ * timers and the timeouts of external futures, `child-end` a parent's wait for its child.
+ */
+export const WAIT_DOORS = ["application", "decision", "message", "time", "child-end"] as const;
+
+/** One of {@link WAIT_DOORS}. */
+export type WaitDoor = (typeof WAIT_DOORS)[number];
+
 /** How to settle a future. */
 export interface FutureSettlement {
   state: Exclude<FutureState, "waiting">;
   value: JsonValue;
+  /** Who settles it: must be the door of the future's kind (see {@link WaitDoor}). */
+  door: WaitDoor;
 }
 
 /** What {@link Store.settleFuture} did. */

@@ -15,9 +15,9 @@ export type {
   Store, StoreCallOptions, MemoryEntry, JobStatus, JobRow, VariableRow, HistoryRow, JobCommit, JobFilter, JsonValue, ClaimFilter, EventQuery, JobBrowseQuery,
   JobCountQuery, JobCursor, NextClaim, WakeupOrigin, EventFollower, EventFollow, FollowOptions,
 } from "./store.ts";
-export { FUTURE_KINDS, FUTURE_STATES } from "./durable-rows.ts";
+export { FUTURE_KINDS, FUTURE_STATES, WAIT_DOORS } from "./durable-rows.ts";
 export type {
-  Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JournalEntry, JobEventRow, Lease, NewFuture, NewJobEvent, SettleResult,
+  Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JournalEntry, JobEventRow, Lease, NewFuture, NewJobEvent, SettleResult, WaitDoor,
 } from "./durable-rows.ts";
 export { ACTIVE_STATUSES, STATUS_TRANSITIONS, WAITING_STATUS } from "./store-rules.ts";
 export { JobConflictError } from "../errors/job-conflict-error.ts";
@@ -25,6 +25,7 @@ export { LeaseLostError } from "../errors/lease-lost-error.ts";
 export { NoSuchJobError } from "../errors/no-such-job-error.ts";
 export { CorruptRecordError } from "../errors/corrupt-record-error.ts";
 export { StoreError } from "../errors/store-error.ts";
+export { WaitKindError } from "../errors/wait-kind-error.ts";
 
 /** The extension point: an engine's adapter, and the store `createStore` makes of it. */
 export { createStore } from "./create-store.ts";

@@ -136,7 +136,8 @@ export class OutboxReader {
 
   async #caughtUp(state: Follower): Promise<void> {
     await state.catchingUp;
-    while (this.#reading !== undefined) await this.#reading;
+    // The read in progress, and the one a hint asked for while it ran: later ones are for later commits.
+    for (let round = 0; round < 2 && this.#reading !== undefined; round++) await this.#reading;
   }
 
   /** Reads now, or once the read in progress has ended (the hint may be about a commit it missed). */

@@ -3,7 +3,7 @@
  * What a well-formed write looks like, checked once above the adapters before anything is written: a bad value
  * is a `TypeError` naming the call and the field, never a row nobody can read back.
  */
-import { FUTURE_KINDS, FUTURE_STATES } from "./durable-rows.ts";
+import { FUTURE_KINDS, FUTURE_STATES, WAIT_DOORS } from "./durable-rows.ts";
 import type { Fence, FutureSettlement, JournalEntry, NewFuture, NewJobEvent } from "./durable-rows.ts";
 import { isJobStatus } from "./store-rules.ts";
 import { JOB_STATUSES, MAX_MEMORY_CONTEXTS } from "./store.ts";
@@ -131,6 +131,10 @@ export function checkCommit(change: JobCommit): void {
   if (change.releaseLease && change.fence === undefined) throw new TypeError(`${call}: releaseLease needs the fence of the lease to release`);
   checkNewFutures(call, change.id, change.createFutures ?? []);
   checkList(call, "wakeIfSettled", change.wakeIfSettled, (item, field) => check(call, field, name, item));
+  checkList(call, "settleFutures", change.settleFutures, (item, field) => {
+    check(call, field, object, item);
+    checkSettlement(item.key, item.settlement);
+  });
   checkEvents(call, change.events ?? [], false);
 }
 
@@ -194,6 +198,7 @@ export function checkSettlement(key: string, settlement: FutureSettlement): void
   check(call, "settlement", object, settlement);
   const states = FUTURE_STATES.filter((state) => state !== "waiting");
   if (!(states as readonly unknown[]).includes(settlement.state)) fail(call, "settlement.state", `one of ${states.join(", ")}`, settlement.state);
+  if (!(WAIT_DOORS as readonly unknown[]).includes(settlement.door)) fail(call, "settlement.door", `one of ${WAIT_DOORS.join(", ")}`, settlement.door);
 }
 
 /** Checks events; `needJobId` when nothing else names their job. */

@@ -1,6 +1,6 @@
 /**
  * @module
- * Retrying store calls that failed transiently (DESIGN.md §3, §9): a busy or locked database is waited out
+ * Retrying store calls that failed transiently: a busy or locked database is waited out
  * with exponential backoff, a bounded number of times. A transient failure is never recorded as the job's
  * failure: when the retries run out, the step rejects and the job stays as it was, to be stepped again.
  */

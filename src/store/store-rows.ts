@@ -266,6 +266,12 @@ export function decodeMemory(row: StoredRow): MemoryEntry {
   });
 }
 
+/** The kind and timeout of a stored future, read strictly (which door settles it depends on them). */
+export function futureKindOf(row: StoredRow): { kind: FutureKind; wakeAt: number | null } {
+  const place = { jobId: futureJobOf(row), prefix: `futures[${JSON.stringify(String(row["key"]))}]` };
+  return { kind: readStrict(row, "kind", oneOf<FutureKind>(FUTURE_KINDS, "kind"), place), wakeAt: readStrict(row, "wakeAt", orNull(readInteger), place) };
+}
+
 /** A stored event; unreadable fields throw when read (location `events[<id>].<field>`). */
 export function decodeEvent(row: StoredRow): JobEventRow {
   const place = { jobId: String(row["jobId"]), prefix: `events[${String(row["id"])}]` };

@@ -1,12 +1,13 @@
 /**
  * @module
- * The rules of the store contract, written once above the adapters (DESIGN.md §9): which status changes a
+ * The rules of the store contract, written once above the adapters: which status changes a
  * commit may make, which jobs are runnable, what a lease and its fence are worth, how writes must continue a
  * job's history and journal, and what a well-formed write looks like. Adapters hold SQL only; `store-core.ts`
  * applies these rules to what they read, inside their transactions.
  */
 import { LeaseLostError } from "../errors/lease-lost-error.ts";
-import type { Fence, Lease } from "./durable-rows.ts";
+import { WaitKindError } from "../errors/wait-kind-error.ts";
+import type { Fence, FutureKind, Lease, WaitDoor } from "./durable-rows.ts";
 import { JOB_STATUSES } from "./store.ts";
 import type { JobStatus } from "./store.ts";
 
@@ -115,4 +116,37 @@ export function checkContinues(what: string, jobId: string, start: number, posit
       throw new Error(`job ${jobId}: ${what} ${position} does not continue the job's ${what.split(" ")[0]} (the next one is ${start + offset})`);
     }
   });
+}
+
+/** Each kind of wait: what it is, in words, and its one door (with the calls that open it, for errors). */
+const WAIT_KINDS: Readonly<Record<FutureKind, { what: string; door: WaitDoor }>> = {
+  external: { what: "an application's future", door: "application" },
+  approval: { what: "an approval request", door: "decision" },
+  message: { what: "a wait for a pushed message", door: "message" },
+  timer: { what: "a timer", door: "time" },
+  child: { what: "a wait for a child job's end", door: "child-end" },
+};
+
+/** What opens each door, as errors name it. */
+const DOOR_CALLS: Readonly<Record<WaitDoor, string>> = {
+  application: "resolveFuture()/rejectFuture()",
+  decision: "approve()/deny()",
+  message: "pushMessage()",
+  time: "its time coming",
+  "child-end": "the child job's end",
+};
+
+/** The kind of future a settlement through `door` creates when nobody created the key yet; `undefined`: none may. */
+export function earlyKindOf(door: WaitDoor): FutureKind | undefined {
+  return door === "application" ? "external" : door === "message" ? "message" : undefined;
+}
+
+/**
+ * Throws {@link WaitKindError} unless `door` settles a future of `kind`: its own door, or time for the timeout of an
+ * application's future (one with a `wakeAt`).
+ */
+export function checkDoor(key: string, kind: FutureKind, wakeAt: number | null, door: WaitDoor): void {
+  const own = WAIT_KINDS[kind];
+  if (door === own.door || (door === "time" && kind === "external" && wakeAt !== null)) return;
+  throw new WaitKindError({ key, kind, what: own.what, settledBy: DOOR_CALLS[own.door], refused: DOOR_CALLS[door] });
 }

@@ -10,9 +10,9 @@ import { JobConflictError } from "../errors/job-conflict-error.ts";
 import { NoSuchJobError } from "../errors/no-such-job-error.ts";
 import type { Fence, FutureSettlement, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult } from "./durable-rows.ts";
 import type { AdapterTransaction, JobValues, StoredRow } from "./store-adapter.ts";
-import { decodeClaimCandidate, decodeFuture, decodeLease, decodeLockedJob, futureJobIdOf, futureStateOf, readInteger, readStrict } from "./store-rows.ts";
+import { decodeClaimCandidate, decodeFuture, decodeLease, decodeLockedJob, futureJobIdOf, futureKindOf, futureStateOf, readInteger, readStrict } from "./store-rows.ts";
 import {
-  WAITING_STATUS, checkContinues, checkFence, checkTransition, claimedLease, holds, isFinal, isLive, isRunnable, runnableSince,
+  WAITING_STATUS, checkContinues, checkDoor, checkFence, checkTransition, claimedLease, earlyKindOf, holds, isFinal, isLive, isRunnable, runnableSince,
 } from "./store-rules.ts";
 import type { ClaimFilter, HistoryRow, JobCommit, JobRow, VariableRow } from "./store.ts";
 
@@ -102,6 +102,10 @@ export async function commitIn(transaction: AdapterTransaction, change: JobCommi
   if (appended.length) await transaction.insertHistory(id, appended.map(encodeHistory));
   if (change.clearJournal) await transaction.deleteJournal(id);
   if (change.events?.length) await appendEventsIn(transaction, change.events.map((event) => ({ ...event, jobId: event.jobId ?? id })), now);
+  for (const { key, settlement } of change.settleFutures ?? []) {
+    const existing = await transaction.lockFuture(key);
+    if (existing !== undefined) await settleRow(transaction, key, existing, settlement, now);
+  }
 }
 
 async function anySettled(transaction: AdapterTransaction, keys: readonly string[]): Promise<boolean> {
@@ -122,8 +126,13 @@ export async function createFuturesIn(transaction: AdapterTransaction, jobId: st
     if (created) continue;
     const existing = (await transaction.lockFuture(future.key))!;
     const owner = futureJobIdOf(existing);
-    if (owner === null) await transaction.updateFuture(future.key, { jobId, kind: future.kind, wakeAt: future.wakeAt, data });
-    else if (owner !== jobId) throw new Error(`job ${jobId}: the future key ${JSON.stringify(future.key)} belongs to job ${owner}`);
+    if (owner === null && futureKindOf(existing).kind === future.kind) {
+      await transaction.updateFuture(future.key, { jobId, kind: future.kind, wakeAt: future.wakeAt, data });
+    } else if (owner === null) {
+      // Settled early through another kind's door (`resolveFuture` naming a message wait's key before the job
+      // waited): that settlement never counted. The job's wait starts afresh.
+      await transaction.updateFuture(future.key, { jobId, kind: future.kind, wakeAt: future.wakeAt, data, state: "waiting", value: "null", createdAt: now, settledAt: null });
+    } else if (owner !== jobId) throw new Error(`job ${jobId}: the future key ${JSON.stringify(future.key)} belongs to job ${owner}`);
   }
 }
 
@@ -158,20 +167,35 @@ export async function appendJournalIn(transaction: AdapterTransaction, jobId: st
   if (entries.length) await transaction.insertJournal(jobId, cell, entries.map((entry) => ({ index: entry.index, data: encodeJson(entry.data) })));
 }
 
-/** `settleFuture`: first writer wins; wakes a suspended job and tells the outbox. */
+/**
+ * `settleFuture`: through the door of the future's kind only; first writer wins; wakes a suspended job and tells
+ * the outbox. A key nobody created yet is created settled, when its door may answer early (an application's
+ * future, a pushed message).
+ */
 export async function settleIn(transaction: AdapterTransaction, key: string, settlement: FutureSettlement): Promise<SettleResult> {
   const now = await transaction.now();
   const value = encodeJson(settlement.value);
-  const created = await transaction.insertFuture({
-    key, jobId: null, kind: "external", wakeAt: null, state: settlement.state, value, data: "null", createdAt: now, settledAt: now,
+  const early = earlyKindOf(settlement.door);
+  const created = early !== undefined && await transaction.insertFuture({
+    key, jobId: null, kind: early, wakeAt: null, state: settlement.state, value, data: "null", createdAt: now, settledAt: now,
   });
-  if (!created) {
-    const existing = (await transaction.lockFuture(key))!;
-    if (futureStateOf(existing) !== "waiting") return { settled: false, future: decodeFuture(existing) };
-    await transaction.updateFuture(key, { state: settlement.state, value, settledAt: now });
-    const jobId = futureJobIdOf(existing);
-    if (jobId !== null) await wake(transaction, jobId, key, settlement, now);
+  if (created) return { settled: true, future: decodeFuture((await transaction.lockFuture(key))!) };
+  const existing = await transaction.lockFuture(key);
+  if (existing === undefined) throw new Error(`settleFuture: there is no future ${JSON.stringify(key)} to settle (by ${settlement.door})`);
+  return settleRow(transaction, key, existing, settlement, now);
+}
+
+/** Settles the existing future `key` (read as `existing`, locked): door checked, first writer wins, its job woken. */
+async function settleRow(transaction: AdapterTransaction, key: string, existing: StoredRow, settlement: FutureSettlement, now: number): Promise<SettleResult> {
+  const jobId = futureJobIdOf(existing);
+  // A job's wait is settled through its own door only; one settled early, before any job waited, is nobody's yet.
+  if (jobId !== null) {
+    const { kind, wakeAt } = futureKindOf(existing);
+    checkDoor(key, kind, wakeAt, settlement.door);
   }
+  if (futureStateOf(existing) !== "waiting") return { settled: false, future: decodeFuture(existing) };
+  await transaction.updateFuture(key, { state: settlement.state, value: encodeJson(settlement.value), settledAt: now });
+  if (jobId !== null) await wake(transaction, jobId, key, settlement, now);
   return { settled: true, future: decodeFuture((await transaction.lockFuture(key))!) };
 }
 

@@ -19,6 +19,7 @@ import { journalCases } from "./suite/journal.cases.ts";
 import { leaseCases } from "./suite/leases.cases.ts";
 import { memoryCases } from "./suite/memory.cases.ts";
 import { sharedCases } from "./suite/shared.cases.ts";
+import { waitCases } from "./suite/waits.cases.ts";
 import type { DamageTarget, StoreSuiteOptions, SuiteContext } from "./suite/suite-context.ts";
 
 export { sampleJob, sampleRecord } from "./suite/suite-context.ts";
@@ -44,7 +45,7 @@ export function runStoreSuite(options: StoreSuiteOptions): void {
       await store.close();
     });
     const context: SuiteContext = {
-      test: (caseName, body) => it(caseName, { skip: skip[caseName] ?? false }, () => body(store)),
+      test: (caseName, body) => void it(caseName, { skip: skip[caseName] ?? false }, () => body(store)),
       testShared: (caseName, body) => {
         const reason = skip[caseName] ?? (openSecond ? false : "this store cannot be opened twice (no openSecond)");
         it(caseName, { skip: reason }, async () => {
@@ -66,6 +67,7 @@ export function runStoreSuite(options: StoreSuiteOptions): void {
     leaseCases(context);
     journalCases(context);
     futureCases(context);
+    waitCases(context);
     eventCases(context);
     browseCases(context);
     damageCases(context);

@@ -10,9 +10,9 @@
  * Rows are plain data: JSON-able values and strings. Encoding workspace values is the workspace codec's job;
  * the store never looks inside a variable's blob or a history record's data.
  */
-import type { Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JobEventRow, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult } from "./durable-rows.ts";
+import type { Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JobEventRow, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult, WaitDoor } from "./durable-rows.ts";
 
-export type { Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JobEventRow, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult };
+export type { Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JobEventRow, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult, WaitDoor };
 
 
 /** Every status a job can have, in lifecycle order. */
@@ -162,6 +162,12 @@ export interface JobCommit {
   wakeIfSettled?: string[];
   /** Cancels every future of the job that is still waiting (a cancelled job waits for nothing). */
   cancelFutures?: boolean;
+  /**
+   * Futures this commit settles, each as {@link Store.settleFuture} would (through its door, first writer wins,
+   * waking the job that waits): a child's final commit settles its parent's wait for it, so the child's end and
+   * the parent's wake-up land together. A key that does not exist is skipped.
+   */
+  settleFutures?: Array<{ key: string; settlement: FutureSettlement }>;
   /** Events appended to the outbox in the same transaction (they carry this commit's job id unless they name one). */
   events?: NewJobEvent[];
   /** Releases the lease (`fence`, required) with the commit: the job is free for any worker. */
@@ -329,7 +335,7 @@ export interface Store {
   /** How many jobs match, by status (every status present, 0 when none). */
   countJobs(query?: JobCountQuery, options?: StoreCallOptions): Promise<Record<JobStatus, number>>;
 
-  // Leases (DESIGN.md §7, §10). Times are the store's clock: lease expiry never depends on a worker's clock.
+  // Leases. Times are the store's clock: lease expiry never depends on a worker's clock.
 
   /**
    * Claims job `jobId` for `owner` for `leaseMs`: succeeds when the job has no live lease (none, expired,
@@ -439,7 +445,7 @@ export interface Store {
    */
   followEvents(follower: EventFollower, options?: FollowOptions): EventFollow;
 
-  // Wake-ups (DESIGN.md §10): how a worker learns, without scanning, that there may be work.
+  // Wake-ups: how a worker learns, without scanning, that there may be work.
 
   /**
    * Calls `listener` after a write that may have made a job runnable or appended events — a job inserted or

@@ -1,6 +1,6 @@
 /**
  * @module
- * STATEK's spans, through `@opentelemetry/api` only (DESIGN.md §11). Without an OpenTelemetry SDK installed by
+ * STATEK's spans, through `@opentelemetry/api` only. Without an OpenTelemetry SDK installed by
  * the application, the API hands out non-recording spans and every call here costs next to nothing; with one,
  * a job's steps, model calls, cells and tool calls appear under the tracer named {@link TRACER_NAME}.
  *
@@ -9,18 +9,18 @@
  * while its work runs, so spans the application's own code opens (in a tool's `run`) nest under it when one is.
  */
 import { context, SpanStatusCode, trace, type Attributes, type Context, type Span, type SpanKind, type Tracer } from "@opentelemetry/api";
+import { errorText } from "../errors/error-text.ts";
+import { currentRegistries } from "../registries/registries.ts";
 
 /** The instrumentation scope STATEK's spans are created under. */
 export const TRACER_NAME = "statek";
 
-let tracer: Tracer | undefined;
-
 /**
- * The tracer of the global tracer provider (a no-op one until the application installs an SDK). The API's
- * proxy tracer is kept: it finds a provider the application registers later.
+ * The tracer of the running `Statek` (`Statek.open({ tracer })`), else the global tracer provider's (a no-op
+ * one until the application installs an SDK; the API's proxy tracer finds a provider registered later).
  */
 export function statekTracer(): Tracer {
-  return (tracer ??= trace.getTracer(TRACER_NAME));
+  return currentRegistries().tracer ?? trace.getTracer(TRACER_NAME);
 }
 
 /** How a span starts: its attributes, its parent (default: the active context) and its kind. */
@@ -50,7 +50,7 @@ export function startSpan(name: string, start: SpanStart = {}): StartedSpan {
 export function failSpan(span: Span, error: unknown): void {
   if (!span.isRecording()) return;
   const type = error instanceof Error ? error.name : typeof error === "string" ? error.split(":", 1)[0]! : "Error";
-  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const message = errorText(error);
   if (error instanceof Error) span.recordException(error);
   span.setAttribute("error.type", type);
   span.setStatus({ code: SpanStatusCode.ERROR, message });

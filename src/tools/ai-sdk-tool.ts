@@ -13,6 +13,7 @@ import { NO_DESCRIPTION, paramsFromJsonSchema, toSchemaArguments } from "./json-
 import { isPlainObject } from "./is-plain-object.ts";
 import { isTool, tool, type Tool, type ToolParams } from "./tool.ts";
 import { kindOf } from "./with-article.ts";
+import { errorMessage } from "../errors/error-text.ts";
 
 /** The options an AI SDK tool's `execute` receives (the parts STATEK can give). */
 export interface AiSdkToolCallOptions {
@@ -124,7 +125,7 @@ function descriptionOf(candidate: AiSdkTool, label: string): string {
     try {
       text = text({ context: {} });
     } catch (error) {
-      throw new TypeError(`${label}: its description function threw: ${error instanceof Error ? error.message : String(error)}`);
+      throw new TypeError(`${label}: its description function threw: ${errorMessage(error)}`);
     }
   }
   if (typeof text === "string" && text.trim()) return text;

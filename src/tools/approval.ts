@@ -1,6 +1,6 @@
 /**
  * @module
- * Human approval of tool calls (DESIGN.md §4, §7). A tool defined with `needsApproval` (always, or when a
+ * Human approval of tool calls. A tool defined with `needsApproval` (always, or when a
  * predicate over its validated arguments says so) does not run when agent code calls it: the call becomes an
  * {@link ApprovalRequest}, which the job runner turns into a durable wait of kind `approval` settled by
  * `statek.approve(jobId, requestId, { note })` / `statek.deny(…)`. Approved, agent code's own runtime calls the

@@ -15,6 +15,7 @@ import { ApprovalRequiredError } from "../errors/approval-required-error.ts";
 import { prepareCall, runPreparedCall } from "./invoke-tool.ts";
 import { llmRepr, type LlmReprOptions } from "./llm-repr.ts";
 import type { Tool, ToolContext } from "./tool.ts";
+import { errorText } from "../errors/error-text.ts";
 
 /** The durable record of one tool call. */
 export interface ToolCallRecord {
@@ -46,7 +47,7 @@ export function formatToolResult(value: unknown, visible?: LlmReprOptions["visib
 
 /** `<ErrorName>: <message>` for anything thrown. */
 export function formatError(error: unknown): string {
-  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  if (error instanceof Error) return errorText(error);
   return `Error: ${llmRepr(error)}`;
 }
 

@@ -1,8 +1,7 @@
 /**
  * @module
- * The chat styles (DESIGN.md §8.2) by name, at the bottom of the layers so that a tool's `target` can be
- * checked and matched without `tools/` importing from `jobs/`. This is the list the package exports;
- * `agents/chat-styles/` implements the styles and must list the same names (a test holds the two together).
+ * The chat styles by name, at the bottom of the layers so that a tool's `target` can be checked and matched
+ * without `tools/` importing from `agents/`. This is the one list; `agents/chat-styles/` implements each style.
  */
 
 /** Every chat style, `MARKDOWN` (the default) included. */
@@ -10,12 +9,6 @@ export const CHAT_STYLES = ["CONSOLE", "MARKDOWN", "MD_DIALOG", "DIRECT"] as con
 
 /** A chat style. */
 export type ChatStyle = (typeof CHAT_STYLES)[number];
-
-/** @deprecated The old name of {@link CHAT_STYLES}, kept for existing code. */
-export const CHAT_STYLE_NAMES = CHAT_STYLES;
-
-/** @deprecated The old name of {@link ChatStyle}, kept for existing code. */
-export type ChatStyleName = ChatStyle;
 
 /** The chat style of a job whose metadata names none. */
 export const DEFAULT_CHAT_STYLE: ChatStyle = "MARKDOWN";

@@ -1,6 +1,6 @@
 /**
  * @module
- * Child jobs started from a tool (`ctx.startJob(agentOrRole, { vars, params, message })`, DESIGN.md §4, §7).
+ * Child jobs started from a tool (`ctx.startJob(agentOrRole, { vars, params, message })`).
  * `ctx.startJob` prepares the child — its row, variables and opening history, under an id derived from the
  * call's idempotency key — and returns a {@link ChildJobStart} for the tool to return. The job runner creates
  * the child only once the parent's journal records the call (a replay finds the same id and starts nothing

@@ -1,6 +1,6 @@
 /**
  * @module
- * A durable future a tool returns (`ctx.future(key, { timeoutMs })`, DESIGN.md §4, §7): the application
+ * A durable future a tool returns (`ctx.future(key, { timeoutMs })`): the application
  * settles it later — from a webhook, another process, a human — with `statek.resolveFuture(key, value)` or
  * `statek.rejectFuture(key, error)`. Agent code that awaits the tool's result waits for the settlement; if
  * nothing else is pending, its job suspends meanwhile. The tool's error handler is registered when the future

@@ -1,6 +1,6 @@
 /**
  * @module
- * Enums a parameter can name by member (DESIGN.md §5, argument preparation step 1). Two kinds:
+ * Enums a parameter can name by member (argument preparation step 1). Two kinds:
  *
  * - a TypeScript `enum` or a const object used as the schema, `z.enum(Severity)`: the model may write the
  *   member's *name* (`"ERROR"`) and the tool receives its value (`Severity.ERROR`, e.g. `"error"` or `3`);
@@ -10,22 +10,21 @@
  * Registration is kept beside the class (a weak map keyed by it), not in a list of tools.
  */
 import type { z } from "zod";
+import { DEFAULT_REGISTRIES, currentRegistries } from "../registries/registries.ts";
 import { instanceClassOf, schemaDef, schemaType } from "./schema-shape.ts";
 
-const registered = new WeakMap<Function, Readonly<Record<string, unknown>>>();
-let registrations = 0;
-
 /**
- * How many times {@link registerEnum} has been called in this process: a text made from schemas (a tool's
+ * How many enum registrations the current registries have seen: a text made from schemas (a tool's
  * declaration names a registered class's members) and kept for reuse is stale once this has moved.
  */
 export function enumRegistrations(): number {
-  return registrations;
+  return currentRegistries().enumChanges;
 }
 
 /**
- * Lets a string naming a member stand for that member, for parameters declared `z.instanceof(cls)`.
- * `members` defaults to the class's static properties that hold instances of it.
+ * Lets a string naming a member stand for that member, for parameters declared `z.instanceof(cls)`, in every
+ * `Statek` of the process (`Statek.open({ enums })` registers for one instance). `members` defaults to the
+ * class's static properties that hold instances of it.
  *
  * @example
  * ```ts
@@ -39,7 +38,13 @@ export function enumRegistrations(): number {
  * ```
  */
 export function registerEnum<T extends Function>(cls: T, members?: Readonly<Record<string, unknown>>): T {
-  if (typeof cls !== "function") throw new TypeError("registerEnum: expected a class");
+  DEFAULT_REGISTRIES.setEnum(cls, enumMembersFor(cls, members, "registerEnum"));
+  return cls;
+}
+
+/** The members of enum class `cls`: `members`, else its static instances; a `TypeError` naming `label` when there are none. */
+export function enumMembersFor(cls: Function, members: Readonly<Record<string, unknown>> | undefined, label: string): Readonly<Record<string, unknown>> {
+  if (typeof cls !== "function") throw new TypeError(`${label}: expected a class`);
   const found: Record<string, unknown> = {};
   if (members) Object.assign(found, members);
   else {
@@ -48,10 +53,8 @@ export function registerEnum<T extends Function>(cls: T, members?: Readonly<Reco
       if (typeof value === "object" && value !== null && value instanceof (cls as unknown as new () => object)) found[key] = value;
     }
   }
-  if (Object.keys(found).length === 0) throw new TypeError(`registerEnum(${cls.name}): no members (pass them, or give the class static instances)`);
-  registered.set(cls, Object.freeze(found));
-  registrations++;
-  return cls;
+  if (Object.keys(found).length === 0) throw new TypeError(`${label}(${cls.name}): no members (pass them, or give the class static instances)`);
+  return Object.freeze(found);
 }
 
 /** The members by name of an enum schema alternative (`z.enum(…)` or a registered class), else `undefined`. */
@@ -67,7 +70,7 @@ export function enumMembersOf(schema: z.ZodType): Readonly<Record<string, unknow
   }
   if (type === "custom") {
     const cls = instanceClassOf(schema);
-    return cls ? registered.get(cls) : undefined;
+    return cls ? currentRegistries().enumOf(cls) : undefined;
   }
   return undefined;
 }

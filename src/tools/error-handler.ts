@@ -1,6 +1,6 @@
 /**
  * @module
- * Error handlers (DESIGN.md §5): cleanup a tool leaves behind on its job. A tool declared with
+ * Error handlers: cleanup a tool leaves behind on its job. A tool declared with
  * `errorHandler: h` registers `h` on the current job, with the tool's result as `context`, just before the
  * result is returned to agent code. If the job later ends `FAILED` (harness limit, critical error, failed
  * warmup, cancellation) every registered handler runs once, in registration order, as `run(context, error)`.

@@ -1,6 +1,6 @@
 /**
  * @module
- * ISO-8601 strings to `Date`s for parameters that take dates (DESIGN.md §5, argument preparation step 2).
+ * ISO-8601 strings to `Date`s for parameters that take dates (argument preparation step 2).
  *
  * Accepted: a date (`2026-03-10`, `20260310`), a date-time (`2026-03-10T15:00`, `…T15:00:00.250Z`, a space
  * instead of `T`, an offset `+02:00`/`+0200`/`+02`), or a time alone (`15:00`, `15:00:30Z`). Without an

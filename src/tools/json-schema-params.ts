@@ -12,6 +12,7 @@ import { isIdentifier } from "./is-identifier.ts";
 import { isPlainObject } from "./is-plain-object.ts";
 import { RESERVED_PARAMETER_NAMES, type ToolParams } from "./tool.ts";
 import { kindOf } from "./with-article.ts";
+import { errorMessage } from "../errors/error-text.ts";
 
 /** Parameters made from a JSON Schema, with the way back to the schema's property names. */
 export interface JsonSchemaParams {
@@ -59,7 +60,7 @@ export function paramsFromJsonSchema(schema: unknown, label: string): JsonSchema
       else if (isPlainObject(propertySchema)) converted = z.fromJSONSchema({ ...definitions, ...propertySchema } as Input, { defaultTarget });
       else throw new Error(`its schema is ${kindOf(propertySchema)}, not a JSON Schema`);
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
+      const why = errorMessage(error);
       unchecked.set(name, why);
       converted = z.unknown();
     }

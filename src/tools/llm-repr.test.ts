@@ -153,7 +153,7 @@ describe("llmRepr", () => {
   });
 });
 
-describe("llmRepr: reference scenarios (tools-spec §10, translated to JavaScript values)", () => {
+describe("llmRepr: the numbered scenarios, in JavaScript values", () => {
   class User {
     name: string;
     age: number;

@@ -7,11 +7,12 @@
  * {@link registerFormatter} (used everywhere values are shown: echoes, `print`, tool results) or passed to
  * one call.
  *
- * Members named `_x` of class instances are private by convention (DESIGN.md §6.3): agent code cannot read
+ * Members named `_x` of class instances are private by convention: agent code cannot read
  * them through a handle, so they are not shown either. Plain records show every key.
  */
 import { isTool } from "./is-tool.ts";
 import { isIdentifier } from "./is-identifier.ts";
+import { DEFAULT_REGISTRIES, currentRegistries } from "../registries/registries.ts";
 
 const LLM_REPR: unique symbol = Symbol.for("statek.llmRepr") as never;
 
@@ -87,7 +88,7 @@ function format(value: unknown, options: Required<Omit<LlmReprOptions, "formatte
   const object = value as object;
   const custom = (object as Record<symbol, unknown>)[LLM_REPR];
   if (typeof custom === "function") return String(custom.call(object));
-  const formatter = (options.formatters && findFormatter(object, options.formatters)) || findFormatter(object, registeredFormatters);
+  const formatter = (options.formatters && findFormatter(object, options.formatters)) || currentRegistries().formatterFor(object);
   if (formatter) return formatter(object);
   // A tool by its name, not its schema and implementation.
   if (isTool(object)) return `[tool ${object.name}]`;
@@ -134,12 +135,10 @@ function hasOwnToString(object: object): boolean {
   return false;
 }
 
-// Formatters for classes the application does not own, registered once at startup, like util.inspect.custom.
-const registeredFormatters = new Map<Function, LlmFormatter>();
-
 /**
  * Registers how instances of `cls` (and its subclasses) are shown to the model, wherever values are shown:
- * echoes, `print`, tool results. For classes you own, a `[llmRepr.symbol]()` method does the same. A later
+ * echoes, `print`, tool results — in every `Statek` of the process (`Statek.open({ formatters })` registers for
+ * one instance, and wins). For classes you own, a `[llmRepr.symbol]()` method does the same. A later
  * registration for the same class replaces the earlier one.
  *
  * @example
@@ -149,7 +148,7 @@ const registeredFormatters = new Map<Function, LlmFormatter>();
  */
 export function registerFormatter<T>(cls: abstract new (...args: any[]) => T, formatter: (value: T) => string): void {
   if (typeof cls !== "function" || typeof formatter !== "function") throw new TypeError("registerFormatter: expected a class and a function");
-  registeredFormatters.set(cls, formatter as LlmFormatter);
+  DEFAULT_REGISTRIES.setFormatter(cls, formatter as LlmFormatter);
 }
 
 function findFormatter(object: object, formatters: ReadonlyMap<Function, LlmFormatter>): LlmFormatter | undefined {

@@ -1,6 +1,6 @@
 /**
- * `LLM_TOOLS_SCOPE` parsing and selection (DESIGN.md §5, issue #3 Build 10). `§10.N` names translate
- * scenario N of reference/tools-spec.md §10.
+ * `LLM_TOOLS_SCOPE` parsing and selection. `§10.N` names number
+ * the scenario they cover.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

@@ -1,6 +1,6 @@
 /**
  * @module
- * `LLM_TOOLS_SCOPE` (DESIGN.md §5): which tools a job offers the model as formal provider tools. The
+ * `LLM_TOOLS_SCOPE`: which tools a job offers the model as formal provider tools. The
  * metadata value is an optional category — `SYSTEM`, `APPLICATION` or `ALL` (any case) — then any number of
  * lists, `+a,b` to add tools by name and `-c` to remove them:
  *

@@ -1,6 +1,6 @@
 /**
- * Argument preparation (DESIGN.md §5, issue #3 Build 4): enum names, ISO dates, live-variable binding, then
- * validation. `§10.N` names translate scenario N of reference/tools-spec.md §10.
+ * Argument preparation: enum names, ISO dates, live-variable binding, then
+ * validation. `§10.N` in a test name numbers the scenario it covers.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

@@ -1,6 +1,6 @@
 /**
  * @module
- * Argument preparation (DESIGN.md §5): what turns a model-friendly call into the values a tool expects,
+ * Argument preparation: what turns a model-friendly call into the values a tool expects,
  * before its schema validates them. For each parameter whose argument is a string, the schema's alternatives
  * are tried in order (`z.union([z.date(), z.string()])` tries the date first):
  *

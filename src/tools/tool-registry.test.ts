@@ -1,6 +1,6 @@
 /**
- * Registries, discovery and selection by scope and chat style (DESIGN.md §5, issue #3 Build 2). `§10.N`
- * names translate scenario N of reference/tools-spec.md §10.
+ * Registries, discovery and selection by scope and chat style. `§10.N` in a test name numbers the scenario it
+ * covers.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

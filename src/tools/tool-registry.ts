@@ -1,6 +1,6 @@
 /**
  * @module
- * Which tools a job has, and which of them the model is told about (DESIGN.md §5). A registry is explicit: an
+ * Which tools a job has, and which of them the model is told about. A registry is explicit: an
  * agent's tools (and tools in its context), then the built-in system tools whose names the agent does not
  * use — never a process-wide list. Discovery and selection work on it by scope (`SYSTEM`, `APPLICATION`,
  * `ALL`), by chat style (a tool's `target`), and always leave hidden tools out unless asked.

@@ -1,6 +1,5 @@
 /**
- * Tool definitions (DESIGN.md §5, issue #3 Build 1–2). Test names starting with `§10.N` translate scenario N
- * of reference/tools-spec.md §10.
+ * Tool definitions. Test names starting with `§10.N` number the scenario they cover.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

@@ -1,6 +1,6 @@
 /**
  * @module
- * `tool()`: a function made into an agent capability (DESIGN.md §5). A tool has a name, a description the
+ * `tool()`: a function made into an agent capability. A tool has a name, a description the
  * model reads, a Zod object schema for its parameters, and a `run(args, ctx)` implementation. Agent code calls
  * it positionally (`findEmptySlot(calendar, meeting.endsAt)`) or with named arguments
  * (`findEmptySlot({ calendar, after: meeting.endsAt })`); the model may also call it formally.

@@ -6,6 +6,7 @@
  */
 import type { ActionInput } from "./perform-action.ts";
 import { UiInputError } from "./ui-input-error.ts";
+import { errorMessage } from "../errors/error-text.ts";
 
 /** The action paths. */
 export const ACTION_PATHS = ["message", "future/resolve", "future/reject", "approval", "cancel", "retry"] as const;
@@ -52,6 +53,6 @@ function formValue(fields: Record<string, unknown>): unknown {
   try {
     return JSON.parse(value);
   } catch (error) {
-    throw new UiInputError({ message: `value is not JSON (${error instanceof Error ? error.message : String(error)}); choose "text" to send it as a string` });
+    throw new UiInputError({ message: `value is not JSON (${errorMessage(error)}); choose "text" to send it as a string` });
   }
 }

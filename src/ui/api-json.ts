@@ -35,7 +35,7 @@ export function futureJson(future: FutureRow): Record<string, unknown> {
   return { key: future.key, kind: future.kind, state: future.state, wakeAt: iso(future.wakeAt), data: future.data, createdAt: iso(future.createdAt) };
 }
 
-/** Which actions this UI can do (`true`) and which this STATEK lacks (`false`). */
+/** Which actions this UI can do (every one: the API's clients read the list). */
 export function actionsJson(actions: UiActions): Record<string, boolean> {
   return Object.fromEntries(UI_ACTION_NAMES.map((name) => [name, typeof actions[name] === "function"]));
 }

@@ -2,7 +2,7 @@
  * @module
  * Everything the job page and `GET /api/jobs/:id` show about one job, read from the store: the row, its parent
  * and children, the history, the variables (decoded on the host and shown as the model sees values), the
- * current cell's journal, the futures it waits for, and its pending approvals when this STATEK has them.
+ * current cell's journal, the futures it waits for, and its pending approvals.
  */
 import { llmRepr } from "../tools/llm-repr.ts";
 import { formatError } from "../tools/call-tool.ts";
@@ -37,8 +37,8 @@ export interface JobDetails {
   journal: Journal | null;
   /** Futures still waiting, oldest first. */
   waits: FutureRow[];
-  /** Pending approvals, or `null` when this STATEK cannot list them (`statek.pendingApprovals` is missing). */
-  approvals: PendingApproval[] | null;
+  /** Pending approvals. */
+  approvals: PendingApproval[];
 }
 
 /** Reads job `id` in full; `null` when there is no such job. */
@@ -52,7 +52,7 @@ export async function loadJobDetails(store: Store, actions: UiActions, id: strin
     store.getVariables(id),
     store.getJournal(id),
     store.listFutures(id, { state: "waiting" }),
-    actions.pendingApprovals ? actions.pendingApprovals({ jobId: id }) : null,
+    actions.pendingApprovals({ jobId: id }),
   ]);
   const exitText = safeRead(() => job.exitStatus);
   const exitValue = exitText ? (await previewVariables([{ name: "exit", blob: exitText, position: 0 }]))[0]! : null;

@@ -6,10 +6,18 @@
  */
 import { formatError } from "../tools/call-tool.ts";
 import type { OperatorActionRecord } from "../jobs/history/history.ts";
-import type { Store } from "../store/store.ts";
+import type { FutureKind, Store } from "../store/store.ts";
 import { recordOperatorAction } from "./record-action.ts";
-import { unavailable, type UiActions } from "./ui-actions.ts";
+import type { UiActionName, UiActions } from "./ui-actions.ts";
 import { UiInputError } from "./ui-input-error.ts";
+
+/** How each kind of wait other than an application's future is settled, for refusals. */
+const OWN_DOOR: Readonly<Record<Exclude<FutureKind, "external">, string>> = {
+  approval: "an approval request: it is decided by approving or denying it",
+  message: "a wait for a message: it is answered by pushing one",
+  timer: "a timer: it ends when its time comes",
+  child: "a wait for a child job: it ends when the child ends",
+};
 
 /** Texts longer than this are refused (a message, a note, a value). */
 export const MAX_TEXT = 100_000;
@@ -52,6 +60,10 @@ export async function performAction(context: ActionContext, jobId: string, input
       const key = text("key", input.key, { required: true });
       const future = await store.getFuture(key);
       if (!future || future.jobId !== jobId) throw new UiInputError({ message: `job ${jobId} has no future ${JSON.stringify(key)}`, status: 404 });
+      // Only an application's future is settled here; every other wait has its own door (the store refuses it too).
+      if (future.kind !== "external") {
+        throw new UiInputError({ message: `future ${JSON.stringify(key)} is ${OWN_DOOR[future.kind]}, not by resolving or rejecting it`, status: 409 });
+      }
       if (future.state !== "waiting") throw new UiInputError({ message: `future ${JSON.stringify(key)} is ${future.state} already`, status: 409 });
       record.target = key;
       const settled = input.action === "resolve-future"
@@ -68,11 +80,9 @@ export async function performAction(context: ActionContext, jobId: string, input
       record.target = requestId;
       if (note) record.note = note;
       // A form shown earlier may name a request decided since: refuse rather than record a second decision.
-      if (actions.pendingApprovals) {
-        const pending = await actions.pendingApprovals({ jobId });
-        if (!pending.some((approval) => approval.requestId === requestId)) {
-          throw new UiInputError({ message: `job ${jobId} has no pending approval ${JSON.stringify(requestId)} (decided already?)`, status: 409 });
-        }
+      const pending = await actions.pendingApprovals({ jobId });
+      if (!pending.some((approval) => approval.requestId === requestId)) {
+        throw new UiInputError({ message: `job ${jobId} has no pending approval ${JSON.stringify(requestId)} (decided already?)`, status: 409 });
       }
       const decision = { ...(note ? { note } : {}), by: context.by };
       if (input.action === "approve") await call(actions.approve, "approve", (approve) => approve(jobId, requestId, decision));
@@ -104,9 +114,8 @@ export async function performAction(context: ActionContext, jobId: string, input
   return done;
 }
 
-/** Calls an action that may be missing; its failure becomes a refusal the operator reads (409). */
-async function call<Method, Result>(method: Method | undefined, name: Parameters<typeof unavailable>[0], invoke: (method: Method) => Promise<Result>): Promise<Result> {
-  if (method === undefined) throw new UiInputError({ message: unavailable(name), status: 501 });
+/** Calls an action; its failure becomes a refusal the operator reads (409). */
+async function call<Method, Result>(method: Method, name: UiActionName, invoke: (method: Method) => Promise<Result>): Promise<Result> {
   try {
     return await invoke(method);
   } catch (error) {

@@ -1,6 +1,6 @@
 /**
  * @module
- * Starts the operator's web UI (`statek ui`, DESIGN.md §11) on a host and port: loopback by default; any other
+ * Starts the operator's web UI (`statek ui`) on a host and port: loopback by default; any other
  * address only with a token, refused otherwise. Resolves once it is listening.
  */
 import { serve } from "@hono/node-server";

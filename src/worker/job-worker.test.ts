@@ -1,5 +1,5 @@
 /**
- * The worker in one process (issue 10): it claims runnable jobs, wakes suspended ones when their timer is due
+ * The worker in one process: it claims runnable jobs, wakes suspended ones when their timer is due
  * or a message is pushed, keeps at most `maxConcurrency` steps in flight, and stops gracefully.
  */
 import assert from "node:assert/strict";

@@ -1,6 +1,6 @@
 /**
  * @module
- * The worker (DESIGN.md §10): claims runnable jobs under leases and steps at most `maxConcurrency` of them at
+ * The worker: claims runnable jobs under leases and steps at most `maxConcurrency` of them at
  * once, until it is stopped. It knows the store and a function that steps one claimed job; what a step does is
  * the job runner's (`jobs/`), which hands this scheduler its step function (`statek.worker()`).
  *
@@ -41,7 +41,13 @@ export type WorkerActivity =
   | { kind: "step-error"; jobId: string; error: unknown }
   | { kind: "worker-error"; error: unknown }
   /** The leases of a dead worker process of this machine were ended: its jobs are claimable at once. */
-  | { kind: "owner-gone"; owner: string; leases: number };
+  | { kind: "owner-gone"; owner: string; leases: number }
+  /**
+   * A step's lease went unrenewed for longer than it lasts — this worker's event loop stalled (a cell or a tool
+   * blocking it, the process stopped): another worker may have taken the job over, and its calls in flight are
+   * then in doubt. Raise `leaseMs`, or find what blocks the event loop.
+   */
+  | { kind: "lease-late"; jobId: string; unrenewedMs: number; leaseMs: number };
 
 /** What the scheduler needs from the job runner. */
 export interface WorkerHost {
@@ -120,7 +126,7 @@ export class JobWorker {
   constructor(host: WorkerHost, schedule: WorkerSchedule) {
     this.#host = host;
     this.#schedule = schedule;
-    this.#timer = new WakeTimer(() => this.#kick("look"));
+    this.#timer = new WakeTimer(() => void this.#kick("look"));
     this.#pruner = new OutboxPruner(host.store, {
       retentionMs: schedule.eventRetentionMs,
       onError: (error) => this.#report({ kind: "worker-error", error }),
@@ -136,9 +142,9 @@ export class JobWorker {
   async start(): Promise<void> {
     if (this.#state !== "new") throw new Error(`worker.start: this worker was started already (it is ${this.#state}); create another with statek.worker()`);
     this.#state = "starting";
-    this.#stopWaking = this.#host.signals.onWake(() => this.#kick("claim"));
+    this.#stopWaking = this.#host.signals.onWake(() => void this.#kick("claim"));
     try {
-      this.#stopHints = this.#host.store.subscribeWakeups(() => this.#kick("look"));
+      this.#stopHints = this.#host.store.subscribeWakeups(() => void this.#kick("look"));
     } catch (error) {
       this.#stopWaking();
       this.#state = "stopped";

@@ -15,20 +15,22 @@ import { createHash, randomUUID } from "node:crypto";
 import { readFileSync, readlinkSync } from "node:fs";
 import { hostname } from "node:os";
 
-let space: string | undefined | null = null;
-
 /** This machine's boot and this process's PID namespace, hashed; undefined where they cannot be read. */
-function processSpace(): string | undefined {
-  if (space === null) {
-    try {
-      const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
-      const pids = readlinkSync("/proc/self/ns/pid");
-      space = boot && pids ? createHash("sha256").update(`${boot}\n${pids}`).digest("hex").slice(0, 12) : undefined;
-    } catch {
-      space = undefined;
-    }
+function readProcessSpace(): string | undefined {
+  try {
+    const boot = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
+    const pids = readlinkSync("/proc/self/ns/pid");
+    return boot && pids ? createHash("sha256").update(`${boot}\n${pids}`).digest("hex").slice(0, 12) : undefined;
+  } catch {
+    return undefined;
   }
-  return space;
+}
+
+// A fact about this process, read once when the module loads.
+const SPACE = readProcessSpace();
+
+function processSpace(): string | undefined {
+  return SPACE;
 }
 
 /** A new lease owner for this process: `host:pid:nonce`, plus `:space` where it can be read. */

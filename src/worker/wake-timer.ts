@@ -1,6 +1,6 @@
 /**
  * @module
- * The one timer of a worker (DESIGN.md §10): armed on the earliest `wakeAt` the worker knows of, never one per
+ * The one timer of a worker: armed on the earliest `wakeAt` the worker knows of, never one per
  * job. When it fires, the worker claims what is due and asks the store for the next `wakeAt` (an index read).
  */
 

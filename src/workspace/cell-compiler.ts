@@ -1,6 +1,6 @@
 /**
  * @module
- * The cell compiler (DESIGN.md §6.1): turns one cell of agent code, TypeScript or JavaScript, into a script
+ * The cell compiler: turns one cell of agent code, TypeScript or JavaScript, into a script
  * the guest runtime can run with REPL semantics.
  *
  * - Types are stripped (`amaro`, Node's own stripper; enums and namespaces are transformed).
@@ -18,8 +18,9 @@
 import { parse, type Node } from "acorn";
 import amaro from "amaro";
 import { CompiledCells } from "./compiled-cells.ts";
+import { errorMessage } from "../errors/error-text.ts";
 
-/** Size limits checked before a cell runs (DESIGN.md §6.4). */
+/** Size limits checked before a cell runs. */
 export interface CellSizeLimits {
   /** @default 200_000 */
   maxSourceBytes?: number;
@@ -130,7 +131,7 @@ function typeScriptError(error: unknown): CompiledCell {
 }
 
 function syntaxError(error: unknown): CompiledCell {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (message.includes("'import' and 'export' may appear only")) {
     const where = /\((\d+:\d+)\)/.exec(message)?.[1];
     return {

@@ -61,7 +61,10 @@ export interface FutureWaits {
    * short sleep): the cell does not suspend for it.
    */
   open(seq: number, kind: string, data: unknown, settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }>;
-  /** A wait the journal already delivered was replayed (waits are numbered in order: the message waits, say). */
+  /**
+   * A wait the journal already delivered was replayed (waits are numbered in order: the message waits, say), or
+   * (kind `child-started`) a reply that handed the guest a child job's handle, `data` its `{ id }`.
+   */
   replayed?(seq: number, kind: string, data: unknown): void;
   /** Creates the child job a tool started (`ctx.startJob`; `data` as the tool's reply carried it), unless it exists. */
   startChild?(data: unknown): Promise<ChildHandleInfo>;
@@ -86,6 +89,11 @@ export interface CellHostOptions {
   futures?: FutureWaits;
   /** The reply that hands the guest a future's outcome (values cross with the workspace's codec). */
   replyOf?: (outcome: FutureOutcome) => string;
+  /**
+   * A crossing found in doubt (started, never finished) is answered `error` (`InDoubtError: …`): the host makes
+   * its record (a tool call's) as crossing `seq`'s effect.
+   */
+  onInDoubt?: (op: string, args: readonly string[], error: string, seq: number) => void;
   /** A tool's durable future resolved: its error handler (named in the future) registers now, with the value. */
   onFutureResolved?: (errorHandler: string, value: unknown, seq: number) => void;
 }

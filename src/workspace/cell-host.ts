@@ -24,6 +24,10 @@ import type { Delivery, IdleAnswer, VmHost } from "./executor.ts";
 import { CODE_START_OP, errorReply, pendingReply, thrownReply } from "./guest/guest-protocol.ts";
 import { parseUntrusted } from "./membrane/untrusted-json.ts";
 import { childReply, futureKindOf, guestWait } from "./wait-messages.ts";
+import { InDoubtError } from "../errors/in-doubt-error.ts";
+import { ReplayDivergence } from "../errors/replay-divergence.ts";
+import { armLongTimer } from "./long-timer.ts";
+import { currentRegistries, withRegistries } from "../registries/registries.ts";
 
 const hostTimers: TimerSource = (ms, fire) => {
   const timer = setTimeout(fire, ms);
@@ -50,6 +54,9 @@ export class CellHost implements VmHost {
   readonly #handle: GuestMessageHandler;
   readonly #options: CellHostOptions;
   readonly #timers: TimerSource;
+  // Guest messages arrive from the sandbox thread's listener, outside the step that made this host: they are
+  // answered with that step's registries (enums, formatters, docs, tracer).
+  readonly #registries = currentRegistries();
   /** Pending results of the current cell that have not settled. */
   readonly #pending = new Map<number, Pending>();
   /** Settled results of the current cell not yet handed to the guest. */
@@ -93,6 +100,10 @@ export class CellHost implements VmHost {
   suspended = false;
 
   receive(op: string, args: readonly string[]): string | Promise<string> {
+    return withRegistries(this.#registries, () => this.#receive(op, args));
+  }
+
+  #receive(op: string, args: readonly string[]): string | Promise<string> {
     if (op === CODE_START_OP) {
       this.#inCode = true;
       this.#seq = 0;
@@ -150,16 +161,27 @@ export class CellHost implements VmHost {
   #replayMessage(seq: number, op: string, args: readonly string[], recorded: JournaledMessage): string | Promise<string> {
     if (recorded.op !== op || recorded.hash !== hashMessage(op, args)) {
       this.#replay!.stop();
-      this.divergence = `at call ${seq + 1} the cell called ${this.#describe(op, args)} but the journal recorded ${recorded.what}`;
+      this.divergence = new ReplayDivergence({ call: seq + 1, called: this.#describe(op, args), recorded: recorded.what }).message;
       return errorReply("ReplayDivergence", this.divergence);
     }
     // Crossings that touch nothing outside the step run again (the step's own state is rebuilt by them).
-    if (op === "exit") this.#answerLive(op, args, seq);
+    if (op === "exit") void this.#answerLive(op, args, seq);
     if (recorded.position >= this.#committedItems) this.#options.effects?.apply(recorded.effects);
     if (recorded.reply === undefined) return this.#inDoubt(seq, op, args, recorded);
+    this.#noticeChild(seq, recorded.reply);
     const pending = /^p(\d+)$/.exec(recorded.reply);
     if (pending) this.#reopen(Number(pending[1]), seq, op, args, recorded);
     return recorded.reply;
+  }
+
+  // A replayed reply that handed the guest a child job's handle: the job still watches that child.
+  #noticeChild(seq: number, reply: string): void {
+    if (reply.charCodeAt(0) !== 99 /* c */) return;
+    try {
+      this.#futures?.replayed?.(seq, "child-started", parseUntrusted(reply.slice(1)));
+    } catch {
+      // Written by this host; a reply that does not parse names no child.
+    }
   }
 
   // An intent with no result: it was started and never finished (or it is still running in this process).
@@ -175,11 +197,8 @@ export class CellHost implements VmHost {
       })();
       return again.catch((error: unknown) => this.#lost(error));
     }
-    const reply = errorReply(
-      "InDoubtError",
-      `${recorded.what} was started but its worker stopped before it finished; it may or may not have taken effect`,
-    );
-    this.#append({ t: "done", seq, r: reply });
+    const reply = this.#doubted(seq, op, args, recorded);
+    this.#append({ t: "done", seq, r: reply, ...this.#effectsOf(seq) });
     return this.#flush().then(() => reply, (error: unknown) => this.#lost(error));
   }
 
@@ -190,6 +209,12 @@ export class CellHost implements VmHost {
     const replay = this.#replay!;
     if (replay.deliveredIds().has(id)) {
       this.#pending.set(id, { keepAlive: op === "timer" && args[1] !== "interval", seq });
+      const delivered = replay.settles.get(id);
+      // Delivered before: its record (a tool call's, its console lines) is the step's again unless committed.
+      if (delivered) {
+        this.#applySettled(delivered.effects);
+        this.#noticeChild(seq, delivered.reply);
+      }
       if (op === "future") this.#futures?.replayed?.(seq, args[0] ?? "", args[1] ? parseUntrusted(args[1]) : null);
       return;
     }
@@ -203,7 +228,7 @@ export class CellHost implements VmHost {
     if (settled) {
       this.#pending.set(id, { keepAlive: false, seq });
       if (op === "future") this.#futures?.replayed?.(seq, args[0] ?? "", args[1] ? parseUntrusted(args[1]) : null);
-      if (settled.position >= this.#committedItems) this.#options.effects?.apply(settled.effects);
+      this.#applySettled(settled.effects);
       this.#settle(id, settled.reply, false);
       return;
     }
@@ -225,8 +250,24 @@ export class CellHost implements VmHost {
       else again.then((text) => this.#settleJournaled(id, text), (error: unknown) => this.#settleJournaled(id, thrownReply(error)));
     } else {
       this.#pending.set(id, { keepAlive: false, seq });
-      this.#settleJournaled(id, errorReply("InDoubtError", `${recorded.what} was started but its worker stopped before it finished; it may or may not have taken effect`));
+      this.#settleJournaled(id, this.#doubted(seq, op, args, recorded));
     }
+  }
+
+  /** The effects of a replayed result's settlements that the step does not hold yet. */
+  #applySettled(effects: ReadonlyArray<{ fx: CrossingEffects; position: number }>): void {
+    const fresh = effects.filter((entry) => entry.position >= this.#committedItems).map((entry) => entry.fx);
+    if (fresh.length) this.#options.effects?.apply(fresh);
+  }
+
+  /**
+   * The `InDoubtError` reply of a crossing that was started and never finished; its record (a tool call's)
+   * says so, made as the crossing's effect so that the journal keeps it with the reply.
+   */
+  #doubted(seq: number, op: string, args: readonly string[], recorded: JournaledMessage): string {
+    const error = new InDoubtError({ call: recorded.what });
+    this.#options.onInDoubt?.(op, args, `${error.name}: ${error.message}`, seq);
+    return errorReply(error.name, error.message);
   }
 
   #answerLive(op: string, args: readonly string[], seq: number): string | Promise<string> {
@@ -241,7 +282,7 @@ export class CellHost implements VmHost {
       if (!isFutureReply(reply)) return reply;
       // A tool started a child job: it is created now, and the guest gets its handle as the call's value.
       const child = futureKindOf(reply) === "child" ? this.#futures?.startChild : undefined;
-      if (child) return child.call(this.#futures, parseUntrusted(reply.slice(1))).then((info) => childReply(info), (error: unknown) => thrownReply(error));
+      if (child) return child.call(this.#futures, parseUntrusted(reply.slice(1))).then((info) => childReply(info), (error: unknown) => this.#waitFailed(error));
       // The host call returned a durable future: the guest waits for it like for any pending result.
       const id = this.#open(false, seq);
       this.#settleJournaled(id, reply);
@@ -314,7 +355,7 @@ export class CellHost implements VmHost {
         if (pending) {
           pending.durable = false;
           pending.keepAlive = true;
-          pending.cancel = this.#timers(Math.min(ms, MAX_DELAY_MS), () => settle({ value: undefined }));
+          pending.cancel = armLongTimer(Math.min(ms, Number.MAX_SAFE_INTEGER), () => settle({ value: undefined }), this.#timers);
         }
         return;
       }
@@ -333,8 +374,24 @@ export class CellHost implements VmHost {
     } catch (error) {
       const pending = this.#pending.get(id);
       if (pending) pending.opening = false;
-      this.#settleJournaled(id, thrownReply(error));
+      const reply = this.#waitFailed(error);
+      if (!this.failure) this.#settleJournaled(id, reply);
     }
+  }
+
+  /**
+   * A wait that could not be opened: a `TypeError` (a wait the job refuses) is the guest's to read; anything else
+   * is the store failing past its retries (or the lease lost), which never reaches agent code — the cell stops,
+   * and its step writes nothing (the job stays as it was, to be stepped again).
+   */
+  #waitFailed(error: unknown): string {
+    if (error instanceof TypeError) return thrownReply(error);
+    return this.#lost(error);
+  }
+
+  /** Stops the cell: something it needs from outside the guest failed (see {@link CellHost.failure}). */
+  fail(error: unknown): void {
+    this.#lost(error);
   }
 
   #replyOf(outcome: FutureOutcome): string {
@@ -355,7 +412,7 @@ export class CellHost implements VmHost {
     }
     const cell = this.#cell;
     for (;;) {
-      if (cell !== this.#cell) return { end: "finished" };
+      if (cell !== this.#cell || this.failure) return { end: "finished" };
       if (this.#settled.length) {
         const deliver = this.#settled.splice(0);
         this.#append({ t: "deliver", ids: deliver.map((delivery) => delivery.id) });

@@ -55,7 +55,7 @@ describe("cell journal", () => {
       return op === "call" ? "n42" : "";
     }, { maxTimers: 10, policy: { kind: (op) => (op === "call" ? "effect" : "read"), idempotent: () => false } });
     host.startCell({ sink });
-    host.receive(CODE_START_OP, []);
+    void host.receive(CODE_START_OP, []);
     const reply = await host.receive("call", ["1", "move"]);
     assert.equal(reply, "n42");
     assert.deepEqual(seen, [1], "the intent was durable when the call ran");
@@ -75,7 +75,7 @@ describe("cell journal", () => {
     ];
     const sink = memorySink();
     host.startCell({ journal, sink });
-    host.receive(CODE_START_OP, []);
+    void host.receive(CODE_START_OP, []);
     assert.equal(host.receive("get", ["1", "x"]), "n5");
     const doubt = await host.receive("call", ["1", "move"]);
     assert.equal(doubt, 'e{"name":"InDoubtError","message":"calendar.move(…) was started but its worker stopped before it finished; it may or may not have taken effect"}');
@@ -91,13 +91,13 @@ describe("cell journal", () => {
       return "s paid";
     }, { maxTimers: 10, policy: { kind: () => "effect", idempotent: () => true } });
     host.startCell({ journal: [{ t: "intent", seq: 0, op: "call", h: hashMessage("call", ["1", "pay"]), w: "pay(…)" }], sink: memorySink() });
-    host.receive(CODE_START_OP, []);
+    void host.receive(CODE_START_OP, []);
     assert.equal(await host.receive("call", ["1", "pay"]), "s paid");
     assert.deepEqual(calls, ["pay"]);
 
     const diverging = new CellHost(() => "n1", { maxTimers: 10, describe: (_op, args) => `calendar.${args[1]}(…)` });
     diverging.startCell({ journal: [{ t: "msg", seq: 0, op: "call", h: hashMessage("call", ["1", "find"]), w: "calendar.find(…)", r: "n3" }] });
-    diverging.receive(CODE_START_OP, []);
+    void diverging.receive(CODE_START_OP, []);
     assert.match(String(diverging.receive("call", ["1", "move"])), /^e\{"name":"ReplayDivergence"/);
     assert.equal(diverging.divergence, "at call 1 the cell called calendar.move(…) but the journal recorded calendar.find(…)");
     assert.deepEqual(await diverging.idle({ ended: false }), { end: "finished" });
@@ -108,7 +108,7 @@ describe("cell journal", () => {
     sink.fail = new Error("the lease moved");
     const host = new CellHost(() => "n1", { maxTimers: 10, policy: { kind: () => "effect", idempotent: () => false } });
     host.startCell({ sink });
-    host.receive(CODE_START_OP, []);
+    void host.receive(CODE_START_OP, []);
     assert.match(await host.receive("call", ["1", "move"]), /the job's record could not be written: the lease moved/);
     assert.equal(host.failure?.message, "the lease moved");
   });

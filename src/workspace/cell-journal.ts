@@ -1,6 +1,6 @@
 /**
  * @module
- * The journal of one cell (DESIGN.md §7): an append-only list of items that says what the guest was
+ * The journal of one cell: an append-only list of items that says what the guest was
  * answered, message by message (`seq`, counted from 0 in issue order), and which host results it was handed
  * at each idle point. A side-effecting crossing writes an `intent` before it runs and a `done` item after;
  * every other message one `msg` item; an asynchronous result a `settle` item when it arrives and a `deliver`
@@ -71,7 +71,11 @@ export function hashMessage(op: string, args: readonly string[]): number {
 /** A journal's items folded for replay: messages by `seq`, settled results by id, deliveries in order. */
 export class JournalReplay {
   readonly messages: JournaledMessage[] = [];
-  readonly settles = new Map<number, { reply: string; effects: CrossingEffects[]; position: number }>();
+  /**
+   * Settled results by id: the last reply (a durable future's result settles its id again) and the effects of
+   * every settlement, each with its item's position (for "already committed" checks).
+   */
+  readonly settles = new Map<number, { reply: string; effects: Array<{ fx: CrossingEffects; position: number }>; position: number }>();
   readonly deliveries: Array<{ ids: number[]; position: number }> = [];
   #nextMessage = 0;
   #nextDelivery = 0;
@@ -94,9 +98,12 @@ export class JournalReplay {
           }
           break;
         }
-        case "settle":
-          this.settles.set(item.id, { reply: item.r, effects: item.fx ? [item.fx] : [], position });
+        case "settle": {
+          const effects = this.settles.get(item.id)?.effects ?? [];
+          if (item.fx) effects.push({ fx: item.fx, position });
+          this.settles.set(item.id, { reply: item.r, effects, position });
           break;
+        }
         case "deliver":
           this.deliveries.push({ ids: item.ids, position });
           break;

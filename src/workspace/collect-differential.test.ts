@@ -1,5 +1,5 @@
 /**
- * The incremental collect against the full collect over a randomized corpus of cells (issue 10): seeded,
+ * The incremental collect against the full collect over a randomized corpus of cells: seeded,
  * reproducible sequences of cells over a workspace with shared references, aliases, closures, classes and
  * functions that change globals, reaching variables by name and dynamically (`globalThis[name]`, `eval`, a
  * `Function` constructor, `with` inside `eval`, a sloppy function's `this`), joining them by ways the codec does not keep

@@ -1,6 +1,6 @@
 /**
  * @module
- * The console of one step: entries in order, capped in total size (DESIGN.md §6.4) with a visible marker
+ * The console of one step: entries in order, capped in total size with a visible marker
  * for what was cut.
  */
 

@@ -1,6 +1,6 @@
 /**
  * @module
- * The executor contract (DESIGN.md §6.5). An {@link Executor} creates {@link Vm}s; a VM runs the guest
+ * The executor contract. An {@link Executor} creates {@link Vm}s; a VM runs the guest
  * runtime and the cells of one job. The contract is message-shaped: code goes in as text, the guest's host
  * calls come out as `(op, args)` messages answered with text.
  *
@@ -48,7 +48,7 @@ export type IdleAnswer =
    */
   | { end: "finished" | "stalled" | "suspended" };
 
-/** Resource limits one VM enforces itself (DESIGN.md §6.4); the workspace enforces the others. */
+/** Resource limits one VM enforces itself; the workspace enforces the others. */
 export interface VmLimits {
   /** Memory the VM may take from the worker, all of it: heap, stack and engine. @default 64 MiB */
   memoryBytes: number;

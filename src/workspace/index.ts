@@ -2,10 +2,10 @@
  * @module
  * `statek/executor`: where agent code runs. The built-in executors — `createQuickJsExecutor` (the sandbox, the
  * default) and `createTrustedExecutor` (`node:vm` in the application's process, **not a sandbox**) — with their
- * options and the process-wide sandbox thread pool settings; the {@link Executor} contract for another
- * executor, the parts every executor's VM uses (the guest runtime's source and its message protocol), and
- * the conformance suite the built-in executors pass: `runWorkspaceSuite({ name, executor })` inside a
- * `node:test` file. Pass an executor as `Statek.open({ executor })`. This entry only re-exports.
+ * options and the sandbox thread pool settings; the {@link Executor} contract for another executor, and the
+ * conformance suite the built-in executors pass: `runWorkspaceSuite({ name, executor })` inside a `node:test`
+ * file. The guest runtime and its message protocol are the built-in executors' own, not part of the contract.
+ * Pass an executor as `Statek.open({ executor })`. This entry only re-exports.
  */
 
 /** The built-in executors and their settings. */
@@ -18,13 +18,11 @@ export { createTrustedExecutor } from "./trusted/trusted-executor.ts";
 export type { TrustedExecutorOptions } from "./trusted/trusted-executor.ts";
 export type { ExecutorChoice } from "./resolve-executor.ts";
 
-/** The contract, and what every executor's VM is built from. */
+/** The contract. */
 export { DEFAULT_VM_LIMITS } from "./executor.ts";
 export type {
   Executor, Vm, VmLimits, VmHost, IdleAnswer, Delivery, EntryCall, GuestError, CreateVmOptions, RunCellOptions, CellOutcome, CellLimit,
 } from "./executor.ts";
-export { guestBootstrapSource } from "./guest/guest-bootstrap.ts";
-export { CODE_START_OP, GUEST_OPERATIONS, operationName } from "./guest/guest-protocol.ts";
 
 /** The conformance suite every executor passes. */
 export { runWorkspaceSuite } from "./workspace.suite.ts";

@@ -1,6 +1,6 @@
 /**
  * @module
- * The workspace's resource limits (DESIGN.md §6.4): their defaults, and the check that turns a bad setting
+ * The workspace's resource limits: their defaults, and the check that turns a bad setting
  * into an error naming the option. Every limit has a clear message when agent code reaches it; see
  * `docs/security.md` for what each one protects.
  */

@@ -52,16 +52,12 @@ export function tombstoneText(why: string, name: string): string {
 
 const TOMBSTONE = '"$":"tomb"';
 
-let checker: Codec | undefined;
 /** The codec that checks texts: host references are not resolved, only read (one for all, made once). */
-function checkingCodec(): Codec {
-  checker ??= createHostCodec({
-    table: new HandleTable(),
-    describeHandle: () => ({ key: null }),
-    resolveKey: () => ({ why: "not resolved while checking" }),
-  });
-  return checker;
-}
+const CHECKER: Codec = createHostCodec({
+  table: new HandleTable(),
+  describeHandle: () => ({ key: null }),
+  resolveKey: () => ({ why: "not resolved while checking" }),
+});
 
 /** The rows a workspace knows are stored. */
 export class StoredRows {
@@ -164,7 +160,7 @@ export class StoredRows {
    */
   #refuseUndecodable(changes: RowChanges): void {
     const put = new Map(changes.put.map((row) => [row.name, row]));
-    const codec = checkingCodec();
+    const codec = CHECKER;
     const checked = new Set(put.keys());
     // The rows the changed texts refer into, as the encoder writes those references: decoded in the first pass,
     // a changed text that shares values with another variable neither fails nor needs a second pass. (A

@@ -1,6 +1,6 @@
 /**
  * @module
- * The messages of durable waits that the cell host reads (DESIGN.md §7): which kind of wait a host-made future
+ * The messages of durable waits that the cell host reads: which kind of wait a host-made future
  * reply names, what agent code may ask to wait for (and with what data: agent code is hostile), and the reply
  * that hands the guest a child job's handle.
  */

@@ -1,6 +1,6 @@
 /**
  * @module
- * What the default system prompt tells the model about the workspace's globals (DESIGN.md §6.6): the
+ * What the default system prompt tells the model about the workspace's globals: the
  * non-standard globals it has, and what a model used to Node or a browser might reach for and not find. The
  * workspace suite checks that every global named here exists in every executor and that the missing ones
  * are missing.

@@ -1,6 +1,6 @@
 /**
  * @module
- * The conformance suite every {@link Executor} passes (DESIGN.md §6.5): it drives a real `Workspace`
+ * The conformance suite every {@link Executor} passes: it drives a real `Workspace`
  * through cells, persistence, the membrane and tools. Every case runs cold (each cell in a freshly opened
  * workspace restored from the rows the previous cells stored, which proves restore-from-store) and warm (one
  * workspace kept across the cells), and the two runs must print and store the same. An executor's test

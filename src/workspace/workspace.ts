@@ -144,6 +144,10 @@ export class Workspace {
       describe: (op, args) => this.#broker.describe(op, args),
       policy: this.#broker.policy,
       effects: this.#effects,
+      onInDoubt: (op, args, error, seq) => {
+        const record = this.#broker.inDoubtRecord(op, args, error);
+        if (record) this.#effects.pushToolCall(record, seq);
+      },
       ...(options.futures ? { futures: options.futures } : {}),
       onFutureResolved: (name, value, seq) => {
         const handler = options.tools.find((tool) => tool.errorHandler?.name === name)?.errorHandler;
@@ -273,7 +277,14 @@ export class Workspace {
     const seq = this.#effects.current;
     const futures = this.#host.futures;
     if (!futures?.approvedCall) throw new TypeError(`${tool.name}: an approved call needs a job`);
-    const decision = await futures.approvedCall(key, tool.name, `${this.#options.job.id}:${this.#cell}:${seq ?? "formal"}`);
+    let decision;
+    try {
+      decision = await futures.approvedCall(key, tool.name, `${this.#options.job.id}:${this.#cell}:${seq ?? "formal"}`);
+    } catch (error) {
+      // A refusal is the guest's to read; the store failing (past its retries) stops the cell instead.
+      if (!(error instanceof TypeError)) this.#host.fail(error);
+      throw error;
+    }
     return this.#callTool(tool, args, "code", undefined, seq, decision);
   }
 

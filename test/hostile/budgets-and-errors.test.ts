@@ -1,5 +1,5 @@
 /**
- * Hostile code, budgets and error paths (issue #8, classes 7 and 11): notices count against the console
+ * Hostile code, budgets and error paths: notices count against the console
  * budget, asynchronous host results against the transfer limit, a result that cannot cross never leaks a
  * pending call, and a store that is busy while a job's workspace opens or its step commits is waited out —
  * never recorded as the job's failure. Each case also proves the worker survives, a concurrent job finishes

@@ -1,6 +1,5 @@
 /**
- * A guest runtime subverted (a bug in the lockdown) still cannot forge what only the host makes (issue 9 items
- * 5 and 6): an approval request that looks like a tool's, a child job with rows of its choosing, or the approved
+ * A guest runtime subverted (a bug in the lockdown) still cannot forge what only the host makes: an approval request that looks like a tool's, a child job with rows of its choosing, or the approved
  * call of a request nobody approved. The messages are rewritten on their way to the host, where a forged text
  * would travel (`suite/forging-executor.ts`).
  */

@@ -1,7 +1,6 @@
 /**
- * Hostile code, texts from the guest (issue #8, classes 1, 2, 3 and 6). Agent code could once replace the
- * guest's `JSON.stringify`; the realm is locked down now, but the host does not rely on it, and these cases
- * forge the texts on their way to the host (`forge`, see `hostile-harness.ts`): references that once resolved by name to the
+ * Hostile code, texts from the guest. The realm is locked down, but the host does not rely on it: these cases
+ * forge the texts on their way to the host (`forge`, see `hostile-harness.ts`): references that name the
  * host's `Object.prototype`, `Function`, `Object.assign` and `Array.prototype`; thenables the host would adopt
  * and wait on forever; formatting that showed what `statek.expose` hides; one bad value that cost a whole
  * cell's variables; stored texts that made a job unreadable. Each case also proves the worker survives, a

@@ -1,5 +1,5 @@
 /**
- * The hostile-code harness (issue #4). Each case runs one hostile cell as a real job under the default
+ * The hostile-code harness. Each case runs one hostile cell as a real job under the default
  * (QuickJS) executor, with a second, ordinary job running in the same worker at the same time, and asserts:
  *
  * 1. the attempt fails with a clear message in the hostile job's console;
@@ -195,7 +195,7 @@ async function runCase(test: HostileCase): Promise<void> {
     tools: [twice, wipe, adminReset],
     allowedTools: ["twice"],
     context: { calendar, meeting: new Meeting(), formatSlot: (slot: unknown) => `slot ${String(slot)}` },
-    limits: { maxTurns: 10 },
+    harness: { maxTurns: 10 },
   });
   const ordinary = new Agent({
     role: "ordinary",
@@ -212,7 +212,7 @@ async function runCase(test: HostileCase): Promise<void> {
     agents: [hostile, ordinary],
     bindings: { adminVault: new AdminVault() },
     executor: tracking.executor,
-    limits: { cellTimeMs: 300, memoryBytes: HOSTILE_MEMORY_BYTES, maxHostCalls: 20_000, ...test.limits },
+    workspaceLimits: { cellTimeMs: 300, memoryBytes: HOSTILE_MEMORY_BYTES, maxHostCalls: 20_000, ...test.limits },
     warmJobs: 0,
   });
   statek.expose(Meeting, test.expose ?? { deny: ["delete*"], readOnly: ["title"] });

@@ -1,5 +1,5 @@
 /**
- * Hostile code, the realm (issue #8, class 8): attempts to change the guest realm — its frozen intrinsics,
+ * Hostile code, the realm: attempts to change the guest realm — its frozen intrinsics,
  * prototype chains, the globals the runtime relies on — so that a later cell, the runtime or the host sees
  * something else. Each case also proves the worker survives, a concurrent job finishes and memory stays
  * bounded (see `hostile-harness.ts`).

@@ -1,16 +1,14 @@
 /**
  * @module
- * The chat styles (DESIGN.md §8.2): how a model's reply becomes code and dialog text, how the model sees its
+ * The chat styles: how a model's reply becomes code and dialog text, how the model sees its
  * earlier replies and the console output, and when a reply ends the turn. Each style is one file
  * implementing {@link ChatStyleRules}; `build-messages.ts` and the step use only this interface.
  */
 import type { JsonValue } from "../../store/store.ts";
+import { CHAT_STYLES, DEFAULT_CHAT_STYLE, isChatStyle, type ChatStyle } from "../../tools/chat-style.ts";
 
-/** Every chat style. `MARKDOWN` is the default. */
-export const CHAT_STYLES = ["CONSOLE", "MARKDOWN", "MD_DIALOG", "DIRECT"] as const;
-
-/** A chat style. */
-export type ChatStyle = (typeof CHAT_STYLES)[number];
+// The names are listed once, below the tools that target them; the rules of each style live here.
+export { CHAT_STYLES, isChatStyle, type ChatStyle };
 
 /** A reply as a chat style reads it. */
 export interface ParsedReply {
@@ -56,13 +54,9 @@ export interface ChatStyleRules {
 /** The style a job runs in, from its metadata. */
 export function chatStyleOf(metadata: Readonly<Record<string, JsonValue>>): ChatStyle {
   const value = metadata.CHAT_STYLE;
-  if (value === undefined || value === null || value === "") return "MARKDOWN";
+  if (value === undefined || value === null || value === "") return DEFAULT_CHAT_STYLE;
   const name = String(value).trim().toUpperCase();
   if (!isChatStyle(name)) throw new TypeError(`unknown CHAT_STYLE ${JSON.stringify(value)} (expected ${CHAT_STYLES.join(", ")})`);
   return name;
 }
 
-/** True for a chat style's name. */
-export function isChatStyle(value: unknown): value is ChatStyle {
-  return typeof value === "string" && (CHAT_STYLES as readonly string[]).includes(value);
-}

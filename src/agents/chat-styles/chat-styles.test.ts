@@ -91,7 +91,7 @@ describe("the MARKDOWN chat style", () => {
 
 describe("the MD_DIALOG chat style", () => {
   it("runs fenced code, sends the prose to the user, boxes the console and ends the turn on a reply without code", async () => {
-    const { statek, id, view, model, sent } = await conversation([
+    const { statek, view, model, sent } = await conversation([
       "Let me check your day.\n```ts\nconst meetings = 2\nprint(meetings)\n```",
       "You have 2 meetings today.",
     ], { metadata: { CHAT_STYLE: "MD_DIALOG" }, message: "What is on today?" });

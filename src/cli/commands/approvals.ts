@@ -6,7 +6,7 @@
 import { Statek } from "../../jobs/statek.ts";
 import { HELP_OPTION, JSON_OPTION, STORE_OPTION, type Command, type CommandInput } from "../command.ts";
 import { formatTable } from "../format-table.ts";
-import { formatTime } from "../format-time.ts";
+import { formatTime } from "../../format/format-time.ts";
 import { openCliStore } from "../open-cli-store.ts";
 import { readCount } from "../read-count.ts";
 import { MIN_ID_PREFIX, resolveJob } from "../resolve-job.ts";

@@ -5,7 +5,7 @@
  * agent's handlers run; without, each handler is logged in the job's history as not registered.
  */
 import { Statek } from "../../jobs/statek.ts";
-import { CliError } from "../cli-error.ts";
+import { CliError } from "../../errors/cli-error.ts";
 import { AGENTS_OPTION, HELP_OPTION, JSON_OPTION, STORE_OPTION, type Command, type CommandInput } from "../command.ts";
 import { loadAgents } from "../load-agents.ts";
 import { openCliStore } from "../open-cli-store.ts";

@@ -2,7 +2,7 @@
  * @module
  * `statek help [command]`: the overview, or one command's help.
  */
-import { CliError } from "../cli-error.ts";
+import { CliError } from "../../errors/cli-error.ts";
 import { HELP_OPTION, type Command, type CommandInput } from "../command.ts";
 import { formatCommandHelp, formatOverview } from "../format-usage.ts";
 

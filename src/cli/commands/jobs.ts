@@ -5,10 +5,10 @@
 import { toJobSummary } from "../../jobs/history/job-view.ts";
 import { JOB_STATUSES, type JobFilter, type JobRow, type JobStatus } from "../../store/store.ts";
 import { formatError } from "../../tools/call-tool.ts";
-import { CliError } from "../cli-error.ts";
+import { CliError } from "../../errors/cli-error.ts";
 import { HELP_OPTION, JSON_OPTION, STORE_OPTION, type Command, type CommandInput } from "../command.ts";
 import { formatTable } from "../format-table.ts";
-import { formatTime } from "../format-time.ts";
+import { formatTime } from "../../format/format-time.ts";
 import { openCliStore } from "../open-cli-store.ts";
 import { readField } from "../read-field.ts";
 import { truncateLine } from "../truncate-text.ts";

@@ -8,7 +8,7 @@
 import type { McpCallRecord } from "../../mcp/mcp-server.ts";
 import { servedTools } from "../../mcp/mcp-server.ts";
 import { serveMcpHttp, serveMcpStdio } from "../../mcp/mcp-serve.ts";
-import { CliError } from "../cli-error.ts";
+import { CliError } from "../../errors/cli-error.ts";
 import { HELP_OPTION, type Command, type CommandInput } from "../command.ts";
 import type { CliOutput } from "../cli-io.ts";
 import { loadAgents, pickAgent } from "../load-agents.ts";

@@ -5,7 +5,7 @@
  */
 import { Statek } from "../../jobs/statek.ts";
 import { formatError } from "../../tools/call-tool.ts";
-import { CliError } from "../cli-error.ts";
+import { CliError } from "../../errors/cli-error.ts";
 import { HELP_OPTION, STORE_OPTION, type Command, type CommandInput } from "../command.ts";
 import { openCliStore } from "../open-cli-store.ts";
 import { MIN_ID_PREFIX, resolveJob } from "../resolve-job.ts";

@@ -6,7 +6,7 @@
 import { Statek } from "../../jobs/statek.ts";
 import { DEFAULT_STORE_PATH } from "../../store/open-store.ts";
 import { formatError } from "../../tools/call-tool.ts";
-import { CliError } from "../cli-error.ts";
+import { CliError } from "../../errors/cli-error.ts";
 import { AGENTS_OPTION, HELP_OPTION, JSON_OPTION, type Command, type CommandInput } from "../command.ts";
 import { loadAgents } from "../load-agents.ts";
 

@@ -1,13 +1,13 @@
 /**
  * @module
- * `statek ui`: serves the operator's web UI (DESIGN.md §11) over a store until interrupted (Ctrl-C, SIGTERM).
+ * `statek ui`: serves the operator's web UI over a store until interrupted (Ctrl-C, SIGTERM).
  */
 import { Statek } from "../../jobs/statek.ts";
 import { formatError } from "../../tools/call-tool.ts";
 import { parseTokens } from "../../ui/ui-access.ts";
 import { uiActionsOf } from "../../ui/ui-actions.ts";
 import { DEFAULT_UI_HOST, DEFAULT_UI_PORT, startUi } from "../../ui/serve-ui.ts";
-import { CliError } from "../cli-error.ts";
+import { CliError } from "../../errors/cli-error.ts";
 import { HELP_OPTION, STORE_OPTION, type Command, type CommandInput } from "../command.ts";
 import { openCliStore } from "../open-cli-store.ts";
 

@@ -1,6 +1,6 @@
 /**
  * @module
- * `statek worker --agents <module>`: runs the store's jobs as a service (DESIGN.md §10, §11) until SIGINT or
+ * `statek worker --agents <module>`: runs the store's jobs as a service until SIGINT or
  * SIGTERM, which stop it gracefully (no new claims; running steps finish within the grace period, the rest are
  * released); a second signal exits at once (the leases it holds then simply expire).
  */
@@ -8,7 +8,7 @@ import { Statek } from "../../jobs/statek.ts";
 import { DEFAULT_GRACE_MS, DEFAULT_MAX_CONCURRENCY, type WorkerActivity } from "../../jobs/statek-worker.ts";
 import { DEFAULT_STORE_PATH } from "../../store/open-store.ts";
 import { formatError } from "../../tools/call-tool.ts";
-import { CliError } from "../cli-error.ts";
+import { CliError } from "../../errors/cli-error.ts";
 import { AGENTS_OPTION, HELP_OPTION, type Command, type CommandInput } from "../command.ts";
 import { formatWorkerActivity, formatWorkerStatus } from "../format-worker-status.ts";
 import { loadAgents } from "../load-agents.ts";

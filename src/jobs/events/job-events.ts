@@ -1,6 +1,6 @@
 /**
  * @module
- * Events of jobs, as one stream of `{ jobId, kind, … }` objects (DESIGN.md §4): what `statek.events()` yields
+ * Events of jobs, as one stream of `{ jobId, kind, … }` objects: what `statek.events()` yields
  * and the UI and progress displays use. Most are *recorded*: written to the store's outbox in the same
  * transaction as the change they describe, so they are never heard before that change is durable, they come in
  * commit order, and a reader in another process sees them too. Model text is *live*: heard as the provider

@@ -9,6 +9,7 @@ import { JOB_STATUSES, type JobEventRow, type JobStatus, type JsonValue, type Ne
 import { isJobStatus } from "../../store/store-rules.ts";
 import type { ConsoleRecord, HistoryRecord } from "../history/history.ts";
 import type { RecordedJobEvent } from "./job-events.ts";
+import { errorMessage } from "../../errors/error-text.ts";
 
 const CONSOLE_STREAMS = ["out", "err", "echo", "error", "notice"] as const satisfies ReadonlyArray<ConsoleRecord["stream"]>;
 
@@ -57,7 +58,7 @@ export function decodeEvent(row: JobEventRow): RecordedJobEvent {
     try {
       return field();
     } catch (error) {
-      problems.push(error instanceof Error ? error.message : String(error));
+      problems.push(errorMessage(error));
       return fallback;
     }
   };

@@ -1,6 +1,6 @@
 /**
  * @module
- * History records as stored and as the job runner reads them (DESIGN.md §3: "history read from the store is
+ * History records as stored and as the job runner reads them ("history read from the store is
  * decoded and version-checked, never cast"). A record's data is written with its kind's version in `v`; reading
  * checks the kind, the version (a record without `v` is version 1; a newer version than this code knows is
  * refused rather than misread; an older one is upgraded by `UPGRADES`), then the data's shape

@@ -66,6 +66,7 @@ const modelResponse: z.ZodType<ModelResponseRecord> = z.looseObject({
     z.looseObject({ type: z.literal("text"), text: z.string(), providerOptions: providerOptions.optional() }),
     z.looseObject({ type: z.literal("tool-call"), index: count }),
   ])).optional(),
+  unseen: z.array(count).optional(),
 });
 
 const modelAttempt: z.ZodType<ModelAttemptRecord> = z.looseObject({

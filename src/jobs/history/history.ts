@@ -1,6 +1,6 @@
 /**
  * @module
- * The kinds of durable history records (DESIGN.md §8.1) and the data each carries. History is append-only;
+ * The kinds of durable history records and the data each carries. History is append-only;
  * the records after a `model-response` and before the next one are what executing that response produced.
  */
 import type { JsonValue } from "../../store/store.ts";
@@ -99,6 +99,11 @@ export interface ModelResponseRecord {
    * the same provider sends them back as they came.
    */
   parts?: RecordedReplyPart[];
+  /**
+   * The `seq`s of user messages pushed while this reply was being made, which the history holds before it: the
+   * reply did not see them (its step's commit was rebased over them). The prompt shows them after this reply.
+   */
+  unseen?: number[];
 }
 
 /**

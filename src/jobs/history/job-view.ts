@@ -1,6 +1,6 @@
 /**
  * @module
- * The job view (DESIGN.md §4): what `getJob`, `step` and `runJob` return — status, console, decoded
+ * The job view: what `getJob`, `step` and `runJob` return — status, console, decoded
  * variables, history, usage, the error of a `FAILED` job and the value given to `exit`.
  */
 import type { HistoryRow, JobRow, JobStatus, JsonValue, VariableRow } from "../../store/store.ts";
@@ -10,6 +10,7 @@ import type { HistoryRecord } from "./history.ts";
 import { decodeHistoryForView } from "./history-codec.ts";
 import { jobDifficulty, type Difficulty } from "../../agents/difficulty.ts";
 import type { MemoryItem } from "../../agents/memory.ts";
+import { errorMessage } from "../../errors/error-text.ts";
 
 /** Accumulated model usage of a job. */
 export interface JobUsage {
@@ -87,7 +88,7 @@ export function toJobView(row: JobRow, variables: VariableRow[], history: Histor
       try {
         return [record.data.text];
       } catch (error) {
-        return [`[history[${record.seq}] cannot be read: ${error instanceof Error ? error.message : String(error)}]`];
+        return [`[history[${record.seq}] cannot be read: ${errorMessage(error)}]`];
       }
     }),
     variables: decodeVariables(variables, references),

@@ -1,5 +1,5 @@
 /**
- * Human approval (issue 9 item 5): `needsApproval` tools and `requestApproval` suspend the job until
+ * Human approval: `needsApproval` tools and `requestApproval` suspend the job until
  * `statek.approve`/`deny`; an approved call runs once with the decision in `ctx.approval`; a denied one throws
  * `ApprovalDenied: <note>`; who decided and when is in the history, which the model reads; `pendingApprovals`
  * lists what waits; the operator's mistakes are clear errors.

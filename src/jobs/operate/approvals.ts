@@ -1,6 +1,6 @@
 /**
  * @module
- * `statek.approve`, `statek.deny` and `statek.pendingApprovals` (DESIGN.md §4): a human's decision on a job's
+ * `statek.approve`, `statek.deny` and `statek.pendingApprovals`: a human's decision on a job's
  * approval request settles its durable future (first decision wins; a second one is an
  * {@link ApprovalDecidedError} naming the first); a job suspended on it wakes, a cell of this process that
  * waits for it hears it at once, and the job's next step records the decision — who, when, which way — in
@@ -72,7 +72,7 @@ export async function decideApproval(
   const value: JsonValue = call === "approve"
     ? { approved: true, by, decidedAt, ...(note === undefined ? {} : { note }) }
     : { approved: false, name: "ApprovalDenied", message: deniedMessage(note), by, decidedAt, ...(note === undefined ? {} : { note }) };
-  const result = await withStoreRetries(() => store.settleFuture(requestId, { state: call === "approve" ? "resolved" : "rejected", value }));
+  const result = await withStoreRetries(() => store.settleFuture(requestId, { state: call === "approve" ? "resolved" : "rejected", value, door: "decision" }));
   if (!result.settled) throw decidedError(jobId, requestId, result.future);
   const outcome = outcomeOf(result.future);
   if (outcome) signals.emit(requestId, outcome);

@@ -19,6 +19,7 @@ import { StepChanges } from "../step/step-changes.ts";
 import type { StepEnvironment } from "../step/step-environment.ts";
 import { StepTransaction } from "../step/step-transaction.ts";
 import { retried } from "../../store/store-retries.ts";
+import { announceChildEnd, parentSettlement } from "../step/child-jobs.ts";
 
 /** Commits that lose to a client's write (a pushed message) are tried again this often. */
 const ATTEMPTS = 5;
@@ -77,7 +78,7 @@ async function cancelChildren(env: StepEnvironment, parentId: string, reason: st
 
 /** Cancels one job; false when it is final (or unknown) and there was nothing to cancel. */
 async function cancelOne(env: StepEnvironment, id: string, reason: string): Promise<boolean> {
-  const tx = await retried(env, () => StepTransaction.preempt(env.store, id, env.owner, { leaseMs: env.leaseMs }));
+  const tx = await retried(env, () => StepTransaction.preempt(env.store, id, env.owner, { leaseMs: env.leaseMs, ...(env.onLeaseLate ? { onLate: env.onLeaseLate } : {}) }));
   if (!tx) return false;
   // A step of this process running the job stops now rather than at its next write.
   env.activeSteps?.get(id)?.revoke(tx.lease);
@@ -96,9 +97,13 @@ async function cancelOne(env: StepEnvironment, id: string, reason: string): Prom
         changes.failure?.handlers.splice(0);
         for (const record of handlerRecords) if (record.kind === "error-handler") changes.append("error-handler", record.data);
       }
+      // A cancelled child's parent stops waiting for it in the same commit.
+      const ending = await parentSettlement(env, row, changes);
+      if (ending) changes.settleFutures.push(ending);
       try {
         await retried(env, () => tx.commit(changes.commit(row)));
         env.sessions.drop(id);
+        if (ending) announceChildEnd(env.signals, row.parentId!, ending.key, ending.settlement);
         return true;
       } catch (error) {
         if (!(error instanceof JobConflictError) || attempt >= ATTEMPTS) throw error;

@@ -13,7 +13,7 @@ import { chatStyleRules } from "../../agents/chat-styles/chat-styles.ts";
 import type { HistoryKind, HistoryRecord, HistoryRecordData } from "../history/history.ts";
 import { encodeHistoryRow, historyRecord } from "../history/history-codec.ts";
 import type { JobSessions } from "../step/job-sessions.ts";
-import { readJobState } from "../step/job-state.ts";
+import { MESSAGE_RESTART_REASON, restartedState } from "../step/job-state.ts";
 import { recordEvents } from "../events/outbox-events.ts";
 import { withStoreRetries } from "../../store/store-retries.ts";
 import type { FutureSignals } from "../../durable/future-signals.ts";
@@ -45,13 +45,8 @@ export async function pushUserMessage(store: Store, sessions: JobSessions, signa
       events: [{ kind: "message-pushed", data: { inbox } }],
     };
     if (row.status === "DONE") {
-      const state = readJobState(row);
-      append("status", { status: "STARTED", reason: "a user message arrived" });
-      commit.job = {
-        status: "STARTED",
-        exitStatus: null,
-        state: { ...row.state, messagesPushed: inbox + 1, completions: state.completions + 1, cycleStartTurn: row.turns, exceptions: 0, consecutiveExceptions: 0 },
-      };
+      append("status", { status: "STARTED", reason: MESSAGE_RESTART_REASON });
+      commit.job = { status: "STARTED", exitStatus: null, state: restartedState({ ...row.state, messagesPushed: inbox + 1 }, row.turns) };
     }
     // A restarted dialog job's status change reaches `statek.events()` with the commit.
     commit.events = recordEvents(records, row.status);
@@ -64,7 +59,7 @@ export async function pushUserMessage(store: Store, sessions: JobSessions, signa
     // Then the waiting cell's future (a cell that waits later finds it settled; a lost settlement is made up for
     // from the history, see job-futures.ts). A cell of this process that waits for it now hears it at once.
     const key = messageKey(id, inbox);
-    await withStoreRetries(() => store.settleFuture(key, { state: "resolved", value: message }));
+    await withStoreRetries(() => store.settleFuture(key, { state: "resolved", value: message, door: "message" }));
     signals.emit(key, { value: message });
     signals.wake(id);
     // Keep a warm session current, so the next step need not re-read the history.

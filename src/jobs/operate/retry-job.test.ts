@@ -14,7 +14,7 @@ describe("statek.retryJob", () => {
   it("resumes a job that ran out of turns where it stood, with a fresh allowance, its variables kept", async () => {
     const agent = new Agent({
       role: "slow-thinker",
-      limits: { maxTurns: 1 },
+      harness: { maxTurns: 1 },
       model: scriptedModel([ts("const progress = 1\nprint('step one')"), ts("exit(progress + 1)")]),
     });
     const statek = await Statek.open({ store: ":memory:", agents: [agent] });

@@ -53,8 +53,8 @@ interface Window {
   hidden: boolean;
   lines: string[];
   results: ToolCallRecord[];
-  /** User messages and post-processor notes that arrived during the window, shown after its output. */
-  queued: string[];
+  /** User messages and post-processor notes that arrived during the window, shown after its output (with their `seq`). */
+  queued: Array<{ seq: number; text: string }>;
 }
 
 /**
@@ -77,6 +77,8 @@ export class MessageBuilder {
   /** The messages of the closed windows, and of records read outside any window. */
   #messages: ModelMessage[] = [];
   #window: Window | undefined;
+  /** Words from outside the model read while no window was open, not yet turned into messages (with their `seq`). */
+  #outside: Array<{ seq: number; text: string }> = [];
   /** How many history records have been read, and the last of them (to notice a history that is not ours). */
   #read = 0;
   #last: HistoryRecord | undefined;
@@ -98,7 +100,7 @@ export class MessageBuilder {
     for (let index = this.#read; index < history.length; index++) this.#add(history[index]!);
     this.#read = history.length;
     this.#last = history[history.length - 1];
-    const messages = [...this.#messages];
+    const messages = [...this.#messages, ...this.#outside.map(({ text }) => userMessage(text))];
     if (this.#window) this.#emitWindow(this.#window, messages);
     if (messages.length === 0) messages.push(userMessage(KICKOFF_MESSAGE));
     return messages;
@@ -106,6 +108,7 @@ export class MessageBuilder {
 
   #restart(): void {
     this.#messages = [];
+    this.#outside = [];
     this.#window = undefined;
     this.#read = 0;
     this.#last = undefined;
@@ -115,18 +118,19 @@ export class MessageBuilder {
     const style = this.#style;
     switch (record.kind) {
       case "user-message":
-        this.#say(this.#options.hint ? `${record.data.text} (${this.#options.hint})` : record.data.text);
+        this.#say(this.#options.hint ? `${record.data.text} (${this.#options.hint})` : record.data.text, record.seq);
         break;
       case "reminder":
-        this.#say(record.data.text);
+        this.#say(record.data.text, record.seq);
         break;
       case "post-processed": {
         const text = record.data.veto ?? record.data.note;
-        if (text) this.#say(text);
+        if (text) this.#say(text, record.seq);
         break;
       }
       case "warmup":
         this.#close();
+        this.#flushOutside();
         this.#window = { warmup: record.data, hidden: record.data.hidden, lines: [], results: [], queued: [] };
         if (record.data.hidden) break;
         {
@@ -138,9 +142,19 @@ export class MessageBuilder {
         }
         break;
       case "model-response": {
+        // Messages pushed while this reply was being made come before it in the history, but it never saw them:
+        // they are shown after it.
+        const unseen = new Set(record.data.unseen ?? []);
+        const waiting = [...this.#outside, ...(this.#window?.queued ?? [])];
+        const carried = waiting.filter((entry) => unseen.has(entry.seq));
+        if (carried.length) {
+          this.#outside = this.#outside.filter((entry) => !unseen.has(entry.seq));
+          if (this.#window) this.#window.queued = this.#window.queued.filter((entry) => !unseen.has(entry.seq));
+        }
         this.#close();
+        this.#flushOutside();
         const response = record.data;
-        this.#window = { response, hidden: false, lines: [], results: [], queued: [] };
+        this.#window = { response, hidden: false, lines: [], results: [], queued: carried };
         const sameProvider = this.#options.provider === undefined || providerOf(response.model) === this.#options.provider;
         this.#assistant(sameProvider && response.parts ? replayParts(response) : assistantContent(response, style, sameProvider));
         break;
@@ -150,7 +164,7 @@ export class MessageBuilder {
         break;
       case "approval":
       case "child-ended":
-        this.#say(waitNotice(record));
+        this.#say(waitNotice(record), record.seq);
         break;
       case "console":
         if (this.#window && !this.#window.hidden) this.#window.lines.push(record.data.text);
@@ -159,9 +173,14 @@ export class MessageBuilder {
   }
 
   /** Words from outside the model (a user, a post-processor, a notification): after the open window's output. */
-  #say(text: string): void {
-    if (this.#window) this.#window.queued.push(text);
-    else this.#messages.push(userMessage(text));
+  #say(text: string, seq: number): void {
+    if (this.#window) this.#window.queued.push({ seq, text });
+    else this.#outside.push({ seq, text });
+  }
+
+  /** Turns the words read outside any window into messages (a window opens after them). */
+  #flushOutside(): void {
+    for (const { text } of this.#outside.splice(0)) this.#messages.push(userMessage(text));
   }
 
   #assistant(content: AssistantPart[]): void {
@@ -212,7 +231,7 @@ export class MessageBuilder {
       if (lines.length) user(consoleText(lines));
       else if (response.toolCalls.length === 0 && response.code !== null) user(consoleText([NO_OUTPUT]));
     }
-    for (const text of queued) user(text);
+    for (const { text } of queued) user(text);
   }
 }
 

@@ -1,7 +1,7 @@
 /**
- * The formal tools of one model request (DESIGN.md §5, issue #3 Build 10): `ts_cli` in DIRECT, the selection by
- * `LLM_TOOLS_SCOPE` for the job's chat style, in the provider's schema profile. `§10.N`: scenario N of
- * reference/tools-spec.md §10.
+ * The formal tools of one model request: `ts_cli` in DIRECT, the selection by
+ * `LLM_TOOLS_SCOPE` for the job's chat style, in the provider's schema profile. `§10.N` in a test name numbers
+ * the scenario it covers.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";

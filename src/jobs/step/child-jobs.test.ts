@@ -1,5 +1,5 @@
 /**
- * Child jobs (issue 9 item 6): `ctx.startJob` in a tool starts a child (its row names its parent, `listJobs({
+ * Child jobs: `ctx.startJob` in a tool starts a child (its row names its parent, `listJobs({
  * parentId })` finds it); agent code gets a handle it can print (its state) and await (the exit value, or
  * `ChildJobFailed`), alone or in `Promise.all`; a parent suspended on a child wakes when it ends; the parent's
  * history says how each child ended, and the model reads it; children inherit the parent's error handlers.

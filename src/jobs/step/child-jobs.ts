@@ -1,6 +1,6 @@
 /**
  * @module
- * Child jobs (DESIGN.md §4, §7): what `ctx.startJob(agentOrRole, { vars, params, message })` prepares in a
+ * Child jobs: what `ctx.startJob(agentOrRole, { vars, params, message })` prepares in a
  * tool of a running job, and how a child's end reaches its parent. The child's id derives from the call's
  * idempotency key, so the call made again (a replay, an idempotent call in doubt) names the same child; the
  * parent's cell creates it once its journal records the call (`durable/child-waits.ts`). When the child ends
@@ -8,9 +8,11 @@
  * `ChildJobFailed`; a parent suspended on it wakes, and its history gets a `child-ended` record.
  */
 import { createHash } from "node:crypto";
-import { childSettlement } from "../../durable/child-waits.ts";
+import { childOutcomeOf, childSettlement } from "../../durable/child-waits.ts";
 import { outcomeOf } from "../../durable/job-futures.ts";
-import type { JobRow, JsonValue } from "../../store/store.ts";
+import type { FutureSettlement, JobRow, JsonValue } from "../../store/store.ts";
+import type { FutureSignals } from "../../durable/future-signals.ts";
+import type { StepChanges } from "./step-changes.ts";
 import { toReadableJson } from "../../tools/readable-json.ts";
 import type { ChildJobStart, ChildJobStarter, StartJobOptions } from "../../tools/child-job.ts";
 import { kindOf } from "../../tools/with-article.ts";
@@ -71,8 +73,31 @@ export function childStarter(env: StepEnvironment, parentId: string, inherited: 
 }
 
 /**
+ * The settlement of the parent's wait that the final commit of child `row` makes with its changes (`JobCommit.
+ * settleFutures`): the child's end and its parent's wake-up land in one transaction, so a parent never waits for
+ * a child that has ended. `undefined` for a job without a parent, or one that does not end with this commit.
+ */
+export async function parentSettlement(
+  env: Pick<StepEnvironment, "bindings" | "exposed"> & { agentFor?: StepEnvironment["agentFor"] }, row: JobRow, changes: StepChanges,
+): Promise<{ key: string; settlement: FutureSettlement } | undefined> {
+  if (!row.parentId || !["DONE", "FAILED", "CANCELLED"].includes(changes.status)) return undefined;
+  const exitStatus = changes.job.exitStatus !== undefined ? changes.job.exitStatus : row.exitStatus;
+  const ended: JobRow = { ...row, status: changes.status, error: changes.job.error !== undefined ? changes.job.error : row.error, exitStatus };
+  const exitValue = ended.status === "DONE" && exitStatus !== null ? await readableExit(env, ended) : null;
+  return { key: row.id, settlement: { ...childSettlement(ended, exitValue), door: "child-end" } };
+}
+
+/** Tells cells of this process that wait for child `key` how it ended, and this process's workers that its parent may run. */
+export function announceChildEnd(signals: FutureSignals, parentId: string, key: string, settlement: FutureSettlement): void {
+  const outcome = childOutcomeOf(settlement);
+  if (outcome) signals.emit(key, outcome);
+  signals.wake(parentId);
+}
+
+/**
  * Tells `child`'s parent that it ended: settles the parent's future (first writer wins, so telling twice is
- * harmless). Nothing happens for a job without a parent or one that has not ended. `cancelJob` calls this too.
+ * harmless). Nothing happens for a job without a parent or one that has not ended. A parent that finds its
+ * child ended without telling it (an ending committed before the two were one transaction) calls this.
  */
 export async function settleParentWait(env: Pick<StepEnvironment, "store" | "signals" | "bindings" | "exposed"> & { agentFor?: StepEnvironment["agentFor"] }, child: JobRow): Promise<void> {
   if (!child.parentId || !["DONE", "FAILED", "CANCELLED"].includes(child.status)) return;
@@ -80,7 +105,7 @@ export async function settleParentWait(env: Pick<StepEnvironment, "store" | "sig
   if (child.status === "DONE" && child.exitStatus !== null) exitValue = await readableExit(env, child);
   const settlement = childSettlement(child, exitValue);
   const { store, signals } = env;
-  const result = await withStoreRetries(() => store.settleFuture(child.id, settlement));
+  const result = await withStoreRetries(() => store.settleFuture(child.id, { ...settlement, door: "child-end" }));
   const outcome = outcomeOf(result.future);
   if (result.settled && outcome) signals.emit(child.id, outcome);
 }

@@ -106,7 +106,7 @@ export async function commitReply(
       else changes.setStatus("DONE");
     }
   }
-  const limits = effectiveLimits(agent.limits, env.harness);
+  const limits = effectiveLimits(agent.harness, env.harness);
   const exceeded = checkUsage(limits, changes.job.usage, reply.modelName, price !== undefined);
   // A job that just finished keeps its answer: the limits stop further spending, not work already done.
   if (exceeded && changes.status !== "DONE") changes.fail(exceeded);

@@ -1,7 +1,6 @@
 /**
  * @module
- * Sending a step's dialog messages to the agent's `onMessage` once the step's commit is durable (DESIGN.md §3:
- * nothing reaches the outside world before the write that records it). A crash before the commit sends
+ * Sending a step's dialog messages to the agent's `onMessage` once the step's commit is durable (* nothing reaches the outside world before the write that records it). A crash before the commit sends
  * nothing — the step runs again and the model is asked again; a crash after it may leave messages unsent (at
  * most once), but the user never gets a message the job's history does not hold.
  *

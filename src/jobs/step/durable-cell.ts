@@ -1,6 +1,6 @@
 /**
  * @module
- * Running one cell of a job durably (DESIGN.md §7): the journal of the job's current cell number is read; a
+ * Running one cell of a job durably: the journal of the job's current cell number is read; a
  * journal left by an earlier attempt (a crash, a suspension) is replayed; new items are written through the
  * step's lease; the cell's waits are the job's durable futures. A cell that waits only for futures suspends:
  * the job becomes `SUSPENDED` (also in warmup: `WARMING_UP` jobs are always runnable) and its `wakeAt` is its
@@ -10,21 +10,20 @@
  * One model response may run several parts — formal tool calls, `ts_cli` cells, its own cell — so journal
  * items carry the part they belong to (`p`), and each part replays only its own.
  */
-import type { Context } from "@opentelemetry/api";
 import { CorruptRecordError } from "../../errors/corrupt-record-error.ts";
 import { startCellSpan } from "../../telemetry/spans.ts";
 import { endSpan } from "../../telemetry/tracer.ts";
-import { JobFutures } from "../../durable/job-futures.ts";
+import { JobFutures, type FutureStore } from "../../durable/job-futures.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { settleParentWait } from "./child-jobs.ts";
-import { watchWaits } from "./settled-waits.ts";
+import { recordSettledWaits, watchWaits } from "./settled-waits.ts";
 import type { JobRow, JsonValue } from "../../store/store.ts";
 import { decodeJournalItem, type JournalItem } from "../../workspace/cell-journal.ts";
 import type { JournalSink } from "../../workspace/cell-host.ts";
 import type { Workspace, WorkspaceCellOptions, WorkspaceReport } from "../../workspace/workspace.ts";
 import type { HistoryRecord } from "../history/history.ts";
 import type { StepChanges } from "./step-changes.ts";
-import { retried } from "../../store/store-retries.ts";
+import { retried, withStoreRetries } from "../../store/store-retries.ts";
 import type { StepTransaction } from "./step-transaction.ts";
 
 /** What a durable cell needs from its step. */
@@ -105,7 +104,7 @@ export async function runDurableCell(
   const state = durableState(row, changes);
   const items = journal.get(part) ?? [];
   const futures = new JobFutures({
-    store: tx.store,
+    store: waitStore(tx),
     jobId: row.id,
     cell: row.cell,
     fence: tx.fence,
@@ -140,6 +139,23 @@ export async function runDurableCell(
   }
 }
 
+/**
+ * The store calls of the cell's durable waits, each retried like the step's own (see `FutureStore`): a wait
+ * never throws a busy store into agent code, and one that fails past the retries stops the step.
+ */
+function waitStore(tx: StepTransaction): FutureStore {
+  const { store, signal } = tx;
+  const retry = <T>(operation: () => Promise<T>): Promise<T> => withStoreRetries(operation, { signal });
+  return {
+    getFuture: (key) => retry(() => store.getFuture(key)),
+    createFutures: (jobId, fence, futures) => retry(() => store.createFutures(jobId, fence, futures)),
+    settleFuture: (key, settlement) => retry(() => store.settleFuture(key, settlement)),
+    getJob: (id) => retry(() => store.getJob(id)),
+    // Inserted already (an attempt whose answer was lost): the caller finds the job and goes on.
+    insertJob: (job, variables, history) => retry(() => store.insertJob(job, variables, history)),
+  };
+}
+
 function journalLength(journal: ReadonlyMap<string, JournalItem[]>): number {
   let length = 0;
   for (const items of journal.values()) length += items.length;
@@ -152,8 +168,9 @@ export async function settleCell(
 ): Promise<void> {
   const { row, changes, tx } = context;
   const state = durableState(row, changes);
-  // Requests and children the cell watches: their outcome goes into the history when they settle.
+  // Requests and children the cell watches: their outcome goes into the history once they settle (now, if they have).
   watchWaits(row, changes, futures.watched);
+  await recordSettledWaits(context.env, row, changes, context.history);
   if (report.suspended) {
     const waiting = await retried(context.env, () => tx.store.listFutures(row.id, { state: "waiting" }));
     const timers = waiting.map((future) => future.wakeAt).filter((at): at is number => at !== null);

@@ -1,6 +1,6 @@
 /**
  * @module
- * A model's formal tool call, made durably (DESIGN.md §7): like a side-effecting crossing of a cell, its
+ * A model's formal tool call, made durably: like a side-effecting crossing of a cell, its
  * intent is written to the job's journal (part `formal:<call id>`) before the tool runs, and its record after.
  * A response replayed after a crash or a suspension does not make a recorded call again: its record is given
  * to the step again (or not at all, when the suspension's commit already holds it). A call that started and
@@ -13,6 +13,8 @@ import type { Workspace } from "../../workspace/workspace.ts";
 import type { DurableCellContext } from "./durable-cell.ts";
 import type { RecordedToolCall } from "../history/history.ts";
 import { decodeJobChanges } from "../../tools/job-request.ts";
+import { InDoubtError } from "../../errors/in-doubt-error.ts";
+import { formatError } from "../../tools/call-tool.ts";
 
 /** What a formal call did: whether it failed (an exception for the harness), and the job's end if it ended it. */
 export interface FormalOutcome {
@@ -46,7 +48,7 @@ export async function runFormalCall(
   tx.journalFor(row.cell, journalLength(journal));
   const tool = workspace.tool(call.name);
   if (items.length && !tool?.idempotent) {
-    const error = `InDoubtError: ${call.name}(…) was started but its worker stopped before it finished; it may or may not have taken effect`;
+    const error = formatError(new InDoubtError({ call: `${call.name}(…)` }));
     const record: ToolCallRecord = { name: call.name, origin: "formal", callId: call.id, args: "", error, durationMs: 0 };
     tx.appendPart([{ t: "done", seq: 0, r: "", fx: { toolCalls: [record] } }], part);
     await tx.flush();

@@ -1,7 +1,7 @@
 /**
- * Error handlers (DESIGN.md §5, issue #3 Build 7): registered by a tool's result, stored by name in the job,
- * run in order with the error when the job ends FAILED — in this process or another. `§10.N`: scenario N
- * of reference/tools-spec.md §10.
+ * Error handlers: registered by a tool's result, stored by name in the job,
+ * run in order with the error when the job ends FAILED — in this process or another. `§10.N` in a test name numbers
+ * the scenario it covers.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -51,7 +51,7 @@ const handlerRecords = (view: JobView) => view.history.flatMap((record) => (reco
   .map(({ durationMs: _, ...rest }) => rest);
 
 async function failingJob(tools: ReturnType<typeof tool>[], code: string, options: { statek?: Statek; errorHandlers?: ErrorHandler[] } = {}) {
-  const agent = new Agent({ role: "claimer", tools, limits: { maxTurns: 1 }, model: scriptedModel([`\`\`\`ts\n${code}\n\`\`\``]) });
+  const agent = new Agent({ role: "claimer", tools, harness: { maxTurns: 1 }, model: scriptedModel([`\`\`\`ts\n${code}\n\`\`\``]) });
   const statek = options.statek ?? await Statek.open({ store: ":memory:", agents: [agent], errorHandlers: options.errorHandlers ?? [] });
   const view = await statek.runJob((await statek.submitJob(agent)).id);
   return { statek, view };
@@ -170,7 +170,7 @@ describe("error handlers when a job fails", () => {
     const { runs, make } = recorder();
     const claim = new Claim("c-1");
     const takeClaim = tool({ name: "takeClaim", description: "Take the claim.", errorHandler: make("_drop"), run: () => claim });
-    const agent = new Agent({ role: "binder", tools: [takeClaim], limits: { maxTurns: 1 }, model: scriptedModel(["```ts\nconst c = takeClaim()\n```"]) });
+    const agent = new Agent({ role: "binder", tools: [takeClaim], harness: { maxTurns: 1 }, model: scriptedModel(["```ts\nconst c = takeClaim()\n```"]) });
     const statek = await Statek.open({ store: ":memory:", agents: [agent], bindings: { claim } });
     try {
       await statek.runJob((await statek.submitJob(agent)).id);
@@ -185,7 +185,7 @@ describe("error handlers when a job fails", () => {
     const dir = mkdtempSync(join(tmpdir(), "statek-handlers-"));
     const store = join(dir, "statek.db");
     try {
-      const agentA = new Agent({ role: "claimer", tools: agentATools, limits: { maxTurns: 2 }, model: scriptedModel(['```ts\nclaim("t9")\n```', "```ts\n1\n```"]) });
+      const agentA = new Agent({ role: "claimer", tools: agentATools, harness: { maxTurns: 2 }, model: scriptedModel(['```ts\nclaim("t9")\n```', "```ts\n1\n```"]) });
       const a = await Statek.open({ store, agents: [agentA], warmJobs: 0 });
       const { id } = await a.submitJob(agentA);
       await a.step(id); // asks the model
@@ -207,7 +207,7 @@ describe("error handlers when a job fails", () => {
     const first = recorder();
     const again = recorder();
     const { stored, view } = await registerInOneProcessFailInAnother(
-      (maxTurns) => new Agent({ role: "claimer", tools: [claimTool(again.make("_release"))], limits: { maxTurns }, model: scriptedModel([]) }),
+      (maxTurns) => new Agent({ role: "claimer", tools: [claimTool(again.make("_release"))], harness: { maxTurns }, model: scriptedModel([]) }),
       [claimTool(first.make("_release"))],
     );
     const entries = stored as Array<{ name: string; context: string }>;
@@ -221,7 +221,7 @@ describe("error handlers when a job fails", () => {
   it("a handler the failing process does not know is logged as missing; Statek.open({ errorHandlers }) supplies it", async () => {
     const { runs, make } = recorder();
     const handler = make("_remote");
-    const plain = (maxTurns: number) => new Agent({ role: "claimer", limits: { maxTurns }, model: scriptedModel([]) });
+    const plain = (maxTurns: number) => new Agent({ role: "claimer", harness: { maxTurns }, model: scriptedModel([]) });
     const missing = await registerInOneProcessFailInAnother(plain, [claimTool(handler)]);
     assert.deepEqual(handlerRecords(missing.view), [{
       name: "_remote",

@@ -1,6 +1,6 @@
 /**
  * @module
- * Error handlers on the job side (DESIGN.md §5): which handlers a process knows by name, and running a failed
+ * Error handlers on the job side: which handlers a process knows by name, and running a failed
  * job's handlers. A tool's result registers its handler on the job (`state.errorHandlers`: name and encoded
  * context); when the job fails, `StepChanges.fail` takes them off the job and the committer calls
  * {@link runErrorHandlers} before the commit — in registration order, each with its decoded context and the

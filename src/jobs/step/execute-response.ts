@@ -65,18 +65,18 @@ export async function executeResponse(
       const outcome = await runTsCli(context, workspace, call, journal);
       if (outcome.suspended) return { suspended: true, exceptions };
       if (outcome.failed) exceptions++;
-      if (outcome.exitStatus !== undefined) return finished(context, { exitStatus: outcome.exitStatus, exceptions }, journal);
+      if (outcome.exitStatus !== undefined) return finished(context, { exitStatus: outcome.exitStatus, exceptions });
       continue;
     }
     const formal = await runFormalCall(context, workspace, call, journal);
     if (formal.failed) exceptions++;
     // A framework tool (`answer`) ended the job: the calls after it are not made.
-    if (formal.exitStatus !== undefined) return finished(context, { exitStatus: formal.exitStatus, exceptions }, journal);
+    if (formal.exitStatus !== undefined) return finished(context, { exitStatus: formal.exitStatus, exceptions });
   }
   // A reply of only formal tool calls has no cell (nor has a DIRECT reply: its code runs through ts_cli); any
   // other reply runs, so an empty one reads as such.
   const code = response.code ?? "";
-  if (response.toolCalls.length > 0 && compileCell(code).kind === "empty") return finished(context, { exceptions }, journal);
+  if (response.toolCalls.length > 0 && compileCell(code).kind === "empty") return finished(context, { exceptions });
   const { report, futures } = await runDurableCell(context, workspace, code, CELL_PART, journal);
   changes.absorb(report);
   await settleCell(context, report, futures, CELL_PART, journal);
@@ -89,7 +89,7 @@ export async function executeResponse(
 const CELL_PART = "cell";
 
 /** Ends the response's cell number when its last part was not a cell (only formal calls, or an `exit` in ts_cli). */
-async function finished(context: DurableCellContext, execution: Execution, journal: ReadonlyMap<string, unknown[]>): Promise<Execution> {
+async function finished(context: DurableCellContext, execution: Execution): Promise<Execution> {
   context.changes.clearJournal = true;
   context.changes.job.cell = context.row.cell + 1;
   return execution;

@@ -1,5 +1,5 @@
 /**
- * Warm sessions are bounded by the memory their VMs hold as well as by count (issue #8, class 9): a VM keeps
+ * Warm sessions are bounded by the memory their VMs hold as well as by count: a VM keeps
  * the memory its cells once touched, so idle warm jobs are let go, least recently stepped first, once their
  * VMs together pass `warmMemoryBytes`. Observed from outside: a job let go restores cold (a new VM).
  */

@@ -33,6 +33,18 @@ export function readJobState(row: JobRow, changes?: StepChanges): JobState {
   };
 }
 
+/** The reason of the `status` record of a `DONE` dialog job that a user message starts again. */
+export const MESSAGE_RESTART_REASON = "a user message arrived";
+
+/**
+ * The state of a `DONE` dialog job that a user message starts again: fresh turn and exception allowances from
+ * `turns` on, one more completion counted.
+ */
+export function restartedState(state: Record<string, JsonValue>, turns: number): Record<string, JsonValue> {
+  const completions = typeof state.completions === "number" ? state.completions : 0;
+  return { ...state, completions: completions + 1, cycleStartTurn: turns, exceptions: 0, consecutiveExceptions: 0 };
+}
+
 /** Records changed state fields in the step's commit. */
 export function writeJobState(row: JobRow, changes: StepChanges, patch: Partial<JobState>): void {
   changes.job.state = { ...row.state, ...(changes.job.state ?? {}), ...(patch as Record<string, JsonValue>) };

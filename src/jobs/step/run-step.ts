@@ -1,6 +1,6 @@
 /**
  * @module
- * One step of a job (DESIGN.md §3): execute the pending model response (its formal tool calls, then its
+ * One step of a job: execute the pending model response (its formal tool calls, then its
  * cell), then — unless the job finished — ask the model for the next response and commit it **before** it is
  * executed. Everything a step changes is committed in one transaction at its end, so a crash loses at most
  * the step in progress and never a committed model reply.
@@ -29,13 +29,16 @@ import type { JobSession } from "./job-sessions.ts";
 import { PromptMemory } from "../prompt/prompt-memory.ts";
 import { readJobState, writeJobState } from "./job-state.ts";
 import { StepChanges } from "./step-changes.ts";
-import { StepTransaction } from "./step-transaction.ts";
+import { commitRebasing } from "./rebase-commit.ts";
+import { StepTransaction, type StepTransactionOptions } from "./step-transaction.ts";
 import { retried } from "../../store/store-retries.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import type { WarmupBlock } from "../../agents/warmup-blocks.ts";
 import { runWarmupBlock } from "./warmup.ts";
-import { settleParentWait } from "./child-jobs.ts";
+import { announceChildEnd, parentSettlement } from "./child-jobs.ts";
 import { recordSettledWaits } from "./settled-waits.ts";
+import { errorMessage } from "../../errors/error-text.ts";
+import { withRegistries } from "../../registries/registries.ts";
 
 export { DEFAULT_MAX_TURNS, type StepEnvironment } from "./step-environment.ts";
 
@@ -105,8 +108,16 @@ export async function runStep(env: StepEnvironment, id: string, carry?: LeaseCar
  */
 export function runClaimedStep(env: StepEnvironment, lease: Lease, carry?: LeaseCarry): Promise<StepOutcome> {
   const tx = takeCarried(carry, lease.jobId)
-    ?? StepTransaction.adopt(env.store, lease, { leaseMs: env.leaseMs, ...(env.signal ? { signal: env.signal } : {}) });
+    ?? StepTransaction.adopt(env.store, lease, transactionOptions(env));
   return stepUnderLease(env, tx, carry);
+}
+
+/**
+ * How a step's transaction runs: the lease's length is the environment's, which is the claimer's (a worker's own
+ * `leaseMs` for the jobs it claims), so a lease is renewed at the rate it was taken.
+ */
+function transactionOptions(env: StepEnvironment): StepTransactionOptions {
+  return { leaseMs: env.leaseMs, ...(env.signal ? { signal: env.signal } : {}), ...(env.onLeaseLate ? { onLate: env.onLeaseLate } : {}) };
 }
 
 /** Releases the lease a {@link LeaseCarry} still holds. */
@@ -131,7 +142,7 @@ function takeCarried(carry: LeaseCarry | undefined, jobId: string): StepTransact
 /** The job's lease for one step, waiting out another worker's live lease (it expires if that worker died). */
 async function claim(env: StepEnvironment, id: string): Promise<StepTransaction | null> {
   for (let wait = 5; ; wait = Math.min(wait * 2, 200)) {
-    const tx = await retried(env, () => StepTransaction.begin(env.store, id, env.owner, { leaseMs: env.leaseMs, ...(env.signal ? { signal: env.signal } : {}) }));
+    const tx = await retried(env, () => StepTransaction.begin(env.store, id, env.owner, transactionOptions(env)));
     if (tx) return tx;
     const current = await retried(env, () => env.store.getJob(id));
     if (!current || isFinal(current.status) || env.signal?.aborted) return null;
@@ -143,7 +154,12 @@ async function claim(env: StepEnvironment, id: string): Promise<StepTransaction 
  * The one path of a step, whoever claimed its lease: read the job under the lease, step it, commit. The lease
  * is released unless `carry` keeps it for the next step of a job that stays runnable.
  */
-async function stepUnderLease(env: StepEnvironment, tx: StepTransaction, carry: LeaseCarry | undefined): Promise<StepOutcome> {
+function stepUnderLease(env: StepEnvironment, tx: StepTransaction, carry: LeaseCarry | undefined): Promise<StepOutcome> {
+  // Argument preparation, llmRepr and the docs read the instance's registries through the step's context.
+  return withRegistries(env.registries, () => stepWithRegistries(env, tx, carry));
+}
+
+async function stepWithRegistries(env: StepEnvironment, tx: StepTransaction, carry: LeaseCarry | undefined): Promise<StepOutcome> {
   const id = tx.lease.jobId;
   env.activeSteps?.set(id, tx);
   let kept = false;
@@ -203,10 +219,13 @@ async function stepLoaded(
   const changes = new StepChanges(row);
   let committed = false;
   let reported: JobStatus | undefined;
+  // The job the commit was made against, and what clients appended before it (a rebased commit).
+  let base = row;
+  let appended: HistoryRecord[] = [];
   try {
     try {
       // Approvals decided and children ended since the last step: the history says so before anything runs.
-      await recordSettledWaits(env, row, changes);
+      await recordSettledWaits(env, row, changes, session.history);
       await executeAndAsk(env, agent, row, session, changes, tx);
     } catch (error) {
       if (!(error instanceof CorruptRecordError)) throw error;
@@ -220,24 +239,37 @@ async function stepLoaded(
         reported = await sendDialog(env.store, agent, { id: row.id, role: row.role }, changes.messages);
       });
     }
+    // A child that ends settles its parent's wait in the same commit: the parent never waits for an ended child.
+    const ending = await parentSettlement(env, row, changes);
+    if (ending) changes.settleFutures.push(ending);
     // Only a job that stays runnable keeps its lease: a suspended one must be claimable by whoever wakes it.
     const keep = keepLease && !isFinal(changes.status) && changes.status !== "SUSPENDED";
-    await retried(env, () => tx.commit(changes.commit(row), { keepLease: keep }));
+    // A client's append meanwhile (a pushed message) is rebased over, never a reason to ask the model again.
+    const dialog = dialogStyle(row);
+    ({ base, appended } = await commitRebasing(env, tx, row, changes, { keepLease: keep, dialog }));
     committed = true;
-    // A child that ended tells its parent (after the commit that ended it is durable).
-    if (row.parentId && isFinal(changes.status)) await tellParent(env, id);
+    if (ending) announceChildEnd(env.signals, row.parentId!, ending.key, ending.settlement);
   } finally {
     const finished = isFinal(changes.status) || changes.status === "SUSPENDED";
     // A delivery failure was committed after the step: the warm session no longer matches the job.
     if (committed && !finished && reported === undefined && (session.workspace?.reusable ?? true)) {
-      session.version = row.version + 1;
-      session.history.push(...changes.records);
+      session.version = base.version + 1;
+      session.history.push(...appended, ...changes.records);
       env.sessions.keep(id, session);
     } else {
       session.workspace?.dispose();
     }
   }
   return { changes, status: reported ?? changes.status };
+}
+
+/** Whether the job's chat style is a dialog one; `false` when its metadata cannot be read (the step failed it). */
+function dialogStyle(row: JobRow): boolean {
+  try {
+    return chatStyleRules(chatStyleOf(row.metadata)).dialog;
+  } catch {
+    return false;
+  }
 }
 
 /** The trace context stored with the job when it was submitted, if any. */
@@ -249,7 +281,7 @@ function submittedTrace(history: readonly HistoryRecord[]): TraceCarrier | undef
 /** A row whose status cannot be read fails like any other job: through `StepChanges.fail`, handlers first. */
 async function failCorrupt(env: StepEnvironment, row: JobRow, error: unknown): Promise<JobStatus> {
   const changes = new StepChanges(row);
-  changes.fail(error instanceof Error ? error.message : String(error), error);
+  changes.fail(errorMessage(error), error);
   let agent: Agent | undefined;
   try {
     agent = env.agentFor(row.role);
@@ -257,19 +289,11 @@ async function failCorrupt(env: StepEnvironment, row: JobRow, error: unknown): P
     // The handlers still run, against the process's bindings only.
   }
   await runErrorHandlers(env, agent, changes);
+  const ending = await parentSettlement(env, row, changes);
+  if (ending) changes.settleFutures.push(ending);
   await retried(env, () => env.store.commit(changes.commit(row)));
-  await tellParent(env, row.id);
+  if (ending) announceChildEnd(env.signals, row.parentId!, ending.key, ending.settlement);
   return "FAILED";
-}
-
-/** Settles the parent's wait for a child that has just ended; a failure here is made up for when the parent looks. */
-async function tellParent(env: StepEnvironment, id: string): Promise<void> {
-  try {
-    const child = await retried(env, () => env.store.getJob(id));
-    if (child) await settleParentWait(env, child);
-  } catch {
-    // The parent's next look at the child (`durable/child-waits.ts`) settles it from the child's row.
-  }
 }
 
 
@@ -280,9 +304,9 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, se
     dialog = chatStyleRules(chatStyleOf(row.metadata)).dialog;
     agent = agentForJob(agent, row.metadata);
   } catch (error) {
-    return changes.fail(`job metadata: ${(error as Error).message}`);
+    return changes.fail(`job metadata: ${errorMessage(error)}`);
   }
-  const limits = effectiveLimits(agent.limits, env.harness);
+  const limits = effectiveLimits(agent.harness, env.harness);
   // Shared memory, read again each step: another job (or the application) may have written since.
   const binding = submittedOf(session.history)?.memory;
   if (binding) {

@@ -1,17 +1,19 @@
 /**
  * @module
- * The job's record of waits that others settle (DESIGN.md §4, §7): a human's decision on an approval request
+ * The job's record of waits that others settle: a human's decision on an approval request
  * (who, when, which way) and the end of a child job. Cells watch the requests they open and the children
- * they start (`JobFutures.watched`, kept in the job's `state.watching` by the step that ends or suspends the
- * cell); each step first looks at the watched futures and appends an `approval` or `child-ended` record for
- * every one that settled — so the model reads it in its next turn whether or not its code awaits it. A
- * job without watched futures reads nothing.
+ * they start (`JobFutures.watched`, kept in the job's `state.watching`). When a cell ends or suspends, and when
+ * each step begins, the watched futures are looked at and an `approval` or `child-ended` record is appended for
+ * every one that settled — so the model reads it in its next turn whether or not its code awaits it. Each key
+ * is recorded once: a key whose record the history holds already (a retried step opened it again) is only
+ * dropped. A job without watched futures reads nothing.
  */
 import { decisionOf } from "../../durable/approval-waits.ts";
 import type { FutureRow, JobRow, JsonValue } from "../../store/store.ts";
 import { llmRepr } from "../../tools/llm-repr.ts";
 import type { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
+import type { HistoryRecord } from "../history/history.ts";
 import { retried } from "../../store/store-retries.ts";
 
 /** The watched keys a job's state holds. */
@@ -20,12 +22,29 @@ function watchingOf(state: Record<string, JsonValue>): string[] {
   return Array.isArray(list) ? list.filter((key): key is string => typeof key === "string") : [];
 }
 
-/** Appends a record for each watched future that settled, and stops watching it. */
-export async function recordSettledWaits(env: StepEnvironment, row: JobRow, changes: StepChanges): Promise<void> {
-  const watching = watchingOf(row.state);
+/** The keys whose `approval` or `child-ended` record the history (and this step) holds. */
+function recordedKeys(history: readonly HistoryRecord[], changes: StepChanges): Set<string> {
+  const keys = new Set<string>();
+  for (const record of [...history, ...changes.records]) {
+    if (record.kind === "approval") keys.add(record.data.requestId);
+    else if (record.kind === "child-ended") keys.add(record.data.childId);
+  }
+  return keys;
+}
+
+/**
+ * Appends a record for each watched future that settled and has none yet, and stops watching it. `history` is
+ * the job's history before this step.
+ */
+export async function recordSettledWaits(
+  env: Pick<StepEnvironment, "store" | "signal">, row: JobRow, changes: StepChanges, history: readonly HistoryRecord[],
+): Promise<void> {
+  const watching = watchingOf({ ...row.state, ...(changes.job.state ?? {}) });
   if (!watching.length) return;
+  const recorded = recordedKeys(history, changes);
   const remaining: string[] = [];
   for (const key of watching) {
+    if (recorded.has(key)) continue;
     const future = await retried(env, () => env.store.getFuture(key));
     if (!future || future.jobId !== row.id) continue;
     if (future.state === "waiting") {

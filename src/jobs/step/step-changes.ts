@@ -139,6 +139,30 @@ export class StepChanges {
     this.setStatus("DONE", undefined, exitStatus);
   }
 
+  /**
+   * Moves this step's records after `count` records others appended to the job meanwhile (the step's commit is
+   * rebased over them: `rebase-commit.ts`): their `seq`s, and the pending reply's, shift by `count`. A model
+   * reply of this step is marked as not having seen the user messages `unseen` (`seq`s of those records).
+   */
+  shiftAfter(count: number, unseen: readonly number[]): void {
+    if (count === 0) return;
+    const first = this.#seq - this.records.length;
+    this.records.forEach((record, index) => {
+      const seq = record.seq + count;
+      if (record.kind === "model-response" && unseen.length) {
+        const data = { ...record.data, unseen: [...(record.data.unseen ?? []), ...unseen] };
+        this.records[index] = { ...record, seq, data };
+        this.history[index] = encodeHistoryRow(seq, "model-response", record.at, data);
+      } else {
+        this.records[index] = { ...record, seq };
+        this.history[index] = { ...this.history[index]!, seq };
+      }
+    });
+    const pending = this.job.pendingSeq;
+    if (typeof pending === "number" && pending >= first) this.job.pendingSeq = pending + count;
+    this.#seq += count;
+  }
+
   /** Takes in what a cell or formal call did. */
   absorb(report: WorkspaceReport): void {
     for (const call of report.toolCalls) this.append("tool-call", call);
@@ -192,6 +216,8 @@ export class StepChanges {
   cancelFutures = false;
   /** Futures a suspending step waits for: if one settled meanwhile, the commit makes the job runnable at once. */
   wakeIfSettled: string[] | undefined;
+  /** Futures the commit settles with its changes (a child's end settles its parent's wait: `child-jobs.ts`). */
+  readonly settleFutures: NonNullable<JobCommit["settleFutures"]> = [];
 
   /** The commit for the row this step read, with its events (`outbox-events.ts`) for `statek.events()`. */
   commit(row: JobRow): JobCommit {
@@ -206,6 +232,7 @@ export class StepChanges {
       ...(this.clearJournal ? { clearJournal: true } : {}),
       ...(this.cancelFutures ? { cancelFutures: true } : {}),
       ...(this.wakeIfSettled ? { wakeIfSettled: this.wakeIfSettled } : {}),
+      ...(this.settleFutures.length ? { settleFutures: this.settleFutures } : {}),
       events: stepEvents(this.records, from, this.status, row.version + 1),
     };
   }

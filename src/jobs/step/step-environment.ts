@@ -5,6 +5,7 @@
 import type { Context } from "@opentelemetry/api";
 import type { ModelSettings } from "../../models/model-settings.ts";
 import type { Store } from "../../store/store.ts";
+import type { Registries } from "../../registries/registries.ts";
 import type { ErrorHandler } from "../../tools/error-handler.ts";
 import type { Executor } from "../../workspace/executor.ts";
 import type { ExposedClasses } from "../../workspace/membrane/host-references.ts";
@@ -14,7 +15,7 @@ import type { Agent } from "../../agents/agent.ts";
 import type { HarnessLimits } from "../../agents/harness.ts";
 import type { LiveJobEvent } from "../events/job-events.ts";
 import type { JobSessions } from "./job-sessions.ts";
-import type { StepTransaction } from "./step-transaction.ts";
+import type { LateLease, StepTransaction } from "./step-transaction.ts";
 
 /** Default turn limit of a job. */
 export const DEFAULT_MAX_TURNS = 50;
@@ -23,6 +24,8 @@ export const DEFAULT_MAX_TURNS = 50;
 export interface StepEnvironment {
   store: Store;
   executor: Executor;
+  /** The instance's enums, formatters, class docs and tracer: current while a step runs. */
+  registries: Registries;
   /** The registered agent for a role; throws `NoSuchAgentError`. */
   agentFor(role: string): Agent;
   /** Registers an agent in this process (a child job's, started with `ctx.startJob(agent)`); a `TypeError` for a role taken by another agent. */
@@ -45,8 +48,13 @@ export interface StepEnvironment {
   signal?: AbortSignal;
   /** Who steps jobs in this process (the owner of its leases: `host:pid:random`). */
   owner: string;
-  /** How long a step's lease lasts unless renewed. */
+  /**
+   * How long a step's lease lasts unless renewed (it is renewed at a quarter of that): the length its claimer
+   * took it for — a worker's own `leaseMs` for the jobs it claims, `Statek.open`'s otherwise.
+   */
   leaseMs: number;
+  /** Told when a step's lease went unrenewed for longer than it lasts (the event loop stalled past it). */
+  onLeaseLate?(late: LateLease): void;
   /** In-process news of settled futures (a running cell that waits for one hears it at once). */
   signals: FutureSignals;
   /** The steps this process is running, by job id: `cancelJob` stops the one it preempts at once. */

@@ -1,12 +1,14 @@
 /**
  * @module
- * The one owner of a step's durability (DESIGN.md §3): it holds the job's lease, renews it at a quarter of its
+ * The one owner of a step's durability: it holds the job's lease, renews it at a quarter of its
  * length, writes the cell's journal (fenced by the lease's epoch, so a worker that lost the lease can never
  * write), makes the final commit fenced too — and holds back everything that reaches the outside world (an
  * `onMessage` callback, events, a child job's start) until the write that records it is durable. A step whose
  * lease is lost is aborted: its cell stops and it writes nothing.
  */
+import { JobConflictError } from "../../errors/job-conflict-error.ts";
 import { LeaseLostError } from "../../errors/lease-lost-error.ts";
+import { StoreError } from "../../errors/store-error.ts";
 import type { Fence, JobCommit, JournalEntry, Lease, Store } from "../../store/store.ts";
 import { encodeJournalItem, type JournalItem } from "../../workspace/cell-journal.ts";
 import { withStoreRetries } from "../../store/store-retries.ts";
@@ -15,11 +17,37 @@ import type { JournalSink } from "../../workspace/cell-host.ts";
 /** How long a step's lease lasts unless renewed. @default 30 s */
 export const DEFAULT_LEASE_MS = 30_000;
 
+/** A lease that went unrenewed for longer than it lasts: the event loop stalled (or the process was stopped). */
+export interface LateLease {
+  jobId: string;
+  /** How long the lease had gone without a renewal when this was noticed. */
+  unrenewedMs: number;
+  /** How long the lease lasts. */
+  leaseMs: number;
+}
+
+/** How a step transaction runs. */
+export interface StepTransactionOptions {
+  /** How long the lease lasts unless renewed; it is renewed at a quarter of that. Whoever claimed it says. */
+  leaseMs: number;
+  /** Aborts the step (its caller gave up, a worker is stopping). */
+  signal?: AbortSignal;
+  /**
+   * Told, once, when the lease went unrenewed for longer than it lasts: another worker may have taken the job
+   * over meanwhile (the step's next write then fails, and the job's next step finds its calls in doubt).
+   */
+  onLate?: (late: LateLease) => void;
+}
+
 /** A step of one job under its lease. */
 export class StepTransaction implements JournalSink {
   readonly store: Store;
   readonly lease: Lease;
   readonly #leaseMs: number;
+  readonly #onLate: ((late: LateLease) => void) | undefined;
+  /** When the lease was last known to hold for `leaseMs` more (claimed or renewed), by this process's clock. */
+  #renewedAt = Date.now();
+  #reportedLate = false;
   readonly #abort = new AbortController();
   readonly #renewal: NodeJS.Timeout;
   readonly #after: Array<() => void | Promise<void>> = [];
@@ -35,10 +63,12 @@ export class StepTransaction implements JournalSink {
   /** Committed or abandoned: the lease is no longer this transaction's to release. */
   #ended = false;
 
-  private constructor(store: Store, lease: Lease, leaseMs: number, outer: AbortSignal | undefined) {
+  private constructor(store: Store, lease: Lease, options: StepTransactionOptions) {
     this.store = store;
     this.lease = lease;
+    const { leaseMs, signal: outer } = options;
     this.#leaseMs = leaseMs;
+    this.#onLate = options.onLate;
     if (outer?.aborted) this.#abort.abort(outer.reason);
     outer?.addEventListener("abort", () => this.#abort.abort(outer.reason), { once: true });
     this.#renewal = setInterval(() => void this.#renew(), Math.max(10, Math.floor(leaseMs / 4)));
@@ -46,20 +76,18 @@ export class StepTransaction implements JournalSink {
   }
 
   /** Claims job `jobId` for `owner`: the transaction, or `null` when another worker holds a live lease on it. */
-  static async begin(store: Store, jobId: string, owner: string, options: { leaseMs?: number; signal?: AbortSignal } = {}): Promise<StepTransaction | null> {
-    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-    const lease = await store.claimJob(jobId, owner, leaseMs);
-    return lease ? new StepTransaction(store, lease, leaseMs, options.signal) : null;
+  static async begin(store: Store, jobId: string, owner: string, options: StepTransactionOptions): Promise<StepTransaction | null> {
+    const lease = await store.claimJob(jobId, owner, options.leaseMs);
+    return lease ? new StepTransaction(store, lease, options) : null;
   }
 
   /**
    * Takes job `jobId` for `owner` even from another worker's live lease (an operator cancelling it): that
    * worker's next write fails and its step stops. `null` for a final or unknown job.
    */
-  static async preempt(store: Store, jobId: string, owner: string, options: { leaseMs?: number; signal?: AbortSignal } = {}): Promise<StepTransaction | null> {
-    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
-    const lease = await store.preemptJob(jobId, owner, leaseMs);
-    return lease ? new StepTransaction(store, lease, leaseMs, options.signal) : null;
+  static async preempt(store: Store, jobId: string, owner: string, options: StepTransactionOptions): Promise<StepTransaction | null> {
+    const lease = await store.preemptJob(jobId, owner, options.leaseMs);
+    return lease ? new StepTransaction(store, lease, options) : null;
   }
 
   /**
@@ -77,10 +105,11 @@ export class StepTransaction implements JournalSink {
 
   /**
    * A transaction over a lease its caller claimed already (a worker's `claimRunnable`): renewed from now on at a
-   * quarter of `leaseMs`, released by `commit` or `abandon` like one that {@link StepTransaction.begin} claimed.
+   * quarter of `leaseMs` — the length the caller claimed it for — and released by `commit` or `abandon` like one
+   * that {@link StepTransaction.begin} claimed.
    */
-  static adopt(store: Store, lease: Lease, options: { leaseMs?: number; signal?: AbortSignal } = {}): StepTransaction {
-    return new StepTransaction(store, lease, options.leaseMs ?? DEFAULT_LEASE_MS, options.signal);
+  static adopt(store: Store, lease: Lease, options: StepTransactionOptions): StepTransaction {
+    return new StepTransaction(store, lease, options);
   }
 
   /** The fence every write of the step carries. */
@@ -138,37 +167,64 @@ export class StepTransaction implements JournalSink {
     this.#after.push(effect);
   }
 
+  // A method, not an inline check: the compiler would keep `#lost` narrowed to undefined across the await.
+  #throwIfLost(): void {
+    if (this.#lost) throw this.#lost;
+  }
+
   /**
    * The step's final write: fenced, releasing the lease — or, with `keepLease`, keeping it (and renewing it)
    * for the caller's next step of the same job, which then needs no claim of its own: one durable write per
    * step instead of two. Then the held-back effects run, in order; one that throws does not stop the others.
    */
   async commit(change: JobCommit, options: { keepLease?: boolean } = {}): Promise<void> {
-    if (this.#lost) throw this.#lost;
+    this.#throwIfLost();
     // A commit that clears the journal deletes what it holds, so items still buffered are not written first: a
     // write of its own per step, undone by the next. Left unwritten, they are what a crash just before this
     // commit would leave unwritten too — never an effect's intent or result, which are durable before it runs
     // and before the guest reads it.
     if (change.clearJournal) this.#buffer = [];
     await this.flush().catch(() => undefined);
-    if (this.#lost) throw this.#lost;
+    this.#throwIfLost();
     // Deleting what is known to be empty is a statement per step saved.
     const clearsJournal = change.clearJournal === true;
     if (clearsJournal && this.#journalEmpty) change = { ...change, clearJournal: false };
     // An aborted step (its caller gave up, a worker is stopping) commits nothing, whatever its cell made of the
     // abort: the job stays as it was and the next step replays the journal.
     this.signal.throwIfAborted();
+    this.#checkLate();
     const keep = options.keepLease === true;
     try {
       await this.store.commit({ ...change, fence: this.fence, releaseLease: !keep });
       if (!keep) this.#ended = true;
     } catch (error) {
       this.#fail(error);
-      this.close();
+      // A commit that lost to a client's write (rebased and made again) or met a busy store (tried again) keeps
+      // its lease renewed meanwhile; anything else ends the renewals (the caller abandons the step).
+      if (!(error instanceof JobConflictError) && !StoreError.isTransient(error)) this.close();
       throw error;
     }
+    this.#committed(keep, clearsJournal);
+    await this.#runAfter();
+  }
+
+  /**
+   * Takes a commit whose answer was lost (the connection dropped as it committed) as made, once the job shows
+   * it was: the lease is the commit's (released or kept), and the held-back effects run.
+   */
+  async landed(options: { keepLease?: boolean; clearedJournal?: boolean } = {}): Promise<void> {
+    const keep = options.keepLease === true;
+    if (!keep) this.#ended = true;
+    this.#committed(keep, options.clearedJournal === true);
+    await this.#runAfter();
+  }
+
+  #committed(keep: boolean, clearsJournal: boolean): void {
     if (keep) this.#nextStep(clearsJournal || this.#journalEmpty);
     else this.close();
+  }
+
+  async #runAfter(): Promise<void> {
     for (const effect of this.#after.splice(0)) {
       try {
         await effect();
@@ -220,11 +276,29 @@ export class StepTransaction implements JournalSink {
 
   async #renew(): Promise<void> {
     if (this.#closed || this.#lost) return;
+    this.#checkLate();
+    const asked = Date.now();
     try {
       const renewed = await this.store.renewLease(this.lease.jobId, this.fence, this.#leaseMs);
       if (!renewed) this.#fail(new LeaseLostError({ jobId: this.lease.jobId, owner: this.lease.owner, epoch: this.lease.epoch, currentOwner: null, currentEpoch: -1 }));
+      else this.#renewedAt = asked;
     } catch {
       // A transient failure to renew is tried again at the next quarter; the lease is only lost if it moved.
+    }
+  }
+
+  /**
+   * Reports, once, a lease left unrenewed for longer than it lasts (the event loop stalled past it, the process
+   * was stopped): never a silent takeover of a step that believes it still holds its job.
+   */
+  #checkLate(): void {
+    const unrenewedMs = Date.now() - this.#renewedAt;
+    if (this.#reportedLate || unrenewedMs <= this.#leaseMs) return;
+    this.#reportedLate = true;
+    try {
+      this.#onLate?.({ jobId: this.lease.jobId, unrenewedMs, leaseMs: this.#leaseMs });
+    } catch {
+      // A listener's failure is its own.
     }
   }
 

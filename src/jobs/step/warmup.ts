@@ -1,6 +1,6 @@
 /**
  * @module
- * Warmup code (DESIGN.md §8.6): blocks of TypeScript that run in the job's workspace before the model is first
+ * Warmup code: blocks of TypeScript that run in the job's workspace before the model is first
  * asked — to load data, set variables, call tools. One block runs per step (status `WARMING_UP`); the step
  * that runs the last block also asks the model. A block marked hidden runs like the others, may call hidden
  * tools, and is never shown to the model. A failing block fails the job.

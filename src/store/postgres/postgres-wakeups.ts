@@ -14,6 +14,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { PostgresQueryable } from "./postgres-queries.ts";
+import { errorMessage } from "../../errors/error-text.ts";
 
 /** The slice of `pg`'s `Client` a listener uses. */
 export interface ListenConnection extends PostgresQueryable {
@@ -158,7 +159,7 @@ export class PostgresWakeups {
       }
     } catch (error) {
       if (generation !== this.#generation) return;
-      log(`STATEK PostgreSQL store at ${where}: cannot listen for wake-ups (${(error as Error).message}); polling until it can`);
+      log(`STATEK PostgreSQL store at ${where}: cannot listen for wake-ups (${errorMessage(error)}); polling until it can`);
       if (connection) this.#lost(generation, connection);
       else this.#scheduleReconnect(generation);
     }

@@ -21,6 +21,7 @@ import { SerialQueue } from "../serial-queue.ts";
 import { applySqliteMigrations } from "./sqlite-migrations.ts";
 import { SqliteQueries } from "./sqlite-queries.ts";
 import { WalSync } from "./sqlite-wal-sync.ts";
+import { errorMessage } from "../../errors/error-text.ts";
 
 /** The SQLite adapter of one store. */
 export class SqliteAdapter implements StoreAdapter {
@@ -213,7 +214,7 @@ export class SqliteAdapter implements StoreAdapter {
         try {
           mkdirSync(directory, { recursive: true });
         } catch (error) {
-          throw cannotOpen(`cannot create the directory ${directory} (${(error as Error).message})`, error);
+          throw cannotOpen(`cannot create the directory ${directory} (${errorMessage(error)})`, error);
         }
       }
       // Imported on first use so that loading STATEK never loads node:sqlite for an app that does not use it.
@@ -221,7 +222,7 @@ export class SqliteAdapter implements StoreAdapter {
       try {
         database = new DatabaseSync(this.#path);
       } catch (error) {
-        throw cannotOpen((error as Error).message, error);
+        throw cannotOpen(errorMessage(error), error);
       }
     } else {
       database = typeof option === "function" ? await option() : option;
@@ -239,7 +240,7 @@ export class SqliteAdapter implements StoreAdapter {
       database.exec("PRAGMA foreign_keys = ON");
     } catch (error) {
       database.close();
-      throw cannotOpen((error as Error).message, error);
+      throw cannotOpen(errorMessage(error), error);
     }
     return database;
   }

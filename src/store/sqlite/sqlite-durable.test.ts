@@ -111,7 +111,7 @@ describe("SqliteStore durable rows", () => {
     await store.commit({ id: job.id, expectedVersion: 0, job: { status: "STARTED" }, events: [{ kind: "step-end", data: null }] });
     assert.equal((await store.getJob(job.id))?.updatedAt, 1_001_500);
     assert.deepEqual((await store.readEvents()).map((event) => event.at), [1_000_000, 1_001_500], "the submit, then the commit");
-    assert.equal((await store.settleFuture("k", { state: "resolved", value: 1 })).future.settledAt, 1_001_500);
+    assert.equal((await store.settleFuture("k", { state: "resolved", value: 1, door: "application" })).future.settledAt, 1_001_500);
     assert.deepEqual(await store.claimJob(job.id, "other", 1_000), { jobId: job.id, owner: "other", epoch: 2, until: 1_002_500 }, "expired at until");
     await store.close();
   });

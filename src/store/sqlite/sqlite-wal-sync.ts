@@ -14,6 +14,7 @@
  * it, though one of them may have acted on it. A process crash loses nothing either way.
  */
 import { close, fdatasync, openSync } from "node:fs";
+import { errorMessage } from "../../errors/error-text.ts";
 
 /** Flushes a file's data to disk (`fdatasync`), on the thread pool. */
 export type FileSync = (fd: number, done: (error: Error | null) => void) => void;
@@ -64,7 +65,7 @@ export class WalSync {
       await new Promise<void>((resolve, reject) => this.#sync(fd, (error) => (error ? reject(error) : resolve())));
       this.#durable = Math.max(this.#durable, upTo);
     } catch (error) {
-      throw new Error(`SQLite: a commit could not be made durable (fsync of ${this.#walPath} failed: ${(error as Error).message})`, { cause: error });
+      throw new Error(`SQLite: a commit could not be made durable (fsync of ${this.#walPath} failed: ${errorMessage(error)})`, { cause: error });
     } finally {
       this.#syncing = undefined;
     }

@@ -118,7 +118,7 @@ export function damageCases({ testDamage }: SuiteContext): void {
     const job = await insertSample(store, { status: "STARTED" });
     await store.commit({ id: job.id, expectedVersion: 0, createFutures: [{ key: "bad", jobId: job.id, kind: "external", wakeAt: null, data: null }] });
     if (!(await damage({ table: "futures", key: "bad", field: "state" }))) return;
-    await assert.rejects(store.settleFuture("bad", { state: "resolved", value: 1 }), corrupt(job.id, 'futures["bad"].state'));
-    assert.equal((await store.settleFuture("fine", { state: "resolved", value: 1 })).settled, true);
+    await assert.rejects(store.settleFuture("bad", { state: "resolved", value: 1, door: "application" }), corrupt(job.id, 'futures["bad"].state'));
+    assert.equal((await store.settleFuture("fine", { state: "resolved", value: 1, door: "application" })).settled, true);
   });
 }

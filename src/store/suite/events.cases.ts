@@ -99,7 +99,7 @@ export function eventCases({ test, testShared }: SuiteContext): void {
       store.commit({ id: job.id, expectedVersion: 1, job: { turns: 1 } }),
     ]);
     await store.commit({ id: job.id, expectedVersion: 2, createFutures: [{ key: "k1", jobId: job.id, kind: "external", wakeAt: null, data: null }] });
-    await store.settleFuture("k1", { state: "resolved", value: 1 });
+    await store.settleFuture("k1", { state: "resolved", value: 1, door: "application" });
     await assert.rejects(store.commit({ id: job.id, expectedVersion: 0, events: [{ kind: "never", data: null }] }));
     const other = await insertSample(store);
     await follow.caughtUp();

@@ -5,7 +5,7 @@
  * settlement racing a suspension, cancellation, listing by state.
  */
 import assert from "node:assert/strict";
-import type { Fence, NewFuture } from "../durable-rows.ts";
+import type { Fence, FutureSettlement, NewFuture } from "../durable-rows.ts";
 import type { Store } from "../store.ts";
 import { rejectsLeaseLost } from "./leases.cases.ts";
 import { insertSample, type SuiteContext } from "./suite-context.ts";
@@ -31,7 +31,7 @@ export function futureCases({ test }: SuiteContext): void {
     await store.createFutures(first.id, first.fence, [future(first.id, "approval-1", { kind: "approval", data: { tool: "pay" } })]);
     await store.createFutures(second.id, second.fence, [future(second.id, "approval-2", { kind: "approval" }), future(second.id, "timer-2", { kind: "timer", wakeAt: 1 })]);
     await store.createFutures(first.id, first.fence, [future(first.id, "approval-3", { kind: "approval" })]);
-    await store.settleFuture("approval-3", { state: "resolved", value: true });
+    await store.settleFuture("approval-3", { state: "resolved", value: true, door: "decision" });
     const waiting = await store.waitingFutures({ kind: "approval" });
     assert.deepEqual(waiting.map((row) => [row.key, row.jobId]).sort(), [["approval-1", first.id], ["approval-2", second.id]]);
     assert.deepEqual(waiting[0]!.data === null ? null : typeof waiting[0]!.data, "object");
@@ -55,7 +55,7 @@ export function futureCases({ test }: SuiteContext): void {
     });
     assert.ok(timer.createdAt >= before && timer.createdAt <= Date.now(), "createdAt is the store's clock");
     assert.ok(listed[0]!.createdAt <= listed[1]!.createdAt, "oldest first");
-    await store.settleFuture("a-approval", { state: "resolved", value: { approved: true } });
+    await store.settleFuture("a-approval", { state: "resolved", value: { approved: true }, door: "decision" });
     assert.deepEqual((await store.listFutures(id, { state: "waiting" })).map((row) => row.key), ["b-timer"]);
     assert.deepEqual((await store.listFutures(id, { state: "resolved" })).map((row) => row.key), ["a-approval"]);
     assert.deepEqual(await store.listFutures("no-such-job"), []);
@@ -66,8 +66,8 @@ export function futureCases({ test }: SuiteContext): void {
     const { id, fence } = await claimed(store);
     await store.createFutures(id, fence, [future(id, "k")]);
     const [first, second] = await Promise.all([
-      store.settleFuture("k", { state: "resolved", value: 1 }),
-      store.settleFuture("k", { state: "rejected", value: "too late" }),
+      store.settleFuture("k", { state: "resolved", value: 1, door: "application" }),
+      store.settleFuture("k", { state: "rejected", value: "too late", door: "application" }),
     ]);
     assert.equal(first.settled, true);
     assert.equal(second.settled, false);
@@ -78,7 +78,7 @@ export function futureCases({ test }: SuiteContext): void {
   });
 
   test("a settlement before the future is created is kept, and the job adopts it", async (store) => {
-    const early = await store.settleFuture("webhook-17", { state: "resolved", value: { paid: true } });
+    const early = await store.settleFuture("webhook-17", { state: "resolved", value: { paid: true }, door: "application" });
     assert.equal(early.settled, true);
     assert.deepEqual([early.future.jobId, early.future.kind, early.future.state], [null, "external", "resolved"]);
     const { id, fence } = await claimed(store);
@@ -86,7 +86,7 @@ export function futureCases({ test }: SuiteContext): void {
     const adopted = await store.getFuture("webhook-17");
     assert.deepEqual({ ...adopted, createdAt: 0 }, { ...early.future, jobId: id, data: { order: 17 }, createdAt: 0 });
     assert.deepEqual((await store.listFutures(id)).map((row) => row.key), ["webhook-17"]);
-    assert.equal((await store.settleFuture("webhook-17", { state: "rejected", value: "no" })).settled, false);
+    assert.equal((await store.settleFuture("webhook-17", { state: "rejected", value: "no", door: "application" })).settled, false);
     await store.createFutures(id, fence, [future(id, "webhook-17", { data: "again" })]);
     assert.deepEqual((await store.getFuture("webhook-17"))?.data, { order: 17 }, "creating its own future again keeps it as it is");
   });
@@ -104,7 +104,7 @@ export function futureCases({ test }: SuiteContext): void {
     await store.commit({ id: job.id, expectedVersion: 0, createFutures: [future(job.id, "approval-1", { kind: "approval" })] });
     const before = Date.now();
     const [last] = (await store.readEvents()).slice(-1);
-    await store.settleFuture("approval-1", { state: "resolved", value: { note: "ok" } });
+    await store.settleFuture("approval-1", { state: "resolved", value: { note: "ok" }, door: "decision" });
     const after = await store.getJob(job.id);
     assert.ok(after?.wakeAt !== null && after!.wakeAt! >= before && after!.wakeAt! <= Date.now(), "wakeAt is now");
     assert.equal(after?.version, 1, "a wake-up is not a commit: the version does not change");
@@ -117,7 +117,7 @@ export function futureCases({ test }: SuiteContext): void {
   test("settling the future of a job that is not suspended leaves its wakeAt alone", async (store) => {
     const { id, fence } = await claimed(store);
     await store.createFutures(id, fence, [future(id, "k")]);
-    await store.settleFuture("k", { state: "rejected", value: { name: "Error", message: "boom" } });
+    await store.settleFuture("k", { state: "rejected", value: { name: "Error", message: "boom" }, door: "application" });
     assert.equal((await store.getJob(id))?.wakeAt, null);
     assert.deepEqual((await store.readEvents({ jobId: id })).map((event) => event.kind), ["job-submitted", "future-settled"]);
   });
@@ -125,7 +125,7 @@ export function futureCases({ test }: SuiteContext): void {
   test("wakeIfSettled wakes a job that suspends on a future settled meanwhile", async (store) => {
     const { id, fence } = await claimed(store);
     await store.createFutures(id, fence, [future(id, "raced"), future(id, "still-waiting")]);
-    await store.settleFuture("raced", { state: "resolved", value: 42 }); // the step has not seen it
+    await store.settleFuture("raced", { state: "resolved", value: 42, door: "application" }); // the step has not seen it
     const before = Date.now();
     await store.commit({ id, expectedVersion: 0, job: { status: "SUSPENDED", wakeAt: null }, wakeIfSettled: ["still-waiting", "raced"], fence });
     const woken = await store.getJob(id);
@@ -140,12 +140,12 @@ export function futureCases({ test }: SuiteContext): void {
     const other = await claimed(store);
     await store.createFutures(id, fence, [future(id, "a"), future(id, "b")]);
     await store.createFutures(other.id, other.fence, [future(other.id, "c")]);
-    await store.settleFuture("a", { state: "resolved", value: "kept" });
+    await store.settleFuture("a", { state: "resolved", value: "kept", door: "application" });
     await store.commit({ id, expectedVersion: 0, job: { status: "CANCELLED" }, cancelFutures: true });
     const states = Object.fromEntries((await store.listFutures(id)).map((row) => [row.key, [row.state, row.value]]));
     assert.deepEqual(states, { a: ["resolved", "kept"], b: ["cancelled", null] });
     assert.equal((await store.getFuture("c"))?.state, "waiting");
-    assert.equal((await store.settleFuture("b", { state: "resolved", value: 1 })).settled, false, "a cancelled future stays cancelled");
+    assert.equal((await store.settleFuture("b", { state: "resolved", value: 1, door: "application" })).settled, false, "a cancelled future stays cancelled");
   });
 
   test("createFutures outside a commit is fenced", async (store) => {
@@ -158,8 +158,9 @@ export function futureCases({ test }: SuiteContext): void {
 
   test("settlements and futures are checked", async (store) => {
     const { id, fence } = await claimed(store);
-    await assert.rejects(store.settleFuture("", { state: "resolved", value: 1 }), /key must be a non-empty string/);
-    await assert.rejects(store.settleFuture("k", { state: "waiting" as "resolved", value: 1 }), /settlement.state must be one of resolved, rejected, cancelled/);
+    await assert.rejects(store.settleFuture("", { state: "resolved", value: 1, door: "application" }), /key must be a non-empty string/);
+    await assert.rejects(store.settleFuture("k", { state: "waiting" as "resolved", value: 1, door: "application" }), /settlement.state must be one of resolved, rejected, cancelled/);
+    await assert.rejects(store.settleFuture("k", { state: "resolved", value: 1 } as FutureSettlement), /settlement.door must be one of application, decision, message, time, child-end/);
     await assert.rejects(store.createFutures(id, fence, [future(id, "t", { kind: "alarm" as "timer" })]), /kind must be one of timer, message, approval, child, external/);
     await assert.rejects(store.listFutures(id, { state: "done" as "resolved" }), /unknown state "done"/);
     assert.equal(await store.getFuture("k"), null);

@@ -307,7 +307,7 @@ export function jobCases({ test }: SuiteContext): void {
     await assert.rejects(store.claimJob(job.id, "w", 1000), /closed/);
     await assert.rejects(store.claimRunnable("w", 1000, 1), /closed/);
     await assert.rejects(store.appendJournal(job.id, fence, 0, []), /closed/);
-    await assert.rejects(store.settleFuture("k", { state: "resolved", value: 1 }), /closed/);
+    await assert.rejects(store.settleFuture("k", { state: "resolved", value: 1, door: "application" }), /closed/);
     await assert.rejects(store.readEvents(), /closed/);
   });
 

@@ -71,8 +71,8 @@ export function sharedCases({ testShared }: SuiteContext): void {
     await store.commit({ id: job.id, expectedVersion: 0, createFutures: [{ key: "k", jobId: job.id, kind: "message", wakeAt: null, data: null }] });
     assert.deepEqual(await store.claimRunnable("worker", HOUR, 5), []);
     const [settled, late] = await Promise.all([
-      second.settleFuture("k", { state: "resolved", value: "hello" }),
-      store.settleFuture("k", { state: "resolved", value: "late" }),
+      second.settleFuture("k", { state: "resolved", value: "hello", door: "message" }),
+      store.settleFuture("k", { state: "resolved", value: "late", door: "message" }),
     ]);
     assert.equal([settled, late].filter((result) => result.settled).length, 1, "one writer wins across connections");
     assert.deepEqual((await store.claimRunnable("worker", HOUR, 5)).map((lease) => lease.jobId), [job.id]);

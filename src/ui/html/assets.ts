@@ -42,7 +42,6 @@ section.turn { border-left: 3px solid var(--line); padding-left: 12px; margin: 1
 details > summary { cursor: pointer; color: var(--accent); font-size: 13px; }
 .notice { padding: 8px 12px; border-radius: 4px; border: 1px solid var(--ok); margin: 8px 0; }
 .problem { padding: 8px 12px; border-radius: 4px; border: 1px solid var(--bad); color: var(--bad); margin: 8px 0; }
-.unavailable { color: var(--muted); font-style: italic; }
 form.action { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; margin: 6px 0 12px; }
 form.action textarea { min-width: 320px; }
 `;

@@ -1,38 +1,20 @@
 /**
  * @module
- * Small formatters the pages share: times (UTC, as the CLI prints them), durations, token usage and cost, and
- * long text collapsed into `<details>` ("show all").
+ * What the pages add to the shared formatters (`format/`): times in `<time>` elements, and long text collapsed
+ * into `<details>` ("show all").
  */
 import { html } from "hono/html";
+import { formatTime } from "../../format/format-time.ts";
 import type { Html } from "./html-types.ts";
 
 /** Above this many characters or lines a text is collapsed behind "show all". */
 export const COLLAPSE_CHARS = 1500;
 export const COLLAPSE_LINES = 20;
 
-/** `2026-05-01 12:00:03 UTC`, in a `<time>` element. */
+/** A time as `formatTime` writes it, in a `<time>` element. */
 export function time(epochMs: number | null | undefined): Html {
   if (typeof epochMs !== "number" || !Number.isFinite(epochMs)) return html`—`;
-  const date = new Date(epochMs);
-  return html`<time datetime="${date.toISOString()}">${date.toISOString().replace("T", " ").slice(0, 19)} UTC</time>`;
-}
-
-/** `1.5 s`, `320 ms`. */
-export function duration(ms: number): string {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
-}
-
-/** `$0.0012`, or "no price". */
-export function cost(usd: unknown): string {
-  if (typeof usd !== "number") return "no price";
-  return usd >= 0.01 ? `$${usd.toFixed(2)}` : `$${usd.toPrecision(2)}`;
-}
-
-/** `1,200 in (300 cached) · 40 out · $0.0012` from a usage record (unknown counts say so). */
-export function usage(record: { inputTokens?: unknown; cachedInputTokens?: unknown; outputTokens?: unknown; cost?: unknown }, usd?: unknown): string {
-  const count = (value: unknown) => (typeof value === "number" ? value.toLocaleString("en-US") : "?");
-  const cached = typeof record.cachedInputTokens === "number" && record.cachedInputTokens > 0 ? ` (${count(record.cachedInputTokens)} cached)` : "";
-  return `${count(record.inputTokens)} in${cached} · ${count(record.outputTokens)} out · ${cost(usd ?? record.cost)}`;
+  return html`<time datetime="${new Date(epochMs).toISOString()}">${formatTime(epochMs)}</time>`;
 }
 
 /**

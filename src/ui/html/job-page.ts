@@ -8,9 +8,10 @@
 import { html } from "hono/html";
 import type { FutureRow, JobRow } from "../../store/store.ts";
 import type { JobDetails } from "../job-details.ts";
-import { unavailable, type PendingApproval, type UiActions } from "../ui-actions.ts";
+import type { PendingApproval, UiActions } from "../ui-actions.ts";
 import { CSRF_FIELD } from "../ui-csrf.ts";
-import { block, cost, time } from "./format.ts";
+import { formatJobUsage } from "../../format/format-job-usage.ts";
+import { block, time } from "./format.ts";
 import type { Html } from "./html-types.ts";
 import { safe } from "./jobs-page.ts";
 import { TIMELINE_SECTIONS, timeline } from "./timeline.ts";
@@ -51,7 +52,6 @@ ${timeline(job.id, details.history, context.wholeTimeline ? Infinity : TIMELINE_
 function header(details: JobDetails): Html {
   const { job } = details;
   const usage = safe(() => job.usage) ?? {};
-  const count = (value: unknown) => (typeof value === "number" ? value.toLocaleString("en-US") : "0");
   const error = safe(() => job.error);
   const exitStatus = details.exitValue;
   const role = safe(() => job.role) ?? "?";
@@ -63,7 +63,7 @@ function header(details: JobDetails): Html {
 <dt>Created</dt><dd>${time(safe(() => job.createdAt))}</dd>
 <dt>Updated</dt><dd>${time(safe(() => job.updatedAt))}</dd>
 <dt>Turns</dt><dd>${safe(() => job.turns) ?? "?"} <span class="meta">(cell ${safe(() => job.cell) ?? "?"})</span></dd>
-<dt>Usage</dt><dd>${count(usage["inputTokens"])} input tokens (${count(usage["cachedInputTokens"])} cached) · ${count(usage["outputTokens"])} output tokens · ${cost(usage["cost"])}${typeof usage["unknownCalls"] === "number" && usage["unknownCalls"] > 0 ? ` · ${usage["unknownCalls"]} calls without usage` : ""}</dd>
+<dt>Usage</dt><dd>${formatJobUsage(usage)}</dd>
 ${safe(() => job.wakeAt) ? html`<dt>Wakes</dt><dd>${time(job.wakeAt)}</dd>` : ""}
 ${exitStatus ? html`<dt>Exit value</dt><dd>${block(exitStatus)}</dd>` : ""}
 ${error ? html`<dt>Error</dt><dd>${block(error, { className: "error" })}</dd>` : ""}
@@ -78,56 +78,50 @@ function form(job: JobRow, path: string, csrf: string, label: string, fields: Ht
 
 function actionsSection(details: JobDetails, context: JobPageContext): Html {
   const { job } = details;
-  const { actions, csrf } = context;
+  const { csrf } = context;
   const status = safe(() => job.status);
   const parts: Html[] = [];
   parts.push(html`<h3>Push a message</h3>`);
-  parts.push(actions.pushMessage
-    ? form(job, "message", csrf, "Push message", html`<label for="message-text">Message to the job</label><textarea id="message-text" name="message" rows="2" required></textarea>`, { name: "Push a message" })
-    : html`<p class="unavailable">${unavailable("pushMessage")}</p>`);
+  parts.push(form(job, "message", csrf, "Push message", html`<label for="message-text">Message to the job</label><textarea id="message-text" name="message" rows="2" required></textarea>`, { name: "Push a message" }));
   if (status !== undefined && !FINAL.has(status)) {
     parts.push(html`<h3>Cancel</h3>`);
-    parts.push(actions.cancelJob
-      ? form(job, "cancel", csrf, "Cancel job", html`<label>Reason <input id="cancel-reason" name="reason" size="40"></label>`, { danger: true, name: "Cancel the job" })
-      : html`<p class="unavailable">${unavailable("cancelJob")}</p>`);
+    parts.push(form(job, "cancel", csrf, "Cancel job", html`<label>Reason <input id="cancel-reason" name="reason" size="40"></label>`, { danger: true, name: "Cancel the job" }));
   }
   if (status === "FAILED") {
     parts.push(html`<h3>Retry</h3>`);
-    parts.push(actions.retryJob ? form(job, "retry", csrf, "Retry job", html``, { name: "Retry the job" }) : html`<p class="unavailable">${unavailable("retryJob")}</p>`);
+    parts.push(form(job, "retry", csrf, "Retry job", html``, { name: "Retry the job" }));
   }
   return html`${parts}`;
 }
 
 function waitsSection(details: JobDetails, context: JobPageContext): Html {
   const { waits, approvals } = details;
-  const approvalKeys = new Set((approvals ?? []).map((approval) => approval.requestId));
+  const approvalKeys = new Set(approvals.map((approval) => approval.requestId));
   const parts: Html[] = [];
-  if (approvals && approvals.length) parts.push(html`<h3>Approvals</h3>${approvals.map((approval) => approvalForm(details.job, approval, context))}`);
+  if (approvals.length) parts.push(html`<h3>Approvals</h3>${approvals.map((approval) => approvalForm(details.job, approval, context))}`);
   const others = waits.filter((wait) => !approvalKeys.has(wait.key));
-  if (others.length) parts.push(html`<ul>${others.map((wait) => html`<li>${waitItem(details.job, wait, context, approvals === null)}</li>`)}</ul>`);
+  if (others.length) parts.push(html`<ul>${others.map((wait) => html`<li>${waitItem(details.job, wait, context)}</li>`)}</ul>`);
   if (parts.length === 0) return html`<p>Not waiting for anything.</p>`;
   return html`${parts}`;
 }
 
 function approvalForm(job: JobRow, approval: PendingApproval, context: JobPageContext): Html {
-  const { actions, csrf } = context;
+  const { csrf } = context;
   const fieldId = `note-${approval.requestId.replace(/[^\w-]/g, "_")}`;
-  const requested = typeof approval.requestedAt === "number" ? approval.requestedAt : approval.requestedAt.getTime();
+  const requested = approval.requestedAt.getTime();
   return html`<div class="record" id="approval-${approval.requestId.replace(/[^\w-]/g, "_")}">
 <p><code>${approval.tool}</code> asks for approval <span class="meta">· requested ${time(requested)} · request ${approval.requestId}</span></p>
 ${approval.summary ? html`<p>${approval.summary}</p>` : ""}
 ${block(JSON.stringify(approval.args, null, 2) ?? "undefined")}
-${actions.approve && actions.deny
-    ? html`<form class="action" method="post" action="/jobs/${encodeURIComponent(job.id)}/approval" aria-label="Decide on ${approval.tool}">
+${html`<form class="action" method="post" action="/jobs/${encodeURIComponent(job.id)}/approval" aria-label="Decide on ${approval.tool}">
 <input type="hidden" name="${CSRF_FIELD}" value="${csrf}"><input type="hidden" name="requestId" value="${approval.requestId}">
 <label for="${fieldId}">Note</label><input id="${fieldId}" name="note" size="40">
-<button name="decision" value="approve">Approve</button><button name="decision" value="deny" class="danger">Deny</button></form>`
-    : html`<p class="unavailable">${unavailable(actions.approve ? "deny" : "approve")}</p>`}
+<button name="decision" value="approve">Approve</button><button name="decision" value="deny" class="danger">Deny</button></form>`}
 </div>`;
 }
 
-function waitItem(job: JobRow, wait: FutureRow, context: JobPageContext, approvalsUnlisted: boolean): Html {
-  const { actions, csrf } = context;
+function waitItem(job: JobRow, wait: FutureRow, context: JobPageContext): Html {
+  const { csrf } = context;
   const data = wait.data === null ? "" : JSON.stringify(wait.data, null, 2);
   const head = html`<strong>${wait.kind}</strong> <code>${wait.key}</code> <span class="meta">since ${time(wait.createdAt)}${wait.wakeAt !== null ? html` · ${wait.kind === "timer" ? "due" : "times out"} ${time(wait.wakeAt)}` : ""}</span>${data ? block(data) : ""}`;
   switch (wait.kind) {
@@ -136,18 +130,16 @@ function waitItem(job: JobRow, wait: FutureRow, context: JobPageContext, approva
     case "timer":
       return head;
     case "approval":
-      return html`${head}${approvalsUnlisted ? html`<p class="unavailable">${unavailable("pendingApprovals")}</p>` : ""}`;
-    default: {
+      return head;
+    case "child":
+      return html`${head}<p class="meta">Ends when the child job ends.</p>`;
+    case "external": {
       const id = wait.key.replace(/[^\w-]/g, "_");
-      const resolve = actions.resolveFuture
-        ? form(job, "future/resolve", csrf, "Resolve", html`<input type="hidden" name="key" value="${wait.key}">
+      const resolve = form(job, "future/resolve", csrf, "Resolve", html`<input type="hidden" name="key" value="${wait.key}">
 <label for="value-${id}">Value</label><textarea id="value-${id}" name="value" rows="1"></textarea>
-<label>As <select name="format"><option value="text">text</option><option value="json">JSON</option></select></label>`, { name: `Resolve ${wait.key}` })
-        : html`<p class="unavailable">${unavailable("resolveFuture")}</p>`;
-      const reject = actions.rejectFuture
-        ? form(job, "future/reject", csrf, "Reject", html`<input type="hidden" name="key" value="${wait.key}">
-<label for="error-${id}">Error message</label><input id="error-${id}" name="error" size="30" required>`, { danger: true, name: `Reject ${wait.key}` })
-        : html`<p class="unavailable">${unavailable("rejectFuture")}</p>`;
+<label>As <select name="format"><option value="text">text</option><option value="json">JSON</option></select></label>`, { name: `Resolve ${wait.key}` });
+      const reject = form(job, "future/reject", csrf, "Reject", html`<input type="hidden" name="key" value="${wait.key}">
+<label for="error-${id}">Error message</label><input id="error-${id}" name="error" size="30" required>`, { danger: true, name: `Reject ${wait.key}` });
       return html`${head}${resolve}${reject}`;
     }
   }

@@ -1,6 +1,7 @@
 /**
  * @module
- * A job's history as the job page shows it, in the order of `statek show`: one section per model turn (its
+ * A job's history as the job page shows it — the shared timeline model (`format/timeline.ts`) as HTML, in the
+ * order of `statek show`: one section per model turn (its
  * usage, reasoning, code highlighted, the tool calls it asked for), then what running it did (tool calls with
  * arguments, results, errors and durations, console output, variables written), with the submission, warmup,
  * messages, status changes, error handlers and operator actions between them. A record that cannot be read is
@@ -8,79 +9,67 @@
  */
 import { html } from "hono/html";
 import type { HistoryRecord } from "../../jobs/history/history.ts";
-import { decodeHistoryRecord, isHistoryKind } from "../../jobs/history/history-codec.ts";
 import type { HistoryRow } from "../../store/store.ts";
 import { formatError } from "../../tools/call-tool.ts";
-import { block, duration, time, usage } from "./format.ts";
+import { formatDuration } from "../../format/format-duration.ts";
+import { formatUsage } from "../../format/format-usage.ts";
+import { buildTimeline, postProcessVerdict, unusualFinish, variableChanges, type TimelineItem } from "../../format/timeline.ts";
+import { block, time } from "./format.ts";
 import { highlight } from "./highlight.ts";
 import type { Html } from "./html-types.ts";
-
-/** One section of the timeline: a heading and its records. */
-interface Section {
-  id: string;
-  title: Html;
-  items: Html[];
-}
 
 /** Sections the job page shows unless asked for all: a long job's page stays fast and short. */
 export const TIMELINE_SECTIONS = 60;
 
-/** The timeline's HTML: its last `limit` sections, with a link to all of them when some are left out. */
+/** The timeline's HTML: the shared timeline model's last `limit` sections, with a link to all of them when some are left out. */
 export function timeline(jobId: string, history: readonly HistoryRow[], limit = Infinity): Html {
-  const sections: Section[] = [];
-  let current: Section | undefined;
-  const open = (id: string, title: Html) => {
-    current = { id, title, items: [] };
-    sections.push(current);
-  };
-  for (const row of history) {
-    let record: HistoryRecord;
-    try {
-      if (!isHistoryKind(row.kind)) {
-        (current ?? (open(`h${row.seq}`, html`Record ${row.seq}`), current!)).items.push(html`<div class="record"><span class="meta">${row.kind} (a kind this version does not know)</span>${block(JSON.stringify(row.data, null, 2))}</div>`);
-        continue;
-      }
-      record = decodeHistoryRecord(jobId, row);
-    } catch (error) {
-      (current ?? (open(`h${row.seq}`, html`Record ${row.seq}`), current!)).items.push(html`<p class="problem">history[${row.seq}] ${row.kind} cannot be shown: ${formatError(error)}</p>`);
-      continue;
-    }
-    const heading = sectionHeading(record);
-    if (heading) open(heading.id, heading.title);
-    if (!current) open(`h${row.seq}`, html`Start`);
-    try {
-      current!.items.push(recordBody(record));
-    } catch (error) {
-      current!.items.push(html`<p class="problem">history[${row.seq}] ${row.kind} cannot be shown: ${formatError(error)}</p>`);
-    }
-  }
+  const sections = buildTimeline(jobId, history);
   if (sections.length === 0) return html`<p>No history yet.</p>`;
   const hidden = Math.max(0, sections.length - limit);
   const more = hidden === 0 ? "" : html`<p class="meta">The ${hidden} earlier sections are not shown. <a href="/jobs/${encodeURIComponent(jobId)}?timeline=all#timeline">Show the whole timeline (${sections.length} sections)</a></p>`;
-  return html`${more}${sections.slice(hidden).map((section) => html`<section class="turn" id="${section.id}" aria-labelledby="${section.id}-h"><h3 id="${section.id}-h">${section.title}</h3>${section.items}</section>`)}`;
+  return html`${more}${sections.slice(hidden).map((section) => {
+    const title = section.opener ? sectionTitle(section.opener.record) : html`Start`;
+    const items = section.opener ? [section.opener, ...section.items] : section.items;
+    return html`<section class="turn" id="${section.id}" aria-labelledby="${section.id}-h"><h3 id="${section.id}-h">${title}</h3>${items.map(itemBody)}</section>`;
+  })}`;
 }
 
-/** Records that start a section, with its id and title. */
-function sectionHeading(record: HistoryRecord): { id: string; title: Html } | undefined {
+function itemBody(item: TimelineItem): Html {
+  switch (item.kind) {
+    case "unknown-kind":
+      return html`<div class="record"><span class="meta">${item.recordKind} (a kind this version does not know)</span>${block(JSON.stringify(item.data, null, 2))}</div>`;
+    case "unreadable":
+      return html`<p class="problem">history[${item.seq}] ${item.recordKind} cannot be shown: ${item.error}</p>`;
+    case "record":
+      try {
+        return recordBody(item.record);
+      } catch (error) {
+        return html`<p class="problem">history[${item.seq}] ${item.record.kind} cannot be shown: ${formatError(error)}</p>`;
+      }
+  }
+}
+
+/** The title of a section, from the record that opened it. */
+function sectionTitle(record: HistoryRecord): Html {
   const at = time(record.at);
   switch (record.kind) {
     case "submitted":
-      return { id: "submitted", title: html`Submitted ${at}` };
+      return html`Submitted ${at}`;
     case "model-response": {
       const data = record.data;
-      const finish = data.finishReason && !["stop", "tool-calls"].includes(data.finishReason) ? ` · finish: ${data.finishReason}` : "";
-      return { id: `turn-${data.turn}-${record.seq}`, title: html`Turn ${data.turn} · ${data.model} <span class="meta">· ${usage(data.usage, data.cost)}${finish} · ${at}</span>` };
+      const unusual = unusualFinish(data);
+      return html`Turn ${data.turn} · ${data.model} <span class="meta">· ${formatUsage(data.usage, data.cost)}${unusual ? ` · finish: ${unusual}` : ""} · ${at}</span>`;
     }
     case "warmup":
-      return { id: `warmup-${record.data.block}`, title: html`Warmup block ${record.data.block + 1}${record.data.hidden ? " (hidden from the model)" : ""} <span class="meta">${at}</span>` };
+      return html`Warmup block ${record.data.block + 1}${record.data.hidden ? " (hidden from the model)" : ""} <span class="meta">${at}</span>`;
     case "user-message":
-      return { id: `message-${record.seq}`, title: html`User message <span class="meta">${at}</span>` };
+      return html`User message <span class="meta">${at}</span>`;
     case "status":
-      return { id: `status-${record.seq}`, title: html`Status <span class="status status-${record.data.status}">${record.data.status}</span> <span class="meta">${at}</span>` };
+      return html`Status <span class="status status-${record.data.status}">${record.data.status}</span> <span class="meta">${at}</span>`;
     case "operator-action":
-      return { id: `action-${record.seq}`, title: html`Operator: ${record.data.action} by ${record.data.by} <span class="meta">via ${record.data.via} · ${at}</span>` };
+      return html`Operator: ${record.data.action} by ${record.data.by} <span class="meta">via ${record.data.via} · ${at}</span>`;
     default:
-      return undefined;
+      return html`${record.kind} <span class="meta">${at}</span>`;
   }
 }
 
@@ -103,7 +92,7 @@ ${data.toolCalls.map((call) => html`<div class="record"><span class="meta">asks 
     }
     case "model-attempt": {
       const data = record.data;
-      return html`<div class="record"><p class="error-text">Model attempt ${data.attempt} failed after ${duration(data.durationMs)}${data.usage ? ` (${usage(data.usage, data.cost)})` : ""}${data.retried ? ", retried" : ""}</p>${block(data.error, { className: "error" })}${data.text ? html`<p class="meta">partial text</p>${block(data.text)}` : ""}</div>`;
+      return html`<div class="record"><p class="error-text">Model attempt ${data.attempt} failed after ${formatDuration(data.durationMs)}${data.usage ? ` (${formatUsage(data.usage, data.cost)})` : ""}${data.retried ? ", retried" : ""}</p>${block(data.error, { className: "error" })}${data.text ? html`<p class="meta">partial text</p>${block(data.text)}` : ""}</div>`;
     }
     case "console": {
       const stream = record.data.stream;
@@ -111,21 +100,21 @@ ${data.toolCalls.map((call) => html`<div class="record"><span class="meta">asks 
     }
     case "tool-call": {
       const call = record.data;
-      return html`<div class="record"><p><span class="meta">${call.origin === "formal" ? "formal tool call" : "tool call"}</span> <code>${call.name}</code> <span class="meta">· ${duration(call.durationMs)}</span></p>
+      return html`<div class="record"><p><span class="meta">${call.origin === "formal" ? "formal tool call" : "tool call"}</span> <code>${call.name}</code> <span class="meta">· ${formatDuration(call.durationMs)}</span></p>
 <p class="meta">arguments</p>${block(call.args)}
 ${call.error !== undefined ? html`<p class="meta">error</p>${block(call.error, { className: "error" })}` : call.result !== undefined ? html`<p class="meta">result</p>${block(call.result)}` : ""}</div>`;
     }
     case "variables":
-      return html`<p class="meta">variables: ${[...record.data.put.map((name) => `+${name}`), ...record.data.deleted.map((name) => `−${name}`)].join(" ")}</p>`;
+      return html`<p class="meta">variables: ${variableChanges(record.data).join(" ")}</p>`;
     case "warmup":
       return block(record.data.code, { className: "code", body: highlight, label: "the code" });
     case "dialog":
       return html`<div class="record"><span class="meta">to the user</span>${block(record.data.body)}${record.data.media ? html`<p class="meta">media: ${record.data.media}</p>` : ""}${record.data.error ? html`<p class="error-text">not delivered: ${record.data.error}</p>` : ""}</div>`;
     case "post-processed": {
       const data = record.data;
-      const verdict = data.veto !== undefined ? "vetoed" : data.draft !== undefined ? "rewrote" : "noted";
+      const verdict = postProcessVerdict(data);
       const text = data.veto ?? data.note;
-      return html`<div class="record"><p class="meta">${data.processor} ${verdict} turn ${data.turn}${data.usage ? ` · ${usage(data.usage, data.cost)}` : ""}</p>${text ? block(text) : ""}</div>`;
+      return html`<div class="record"><p class="meta">${data.processor} ${verdict} turn ${data.turn}${data.usage ? ` · ${formatUsage(data.usage, data.cost)}` : ""}</p>${text ? block(text) : ""}</div>`;
     }
     case "status": {
       const data = record.data;
@@ -133,7 +122,7 @@ ${call.error !== undefined ? html`<p class="meta">error</p>${block(call.error, {
     }
     case "error-handler": {
       const data = record.data;
-      return html`<div class="record"><p>Error handler <code>${data.name}</code>: ${data.outcome} <span class="meta">· ${duration(data.durationMs)}</span></p>${data.error ? block(data.error, { className: "error" }) : ""}</div>`;
+      return html`<div class="record"><p>Error handler <code>${data.name}</code>: ${data.outcome} <span class="meta">· ${formatDuration(data.durationMs)}</span></p>${data.error ? block(data.error, { className: "error" }) : ""}</div>`;
     }
     case "operator-action":
       return html`${record.data.target ? html`<p class="meta">on ${record.data.target}</p>` : ""}${record.data.note ? block(record.data.note) : ""}`;

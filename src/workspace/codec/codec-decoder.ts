@@ -1,7 +1,7 @@
 /**
  * @module
  * The decoding half of the workspace codec (`codec.ts`), which reads texts the guest may have crafted
- * (DESIGN.md §6.6). Every field is checked before it is used; a reference is an integer index into a table
+ *. Every field is checked before it is used; a reference is an integer index into a table
  * this call built, checked against that table; names are looked up only in maps this call made, never on an
  * object of the realm (its `Object.prototype`, its globals); a class tag is a workspace class's name or a
  * reference to its definition, nothing else. With `isolate` (stored variables), a text that fails any check

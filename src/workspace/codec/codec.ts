@@ -1,6 +1,6 @@
 /**
  * @module
- * The workspace codec (DESIGN.md §6.2): turns values into JSON text and back, keeping `undefined`, `BigInt`,
+ * The workspace codec: turns values into JSON text and back, keeping `undefined`, `BigInt`,
  * `Date`, `RegExp`, `Map`, `Set`, arrays, plain objects, typed arrays, errors, cycles and shared references.
  *
  * The same functions run in two realms: in the host (Node) and inside the sandbox, where their source
@@ -19,7 +19,7 @@
  * tombstone stored again yields the same text. A missing item of an array is `{ "$": "hole" }` (a list
  * only).
  *
- * Texts are untrusted (DESIGN.md §6.6): decoding checks every field, resolves references only as integers into
+ * Texts are untrusted: decoding checks every field, resolves references only as integers into
  * the tables of the call, and never looks a name up on an object of the realm. Persisting is guarded per
  * variable: a value that cannot even be read (a revoked proxy, a detached buffer, a getter that throws,
  * nesting deeper than the encoder can follow) makes that one variable a tombstone.

@@ -1,6 +1,6 @@
 /**
  * @module
- * Determinism hooks (DESIGN.md §7): inside the sandbox, `Date.now()`, `new Date()`, `Date()` and
+ * Determinism hooks: inside the sandbox, `Date.now()`, `new Date()`, `Date()` and
  * `Math.random()` come from the host, which records every value it hands out, so a replayed cell can be given
  * the same ones. Random numbers are fetched in batches to keep loops cheap; each batch is one recorded
  * crossing.

@@ -1,6 +1,6 @@
 /**
  * @module
- * Lockdown of the guest realm (DESIGN.md §6.6), after Hardened JavaScript's `lockdown()`: once the guest
+ * Lockdown of the guest realm, after Hardened JavaScript's `lockdown()`: once the guest
  * runtime is installed, every intrinsic reachable from the global object — `Object.prototype`,
  * `Array.prototype`, every constructor and its prototype, `Math`, `JSON`, `Reflect`, the anonymous ones
  * (`%TypedArray%`, the iterator and generator prototypes, `%ThrowTypeError%`) and the workspace's own globals

@@ -1,6 +1,6 @@
 /**
  * @module
- * The workspace's global set (DESIGN.md §6.6), the same in every executor:
+ * The workspace's global set, the same in every executor:
  *
  * - {@link pruneEngineGlobals} runs first in the bootstrap and keeps only the engine globals on
  *   {@link ENGINE_GLOBALS}: the ECMAScript built-ins both engines have. It removes the nondeterministic ones
@@ -82,7 +82,7 @@ export function installRealmGlobals(G: any, link: RealmLink, parts: RealmParts):
   const settled = Promise.resolve();
   global("queueMicrotask", function queueMicrotask(callback: () => void) {
     if (typeof callback !== "function") throw new TypeError("queueMicrotask: the callback is not a function");
-    settled.then(() => {
+    void settled.then(() => {
       try {
         callback();
       } catch (error) {

@@ -335,6 +335,7 @@ export function installGuestRuntime(
   hidden("exit", freeze((status?: unknown) => {
     answer(send(EXIT_OP, encode(status)));
     exiting = true;
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- a sentinel no Error-catching code mistakes for a failure
     throw EXIT;
   }));
 
@@ -363,6 +364,7 @@ export function installGuestRuntime(
     },
     /** Called first in every `catch` block of a cell: after `exit()`, nothing may catch the exit. */
     checkExit() {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- the exit sentinel, as in exit()
       if (exiting) throw EXIT;
     },
     /** Echoes the value of a top-level expression statement. */

@@ -37,7 +37,7 @@ export function installGuestTimers(
     const reply = send(TIMER, String(ms), kind);
     const id = +reply.slice(1);
     live.set(handle, id);
-    (answer(reply) as Promise<unknown>).then(() => {
+    void (answer(reply) as Promise<unknown>).then(() => {
       if (live.get(handle) !== id) return;
       try {
         onFire();

@@ -1,6 +1,6 @@
 /**
  * @module
- * The workspace variables inside a VM (DESIGN.md §6.2): the globals the cells created, plus provided globals
+ * The workspace variables inside a VM: the globals the cells created, plus provided globals
  * a cell replaced. They are restored from their texts before the first cell of a VM and collected into texts
  * after every cell.
  *

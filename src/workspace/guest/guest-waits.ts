@@ -1,6 +1,6 @@
 /**
  * @module
- * The durable waits of agent code (DESIGN.md §4, §7): `sleep(ms)`, `until(date)`, `waitForMessage()`, and
+ * The durable waits of agent code: `sleep(ms)`, `until(date)`, `waitForMessage()`, and
  * `getAny`/`getAll` over them. Each wait is a host result the host settles when the time comes or the
  * message arrives; a cell that waits only for such results is *suspended* (its VM freed, the job kept as
  * rows) and resumed later by replaying it up to the wait, which then yields. Short sleeps stay in memory.
@@ -20,14 +20,16 @@ export function installGuestWaits(
   const define = (name: string, value: Function) =>
     Object.defineProperty(G, name, { value, writable: true, configurable: true, enumerable: false });
   const sleep = function sleep(ms: unknown) {
-    const value = Number(ms);
-    if (typeof ms !== "number" || Number.isNaN(value)) throw new TypeError(`sleep(ms): expected a number of milliseconds, got ${ms === null ? "null" : typeof ms}`);
-    return wait("timer", { ms: Math.max(0, Math.min(value, 8_640_000_000_000)) });
+    // A wait that never ends, or one that is no number, is a mistake to show now, never a wait that ends at once.
+    if (typeof ms !== "number" || !Number.isFinite(ms)) {
+      throw new TypeError(`sleep(ms): expected a finite number of milliseconds, got ${typeof ms === "number" ? String(ms) : ms === null ? "null" : typeof ms}`);
+    }
+    return wait("timer", { ms: Math.max(0, Math.min(ms, 8_640_000_000_000)) });
   };
   define("sleep", sleep);
   define("until", function until(date: unknown) {
     const at = date instanceof Date ? date.getTime() : typeof date === "string" || typeof date === "number" ? new Date(date as string).getTime() : NaN;
-    if (Number.isNaN(at)) throw new TypeError("until(date): expected a Date, an ISO date string or epoch milliseconds");
+    if (!Number.isFinite(at)) throw new TypeError("until(date): expected a Date, an ISO date string or epoch milliseconds");
     return sleep(Math.max(0, at - Date.now()));
   });
   define("waitForMessage", function waitForMessage() {

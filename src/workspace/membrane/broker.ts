@@ -1,6 +1,6 @@
 /**
  * @module
- * The broker (DESIGN.md §6.3): the one place every crossing from agent code to the host goes through —
+ * The broker: the one place every crossing from agent code to the host goes through —
  * property reads and writes on handles, method and function calls, tool calls, the clock and random source,
  * printing, `exit`, and the restoring of persisted handles. For each it checks the policy (the job's tool
  * access, the member policy and its exposed-class lists), converts the values with the host codec (which
@@ -16,6 +16,8 @@ import { futureReply, isDurableFuture } from "../../tools/durable-future.ts";
 import { approvalReply, isApprovalRequest } from "../../tools/approval.ts";
 import { childStartReply, isChildJobStart } from "../../tools/child-job.ts";
 import { llmRepr } from "../../tools/llm-repr.ts";
+import type { ToolCallRecord } from "../../tools/call-tool.ts";
+import { bindArguments } from "../../tools/bind-arguments.ts";
 import type { CrossingKind } from "../cell-journal.ts";
 import type { CrossingPolicy } from "../cell-host.ts";
 import type { Crossing, CrossingJournal, CrossingOp } from "./crossing-journal.ts";
@@ -23,6 +25,7 @@ import type { ClassPolicy } from "./exposed-classes.ts";
 import type { HandleEntry, HandleTable } from "./handle-table.ts";
 import { memberRefusal, publicKeys, visibleUnder, writeRefusal } from "./member-policy.ts";
 import type { ToolAccess } from "./tool-access.ts";
+import { errorMessage } from "../../errors/error-text.ts";
 
 /** What the broker needs from its workspace. */
 export interface BrokerOptions {
@@ -76,7 +79,7 @@ export class Broker {
   restoring = false;
   /** Receives every message of the workspace's guest; a promise is a result the guest gets later. */
   readonly channel: (op: string, args: readonly string[]) => string | Promise<string>;
-  /** How each guest message is journaled (DESIGN §7): side effects, reads, or the step's own business. */
+  /** How each guest message is journaled: side effects, reads, or the step's own business. */
   readonly policy: CrossingPolicy = {
     kind: (op, args) => this.#kindOf(op, args),
     idempotent: (op, args) => {
@@ -283,6 +286,32 @@ export class Broker {
     }
   }
 
+  /**
+   * The record of a tool call found in doubt (its intent journaled, its result never): the call's name and
+   * arguments with `error` (`InDoubtError: …`) as its outcome. `undefined` for a crossing that is not a tool call
+   * (a method of a host object: it leaves no tool-call record either way).
+   */
+  inDoubtRecord(op: string, args: readonly string[], error: string): ToolCallRecord | undefined {
+    if (op !== "call" && op !== "callNumbers" && op !== "callApproved") return undefined;
+    const entry = args[0] === undefined ? undefined : this.#options.table.get(Number(args[0]));
+    if (!entry || !isTool(entry.value) || (op !== "callApproved" && args[1])) return undefined;
+    let shown = "";
+    try {
+      const list = op === "callNumbers" ? `[${args.slice(2).join(",")}]` : args[2];
+      const decoded = this.#arguments(list);
+      let named: unknown = decoded;
+      try {
+        named = bindArguments(entry.value, decoded);
+      } catch {
+        // Shown as they were passed.
+      }
+      shown = llmRepr(named, { maxDepth: 2, maxItems: 10 });
+    } catch {
+      // Arguments that cannot be read back still leave the call's record, without them.
+    }
+    return { name: entry.value.name, origin: "code", args: shown, error, durationMs: 0 };
+  }
+
   /** A guest message in the model's words (`calendar.move(…)`, `findEmptySlot(…)`), for replay divergences. */
   describe(op: string, args: readonly string[]): string {
     const entry = args[0] === undefined ? undefined : this.#options.table.get(Number(args[0]));
@@ -329,7 +358,7 @@ export class Broker {
       if (record) this.#options.journal.fail(record, error);
       // Shown once per cell: a loop of prints past a limit would otherwise flood the console with the same error.
       if (this.#options.journal.notePrintFailure()) {
-        this.#options.console.push("error", `${error instanceof Error ? error.name : "Error"}: ${error instanceof Error ? error.message : String(error)}`);
+        this.#options.console.push("error", `${error instanceof Error ? error.name : "Error"}: ${errorMessage(error)}`);
       }
     }
     return UNDEFINED_REPLY;

@@ -1,11 +1,12 @@
 /**
  * @module
- * The record of every crossing a cell makes (DESIGN.md §7): tool calls, handle reads, writes and calls,
+ * The record of every crossing a cell makes: tool calls, handle reads, writes and calls,
  * clock and random reads, printing and `exit`, in order, each with the texts that crossed. The durable
  * journal (a later issue) can store these records as they are and replay a cell against them. The journal
  * also enforces the per-cell crossing limits, which bound what one cell can make the host hold.
  */
 import { ResourceLimitError } from "../../errors/resource-limit-error.ts";
+import { errorText } from "../../errors/error-text.ts";
 
 /** What kind of crossing a record is. */
 export type CrossingOp = "get" | "set" | "has" | "keys" | "call" | "tool" | "now" | "monotonic" | "random" | "print" | "exit" | "shared";
@@ -100,7 +101,7 @@ export class CrossingJournal {
   /** Completes a record with a failure. Never throws, whatever was thrown. */
   fail(record: Crossing, error: unknown): void {
     try {
-      record.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+      record.error = errorText(error);
     } catch {
       record.error = "Error: a value that could not be described was thrown";
     }

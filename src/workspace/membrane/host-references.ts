@@ -1,6 +1,6 @@
 /**
  * @module
- * How host objects persist (DESIGN.md §6.3). A handle is stored as a *reference key*: `tool:<name>` for a
+ * How host objects persist. A handle is stored as a *reference key*: `tool:<name>` for a
  * tool, `binding:<name>` for an application binding or agent context value, `x:<Class>:<id>` for an object of
  * a class registered with `statek.expose(Class, { id, load })`. Any other host object cannot be restored and
  * becomes a tombstone. {@link HostReferences} answers both directions for one job, and tells each new handle
@@ -10,6 +10,7 @@ import { isTool, type Tool } from "../../tools/tool.ts";
 import { withArticle } from "../../tools/with-article.ts";
 import type { ClassPolicy, ExposedClasses } from "./exposed-classes.ts";
 import { classNameOf, type HandleDescription } from "./handle-table.ts";
+import { errorMessage } from "../../errors/error-text.ts";
 
 export { ExposedClasses, type ExposeOptions } from "./exposed-classes.ts";
 
@@ -57,7 +58,7 @@ export class HostReferences {
       try {
         return { key: `x:${exposed.name}:${String(exposed.options.id!(value))}`, ...policy };
       } catch (error) {
-        return { key: null, why: `the id of this ${exposed.name} could not be read (${error instanceof Error ? error.message : String(error)})`, ...policy };
+        return { key: null, why: `the id of this ${exposed.name} could not be read (${errorMessage(error)})`, ...policy };
       }
     }
     return { key: null, why: `${withArticle(classNameOf(value))} host object that is neither a binding nor of an exposed class`, ...policy };
@@ -87,7 +88,7 @@ export class HostReferences {
       const value = await exposed.options.load!(id);
       return value === null || value === undefined ? { why: `${name} ${id} no longer exists` } : { value };
     } catch (error) {
-      return { why: `loading ${name} ${id} failed: ${error instanceof Error ? error.message : String(error)}` };
+      return { why: `loading ${name} ${id} failed: ${errorMessage(error)}` };
     }
   }
 

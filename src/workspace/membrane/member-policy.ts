@@ -1,6 +1,6 @@
 /**
  * @module
- * Which members of a host object agent code may touch (DESIGN.md §6.3): public members the object or its
+ * Which members of a host object agent code may touch: public members the object or its
  * class defines. Private-by-convention members (`_x`, `#x`), the reflective members that lead out of the
  * object (`constructor`, `prototype`, `__proto__`, …) and the built-in members of `Object.prototype` and
  * `Function.prototype` are refused for every object; an exposed class's allow and deny lists and read-only

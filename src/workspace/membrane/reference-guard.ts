@@ -8,6 +8,7 @@
  * issued to this job, or one that was in its variables when the workspace opened.
  */
 import { parseUntrusted } from "./untrusted-json.ts";
+import { errorMessage } from "../../errors/error-text.ts";
 
 /** Keys a job legitimately holds, and the check of a text against them. */
 export class ReferenceGuard {
@@ -40,7 +41,7 @@ export class ReferenceGuard {
     try {
       keys = referencesIn(text);
     } catch (error) {
-      return [`(malformed: ${error instanceof Error ? error.message : String(error)})`];
+      return [`(malformed: ${errorMessage(error)})`];
     }
     return keys.filter((key) => !this.#known.has(key));
   }

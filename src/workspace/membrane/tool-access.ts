@@ -1,6 +1,6 @@
 /**
  * @module
- * Which tools one job may call (DESIGN.md §5, §6.3). Prompt visibility is not authorization, so the broker
+ * Which tools one job may call. Prompt visibility is not authorization, so the broker
  * asks this on *every* call, however agent code got hold of the tool: by name, from a variable, from a host
  * object's property, or by restoring a stored reference. A tool may be called when it is one of the job's
  * tools (the same object, not merely the same name), it is in the job's allowed set, and it is not hidden. A
@@ -68,7 +68,7 @@ export class ToolAccess {
 
   /**
    * The tools put in scope by name: all of them. One that is not permitted (hidden, or outside the allowed
-   * set) answers a call with `NameError: tool 'x' is not exposed to this job` — the message DESIGN.md §5
+   * set) answers a call with `NameError: tool 'x' is not exposed to this job` — the message the tools page
    * specifies — rather than `x is not defined`; hidden means "not advertised", not "secret".
    */
   inScope(): Tool[] {

@@ -47,7 +47,7 @@ async function makeVm(limits: VmLimits, invokeTimeMs: number): Promise<QuickJsVm
 function scheduleRefill(key: string, limits: VmLimits, invokeTimeMs: number): void {
   if (target <= 0 || refilling.has(key)) return;
   refilling.add(key);
-  const timer = setImmediate(async () => {
+  const timer = setImmediate(() => void (async () => {
     try {
       let vms = ready.get(key);
       if (!vms) ready.set(key, (vms = []));
@@ -57,6 +57,6 @@ function scheduleRefill(key: string, limits: VmLimits, invokeTimeMs: number): vo
     } finally {
       refilling.delete(key);
     }
-  });
+  })());
   timer.unref();
 }

@@ -21,6 +21,9 @@ import { EntryError, VM_START_TIMEOUT, type CellEnd, type EngineVm, type GuestLi
 import { readHeapBreak } from "./quickjs-heap-break.ts";
 import { QuickJsImage, type Baseline } from "./quickjs-image.ts";
 import type { QuickJsSlot } from "./quickjs-slot.ts";
+import { errorInfo } from "../../errors/guest-entry-error.ts";
+import { TimeoutError } from "../../errors/timeout-error.ts";
+import { errorText } from "../../errors/error-text.ts";
 
 const SEND = "__statekSend";
 /** Memory kept outside QuickJS's allocation limit: the engine's static data, its stack, host replies. */
@@ -205,7 +208,7 @@ export class QuickJsVm implements EngineVm {
       if (result.error) {
         const error = describeGuestError(context.dump(result.error));
         result.error.dispose();
-        throw new EntryError(error);
+        throw new EntryError({ guest: error });
       }
       const value = context.typeof(result.value) === "string" ? context.getString(result.value) : "";
       result.value.dispose();
@@ -363,7 +366,7 @@ export class QuickJsVm implements EngineVm {
         poisoned: true, limit: "stack", broken: true,
       };
     }
-    const reason = fault instanceof Error ? `${fault.name}: ${fault.message}` : String(fault);
+    const reason = errorText(fault);
     return {
       error: { name: "InternalError", message: `the sandbox engine failed (${reason.split("\n")[0]}); the VM was discarded` },
       poisoned: true, limit: "engine", broken: true,
@@ -473,7 +476,7 @@ export function describeGuestError(error: any): GuestError {
   if (error && typeof error === "object") {
     const name = String(error.name ?? "Error");
     const message = String(error.message ?? "");
-    if (name === "InternalError" && message === "interrupted") return { name: "TimeoutError", message: "the cell was stopped" };
+    if (name === "InternalError" && message === "interrupted") return errorInfo(new TimeoutError({ kind: "cell-stopped" }));
     return { name, message };
   }
   if (error === null || error === undefined) return { name: "InternalError", message: "out of memory" };

@@ -60,14 +60,17 @@ export function loadQuickJsWasm(): Promise<QuickJsWasm> {
  * The glue's own printing is silenced: engine aborts are reported as errors by whoever made the instance.
  */
 export function instantiateQuickJs(wasm: QuickJsWasm, memory: WasmMemory): Promise<QuickJSEmscriptenModule> {
-  return wasm.load({
-    wasmMemory: memory,
-    instantiateWasm(imports: WasmImports, done: (instance: WasmInstance) => void) {
-      wasmApi.instantiate(wasm.module, imports).then(done);
-      return {};
-    },
-    printErr() {},
-    print() {},
+  // The glue waits for `done` and has no failure callback: a failed instantiation rejects this promise instead.
+  return new Promise((resolve, reject) => {
+    wasm.load({
+      wasmMemory: memory,
+      instantiateWasm(imports: WasmImports, done: (instance: WasmInstance) => void) {
+        wasmApi.instantiate(wasm.module, imports).then(done, reject);
+        return {};
+      },
+      printErr() {},
+      print() {},
+    }).then(resolve, reject);
   });
 }
 

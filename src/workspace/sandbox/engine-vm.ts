@@ -6,6 +6,12 @@
  * ends with the guest idle (the host decides what comes next) or with the cell over.
  */
 import type { CellOutcome, Delivery, EntryCall, GuestError } from "../executor.ts";
+import { EntryError } from "../../errors/entry-error.ts";
+import { errorInfo } from "../../errors/guest-entry-error.ts";
+import { TimeoutError } from "../../errors/timeout-error.ts";
+
+// Thrown by `EngineVm.call`, where the engines look for it.
+export { EntryError };
 
 /** Answers one guest message on the sandbox thread (synchronously: the guest waits). */
 export type GuestLink = (op: string, args: string[]) => string;
@@ -52,21 +58,9 @@ export interface EngineVm {
   dispose(): void;
 }
 
-/** A guest error thrown by a runtime entry. */
-export class EntryError extends Error {
-  readonly guest: GuestError;
-
-  constructor(guest: GuestError) {
-    super(`${guest.name}: ${guest.message}`);
-    this.name = "EntryError";
-    this.guest = guest;
-  }
-}
-
 /** `the cell used more than its 10 s CPU time limit and was stopped` */
 export function timeLimitOutcome(timeLimitMs: number): CellOutcome {
-  const seconds = timeLimitMs >= 1000 ? `${timeLimitMs / 1000} s` : `${timeLimitMs} ms`;
-  return { error: { name: "TimeoutError", message: `the cell used more than its ${seconds} CPU time limit and was stopped` }, poisoned: true, limit: "time" };
+  return { error: errorInfo(new TimeoutError({ kind: "cell", limitMs: timeLimitMs })), poisoned: true, limit: "time" };
 }
 
 /** The outcome of a cell whose code never finished and that waits for nothing the host can deliver. */

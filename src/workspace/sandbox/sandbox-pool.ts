@@ -1,6 +1,6 @@
 /**
  * @module
- * The process-wide pool of sandbox threads (DESIGN.md §6.5): by default one per core, made when first
+ * The process-wide pool of sandbox threads: by default one per core, made when first
  * needed. A new VM goes to the thread with the least work in flight, then the fewest VMs; a VM stays on its
  * thread for its life. A thread the watchdog stopped is replaced by a new one the next time a VM is placed.
  */

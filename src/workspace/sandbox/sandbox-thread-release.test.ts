@@ -22,7 +22,7 @@ describe("a sandbox thread that ended", () => {
   // kept after its end is a leak that grows with the process's uptime.
   for (const [how, end] of [
     ["closed", (thread: SandboxThread) => thread.close()],
-    ["stopped", (thread: SandboxThread) => thread.terminate(new SandboxThreadLostError("stopped by the test", false))],
+    ["stopped", (thread: SandboxThread) => thread.terminate(new SandboxThreadLostError({ message: "stopped by the test" }))],
   ] as const) {
     it(`is collected once ${how}, with its channel`, async () => {
       let thread: SandboxThread | undefined = new SandboxThread({ settings: {} });

@@ -16,40 +16,16 @@ import { batchMessages } from "./one-way-messages.ts";
 import { CommandClaims } from "./command-claims.ts";
 import { AdaptiveSpin, BATCH, CALL, NESTED, NESTED_DONE, REPLY, SharedChannel } from "./shared-channel.ts";
 import type { PostedCommand, ThreadAnswers, ThreadCommand, ThreadData, ThreadResult } from "./thread-protocol.ts";
+import { GuestEntryError, errorInfo } from "../../errors/guest-entry-error.ts";
+import { TimeoutError } from "../../errors/timeout-error.ts";
+import { SandboxThreadBusyError } from "../../errors/sandbox-thread-busy-error.ts";
+import { SandboxThreadLostError } from "../../errors/sandbox-thread-lost-error.ts";
+
+// The thread's errors, where its callers look for them.
+export { GuestEntryError, SandboxThreadBusyError, SandboxThreadLostError };
 
 /** Receives the guest messages of one VM on the thread. */
 export type ThreadGuestHost = (op: string, args: readonly string[]) => string | Promise<string>;
-
-/** Why a thread's VMs were lost. */
-export class SandboxThreadLostError extends Error {
-  /** True for the command whose overrun stopped the thread; false for the other VMs it took down. */
-  readonly overran: boolean;
-
-  constructor(message: string, overran: boolean) {
-    super(message);
-    this.name = "SandboxThreadLostError";
-    this.overran = overran;
-  }
-}
-
-/** A command that never started: its thread was running a long cell, so the command was taken back to run elsewhere. */
-export class SandboxThreadBusyError extends Error {
-  constructor() {
-    super("the sandbox thread is running a long cell; the work goes to another thread");
-    this.name = "SandboxThreadBusyError";
-  }
-}
-
-/** A guest error an entry or command reported. */
-export class GuestEntryError extends Error {
-  readonly guest: { name: string; message: string };
-
-  constructor(guest: { name: string; message: string }) {
-    super(`${guest.name}: ${guest.message}`);
-    this.name = "GuestEntryError";
-    this.guest = guest;
-  }
-}
 
 interface InFlight {
   command: PostedCommand;
@@ -152,8 +128,8 @@ export class SandboxThread {
       if (this.#refs === 0) this.#worker.unref();
     });
     this.#worker.on("message", (result: ThreadResult) => this.#settle(result));
-    this.#worker.on("error", (error) => this.#lose(new SandboxThreadLostError(`the sandbox thread failed: ${error.message}`, false)));
-    this.#worker.on("exit", (code) => this.#lose(new SandboxThreadLostError(`the sandbox thread exited (code ${code})`, false)));
+    this.#worker.on("error", (error) => this.#lose(new SandboxThreadLostError({ message: `the sandbox thread failed: ${error.message}` })));
+    this.#worker.on("exit", (code) => this.#lose(new SandboxThreadLostError({ message: `the sandbox thread exited (code ${code})` })));
     void this.#listen();
   }
 
@@ -197,7 +173,7 @@ export class SandboxThread {
   /** Ends the thread on purpose (the pool no longer needs it). */
   close(): void {
     if (this.#lost) return;
-    this.#lost = new SandboxThreadLostError("the sandbox thread was closed", false);
+    this.#lost = new SandboxThreadLostError({ message: "the sandbox thread was closed" });
     this.#endListener();
     void this.#worker.terminate();
   }
@@ -279,8 +255,8 @@ export class SandboxThread {
     this.#channel.send(NESTED, vm, [entry, ...args]);
     const state = this.#channel.waitWhile(NESTED, timeoutMs);
     if (state !== NESTED_DONE) {
-      this.terminate(new SandboxThreadLostError("a runtime entry did not answer within its time limit; the sandbox thread was stopped", false));
-      return { error: { name: "TimeoutError", message: "reading the workspace took longer than its time limit" } };
+      this.terminate(new SandboxThreadLostError({ message: "a runtime entry did not answer within its time limit; the sandbox thread was stopped" }));
+      return { error: errorInfo(new TimeoutError({ kind: "read" })) };
     }
     const [kind, text = ""] = this.#channel.read();
     // The channel stays with the host until it replies to the call that is still waiting.
@@ -318,7 +294,7 @@ export class SandboxThread {
     }
     // The command running now is the one whose guest code overran (commands run one at a time).
     const running = this.#posted[0];
-    const overran = new SandboxThreadLostError("the cell overran its CPU time limit where the engine could not stop it; its sandbox thread was stopped", true);
+    const overran = new SandboxThreadLostError({ message: "the cell overran its CPU time limit where the engine could not stop it; its sandbox thread was stopped", overran: true });
     this.#lose(overran, running);
     void this.#worker.terminate();
   }
@@ -348,7 +324,7 @@ export class SandboxThread {
     this.#done(flight);
     this.#pump();
     if (result.ok) flight.resolve(result.value);
-    else flight.reject(result.guest ? new GuestEntryError(result.error) : Object.assign(new Error(result.error.message), { name: result.error.name }));
+    else flight.reject(result.guest ? new GuestEntryError({ guest: result.error }) : Object.assign(new Error(result.error.message), { name: result.error.name }));
   }
 
   #done(flight: InFlight): void {
@@ -363,7 +339,7 @@ export class SandboxThread {
 
   #lose(reason: SandboxThreadLostError, culprit?: number): void {
     if (this.#lost) return;
-    const collateral = new SandboxThreadLostError("the sandbox thread hosting this workspace was stopped because another job's cell overran its limit; the VM was discarded", false);
+    const collateral = new SandboxThreadLostError({ message: "the sandbox thread hosting this workspace was stopped because another job's cell overran its limit; the VM was discarded" });
     // Later commands (of VMs idle when it happened) are not the culprit's.
     this.#lost = reason.overran ? collateral : reason;
     this.#queue.length = 0;
@@ -388,7 +364,7 @@ export class SandboxThread {
     const control = this.#channel.control;
     let burstStart = performance.now();
     while (!this.#lost) {
-      let state = Atomics.load(control, 0);
+      const state = Atomics.load(control, 0);
       if (state === CALL && !this.#answering) {
         this.#answer();
         // A guest in a loop calls again within microseconds: look for its next call briefly before sleeping,

@@ -10,6 +10,8 @@ import { VM_START_TIMEOUT, timeLimitOutcome, type Slice, type VmMemory } from ".
 import { STALLED_MS, placeVm } from "./sandbox-pool.ts";
 import { GuestEntryError, SandboxThreadBusyError, SandboxThreadLostError, WATCHDOG_MARGIN_MS, type SandboxThread } from "./sandbox-thread.ts";
 import type { EngineName } from "./thread-protocol.ts";
+import { errorInfo } from "../../errors/guest-entry-error.ts";
+import { TimeoutError } from "../../errors/timeout-error.ts";
 
 /** Makes a VM of `engine` on a sandbox thread. */
 export async function createThreadVm(engine: EngineName, options: CreateVmOptions, invokeTimeMs: number): Promise<ThreadVm> {
@@ -123,7 +125,7 @@ export class ThreadVm implements Vm {
 
   #check(): void {
     if (this.#disposed) throw new Error("the VM is disposed");
-    if (this.#thread.lost) throw new SandboxThreadLostError("the VM's sandbox thread was stopped", false);
+    if (this.#thread.lost) throw new SandboxThreadLostError({ message: "the VM's sandbox thread was stopped" });
   }
 
   /** Records the memory the VM reported. */
@@ -150,7 +152,7 @@ export class ThreadVm implements Vm {
 function asEntryError(error: unknown): Error {
   if (error instanceof GuestEntryError) return Object.assign(new Error(error.message), { guest: error.guest });
   if (error instanceof SandboxThreadLostError) {
-    return Object.assign(new Error(error.message), { guest: { name: "TimeoutError", message: error.message }, lost: true });
+    return Object.assign(new Error(error.message), { guest: errorInfo(new TimeoutError({ kind: "thread", reason: error.message })), lost: true });
   }
   return error instanceof Error ? error : new Error(String(error));
 }

@@ -1,6 +1,6 @@
 /**
  * @module
- * Workspace suite, the boundary (DESIGN.md §6.3–§6.4): the broker's checks — tool access, the exposed
+ * Workspace suite, the boundary: the broker's checks — tool access, the exposed
  * classes' member policy, host values that never cross, forged handles and references — the determinism
  * hooks, the journal-ready crossing records, and the per-cell crossing limits.
  */

@@ -1,6 +1,6 @@
 /**
  * @module
- * Workspace suite, cells (DESIGN.md §6.1, §6.4): compiling TypeScript, REPL-style declarations, echoes, the
+ * Workspace suite, cells: compiling TypeScript, REPL-style declarations, echoes, the
  * console, `exit`, errors and limits.
  */
 import assert from "node:assert/strict";

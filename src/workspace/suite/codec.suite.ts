@@ -1,6 +1,6 @@
 /**
  * @module
- * Workspace suite, persistence (DESIGN.md §6.2): every kind of value the codec keeps survives the store,
+ * Workspace suite, persistence: every kind of value the codec keeps survives the store,
  * sharing survives inside and between variables, definitions are re-declared from source, and what cannot be
  * kept becomes a tombstone the model is told about — once.
  */

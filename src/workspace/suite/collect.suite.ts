@@ -1,6 +1,6 @@
 /**
  * @module
- * Workspace suite, the incremental collect (DESIGN.md §6.2, docs/architecture.md): a cell's changes are
+ * Workspace suite, the incremental collect (docs/decisions/2026-12-04-the-collect-is-incremental.md): a cell's changes are
  * stored however the cell reached the variables — by name, by a name computed at run time, through a
  * workspace function, a shared value or a deleted owner — while a cell that reached none stores nothing,
  * and the runtime's own functions hold no state a collect could miss. Warm and cold must agree, as

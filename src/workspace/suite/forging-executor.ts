@@ -1,8 +1,8 @@
 /**
  * @module
- * A test seam for the host's checks on guest texts (DESIGN.md §6.6). Agent code used to forge texts by
- * replacing the guest's `JSON.stringify`; the realm is now locked down (its built-ins are frozen and the
- * runtime keeps the originals), so no cell can. The host still treats every text as hostile — a bug in the
+ * A test seam for the host's checks on guest texts. The realm is locked down (its built-ins are frozen and the
+ * runtime keeps the originals), so no cell can forge a text by replacing the guest's `JSON.stringify`. The
+ * host still treats every text as hostile — a bug in the
  * lockdown must not become an escape — and these tests keep that defence tested by rewriting the guest's
  * messages on their way to the host, exactly where a forged text would travel.
  */

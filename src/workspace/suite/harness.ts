@@ -6,7 +6,7 @@
  * workspace, so every cell proves that the workspace restores from what was stored — or **warm**: one workspace
  * stays open across the session's cells, as a worker keeps a job's VM between steps. The suite runs every case
  * both ways and compares what each cell printed and stored ({@link Transcript}): a warm VM must behave exactly
- * like one restored cold (DESIGN.md §6.6).
+ * like one restored cold.
  */
 import { forgingExecutor, type Forgery } from "./forging-executor.ts";
 import type { VariableRow } from "../../store/store.ts";

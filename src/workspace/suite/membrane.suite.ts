@@ -1,6 +1,6 @@
 /**
  * @module
- * Workspace suite, the membrane (DESIGN.md §6.3): host objects cross as handles, the member policy holds,
+ * Workspace suite, the membrane: host objects cross as handles, the member policy holds,
  * identity survives both ways, bindings persist by name, and agent code never reaches the host realm.
  */
 import assert from "node:assert/strict";
@@ -30,7 +30,7 @@ class Calendar {
     return n + 1;
   }
   async refuse(): Promise<never> {
-    await null;
+    await Promise.resolve();
     throw new TypeError("not today");
   }
   fail(): never {

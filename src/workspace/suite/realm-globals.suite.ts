@@ -1,6 +1,6 @@
 /**
  * @module
- * Workspace suite, the globals the guest writes itself (DESIGN.md §6.6): `structuredClone`, `TextEncoder`,
+ * Workspace suite, the globals the guest writes itself: `structuredClone`, `TextEncoder`,
  * `TextDecoder`, `atob`, `btoa`, `URL` and `URLSearchParams`. Where Node has the same global, the cases run
  * one list of inputs through both and expect the same results, so the host's implementation is the reference.
  */

@@ -1,6 +1,6 @@
 /**
  * @module
- * Workspace suite, the realm (DESIGN.md §6.6): the intrinsics are frozen when the VM is made, so a cell cannot
+ * Workspace suite, the realm: the intrinsics are frozen when the VM is made, so a cell cannot
  * change the realm the next cell runs in — a warm VM (one workspace kept open) and a cold one (a workspace
  * restored from the stored rows before every cell) print the same; the override mistake is avoided; agent
  * code's own globals stay writable; the runtime keeps working whatever a cell does to the globals;

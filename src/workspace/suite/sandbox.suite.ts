@@ -1,6 +1,6 @@
 /**
  * @module
- * Workspace suite, the sandbox's time (DESIGN.md §6.4–§6.5): timers inside a cell, the CPU limit that counts
+ * Workspace suite, the sandbox's time: timers inside a cell, the CPU limit that counts
  * guest time only (never the time the host takes to answer), and restoring variables as part of the next
  * cell — under its limits, with its tool calls in its records.
  */
@@ -117,7 +117,7 @@ export function sandboxCases({ test, session }: SuiteContext): void {
     const job = session();
     assert.deepEqual((await job.ok("{ const started = Date.now()\nawait sleep(20)\nawait until(new Date(Date.now() + 5))\nprint(Date.now() - started >= 20) }")).texts("out"), ["true"]);
     assert.equal((await job.run("await waitForMessage()")).error, "TypeError: waitForMessage() needs a job (this workspace runs without one)");
-    assert.equal((await job.run("sleep('soon')")).error, "TypeError: sleep(ms): expected a number of milliseconds, got string");
+    assert.equal((await job.run("sleep('soon')")).error, "TypeError: sleep(ms): expected a finite number of milliseconds, got string");
     assert.equal((await job.run("until('never')")).error, "TypeError: until(date): expected a Date, an ISO date string or epoch milliseconds");
     assert.equal((await job.run("await getAll([])")).error, "TypeError: getAll(list): the list is empty");
     assert.deepEqual((await job.ok("print(await getAll([sleep(1), Promise.resolve(2)]), await getAny([new Promise(() => {}), sleep(1).then(() => 'first')]))")).texts("out"), ["[undefined,2] first"]);

@@ -1,6 +1,6 @@
 /**
  * @module
- * Workspace suite, texts from the guest (DESIGN.md §6.6): a realm bug could let agent code write any text
+ * Workspace suite, texts from the guest: a realm bug could let agent code write any text
  * (once, agent code could replace the guest's `JSON.stringify`), so the texts are forged here on their way
  * to the host (`forging-executor.ts`). Crafted texts never reach the host's intrinsics, a guest-made thenable is
  * never adopted, formatting a handle obeys the class policy, one unreadable value costs only its variable,

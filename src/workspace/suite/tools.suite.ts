@@ -1,6 +1,6 @@
 /**
  * @module
- * Workspace suite, tools (DESIGN.md §5, §6.3): tools are callable from agent code, positionally or by name,
+ * Workspace suite, tools: tools are callable from agent code, positionally or by name,
  * sync or async; arguments are validated, errors are catchable and recorded, results that are host objects
  * come back as handles, and formal calls take the same path.
  */

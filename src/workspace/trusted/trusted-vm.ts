@@ -18,6 +18,8 @@ import { parseEnd } from "../quickjs/quickjs-vm.ts";
 import { CellClock } from "../sandbox/cell-clock.ts";
 import { CellProgress } from "../sandbox/cell-progress.ts";
 import { EntryError, type CellEnd, type EngineVm, type GuestLink, type Slice, type VmMemory } from "../sandbox/engine-vm.ts";
+import { errorInfo } from "../../errors/guest-entry-error.ts";
+import { TimeoutError } from "../../errors/timeout-error.ts";
 
 const SEND = "__statekSend";
 const ENTRIES = "__statekEntries";
@@ -92,7 +94,7 @@ export class TrustedVm implements EngineVm {
     try {
       return this.#entry(entry, args, timeLimitMs);
     } catch (error) {
-      throw new EntryError(describe(error));
+      throw new EntryError({ guest: describe(error) });
     }
   }
 
@@ -176,7 +178,7 @@ export class TrustedVm implements EngineVm {
 
 /** Name and message of something thrown inside the context (its classes are not the thread's). */
 function describe(error: unknown): GuestError {
-  if ((error as { code?: string } | null)?.code === "ERR_SCRIPT_EXECUTION_TIMEOUT") return { name: "TimeoutError", message: "the runtime's entry took longer than its time limit" };
+  if ((error as { code?: string } | null)?.code === "ERR_SCRIPT_EXECUTION_TIMEOUT") return errorInfo(new TimeoutError({ kind: "entry" }));
   if (error && typeof error === "object" && "message" in error) {
     return { name: String((error as { name?: unknown }).name ?? "Error"), message: String((error as { message: unknown }).message) };
   }

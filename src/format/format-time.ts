@@ -1,6 +1,6 @@
 /**
  * @module
- * Timestamps as the CLI prints them.
+ * Timestamps as the CLI and the UI show them.
  */
 
 /** Epoch milliseconds as ISO 8601 UTC to the second (`2025-01-06T10:00:00Z`). */

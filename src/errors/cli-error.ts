@@ -1,8 +1,5 @@
-/**
- * @module
- * The one error the CLI throws on purpose. It carries the exit code, so commands say what went wrong and
- * `main` decides nothing from the message.
- */
+import { StatekError } from "./statek-error.ts";
+
 
 /** Exit codes: `1` when the command could not do its work, `2` when it was called wrongly. */
 export type CliExitCode = 1 | 2;
@@ -18,14 +15,16 @@ export interface CliErrorOptions {
   cause?: unknown;
 }
 
-/** A failure the CLI reports as a message and an exit code, without a stack trace. */
-export class CliError extends Error {
+/**
+ * A failure the `statek` command reports as a message and an exit code, without a stack trace. It carries the
+ * exit code, so commands say what went wrong and `main` decides nothing from the message.
+ */
+export class CliError extends StatekError {
   readonly exitCode: CliExitCode;
   readonly command: string | undefined;
 
   constructor({ message, exitCode = 1, command, cause }: CliErrorOptions) {
-    super(message, cause === undefined ? undefined : { cause });
-    this.name = "CliError";
+    super({ name: "CliError", message, cause });
     this.exitCode = exitCode;
     this.command = command;
   }

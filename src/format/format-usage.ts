@@ -1,11 +1,11 @@
 /**
  * @module
- * Token usage and cost as `statek show` prints them: `1,200 in (1,024 cached) · 40 out · $0.000181`, and
- * `usage unknown` for a call whose provider did not report it (never a made-up 0).
+ * Token usage and cost of one model call as the CLI and the UI show it: `1,200 in (1,024 cached) · 40 out ·
+ * $0.000181`, and `usage unknown` for a call whose provider did not report it (never a made-up 0).
  */
 import { formatCost } from "../models/format-cost.ts";
 
-/** The usage counts `statek show` reads; `null` is a count the provider did not report, a missing one reads as 0. */
+/** The usage counts of one call; `null` is a count the provider did not report, a missing one reads as 0. */
 export interface UsageFields {
   inputTokens?: unknown;
   cachedInputTokens?: unknown;
@@ -17,7 +17,7 @@ export interface UsageFields {
  * `1,200 in (1,024 cached) · 40 out · $0.000181` (the cached part when there is any, the cost when known);
  * `usage unknown` when neither count was reported, `input unknown` / `output unknown` for one of them.
  */
-export function formatModelUsage(usage: UsageFields, cost: unknown = usage.cost): string {
+export function formatUsage(usage: UsageFields, cost: unknown = usage.cost): string {
   const count = (value: unknown) => (typeof value === "number" ? value : 0);
   const unknown = (value: unknown) => value === null;
   const parts: string[] = [];

@@ -1,0 +1,20 @@
+/**
+ * @module
+ * `statek/format`: how STATEK's own surfaces show things, for applications that show them too — a cost, one
+ * call's token usage, a job's usage totals, a time, a duration, a thrown error as the model reads it, and a
+ * job's history as a timeline (a typed model: `statek show` renders it as text, the web UI as HTML). This entry
+ * only re-exports.
+ */
+
+/** Numbers, times and errors. */
+export { formatCost } from "../models/format-cost.ts";
+export { formatUsage } from "./format-usage.ts";
+export type { UsageFields } from "./format-usage.ts";
+export { formatJobUsage } from "./format-job-usage.ts";
+export { formatTime } from "./format-time.ts";
+export { formatDuration } from "./format-duration.ts";
+export { formatError } from "../tools/call-tool.ts";
+
+/** A job's history as a timeline. */
+export { buildTimeline, timelineItem, unusualFinish, variableChanges, postProcessVerdict } from "./timeline.ts";
+export type { TimelineItem, TimelineSection } from "./timeline.ts";

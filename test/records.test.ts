@@ -1,0 +1,66 @@
+/**
+ * The record is complete: every tool call has its history record exactly once, whether it ran
+ * in the step that committed, in an earlier attempt whose result the journal replays, or before a suspension.
+ * (A call in doubt after `kill -9` is test/crash-replay.test.ts's; the chaos tests compare the application's own
+ * rows with the history.)
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { z } from "zod";
+import { Agent, Statek, scriptedModel, tool, type JobView } from "../src/index.ts";
+
+const ts = (code: string) => "```ts\n" + code + "\n```";
+
+const calls = (view: JobView) => view.history.flatMap((record) => (record.kind === "tool-call" ? [`${record.data.name}${record.data.args}=${record.data.result ?? record.data.error}`] : []));
+
+describe("every tool call is recorded once", () => {
+  it("a result delivered in a step that never committed is recorded by the step that replays it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "statek-records-"));
+    const abort = new AbortController();
+    const rows: number[] = [];
+    const note = tool({
+      name: "note", description: "Writes a row.", params: z.object({ i: z.number().describe("Which.") }),
+      run: async ({ i }) => {
+        rows.push(i);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return i * 10;
+      },
+    });
+    // The step is given up after both results were delivered to the cell (its worker is stopping).
+    const stop = tool({ name: "stop", description: "Stops the step.", params: z.object({}), idempotent: true, run: async () => void abort.abort(new Error("stopping")) });
+    const agent = new Agent({ role: "noter", model: scriptedModel([ts("const a = await note(1)\nconst b = await note(2)\nawait stop()\nexit(a + b)")]), tools: [note, stop] });
+    const statek = await Statek.open({ store: join(dir, "statek.db"), agents: [agent] });
+    try {
+      const { id } = await statek.submitJob(agent);
+      await statek.step(id);
+      await assert.rejects(statek.step(id, { signal: abort.signal }));
+      const view = await statek.runJob(id);
+      assert.equal(view.status, "DONE");
+      assert.equal(view.exitStatus, 30);
+      assert.deepEqual(rows, [1, 2], "each note ran once");
+      assert.deepEqual(calls(view).filter((call) => call.startsWith("note")), ["note{i:1}=10", "note{i:2}=20"], "and is recorded once");
+    } finally {
+      await statek.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a call before a suspension is recorded once, by the suspension's commit", async () => {
+    const note = tool({ name: "note", description: "Writes a row.", params: z.object({ i: z.number().describe("Which.") }), run: async ({ i }) => i });
+    const agent = new Agent({ role: "sleeper", model: scriptedModel([ts("await note(1)\nawait sleep(150)\nawait note(2)\nexit('ok')")]), tools: [note] });
+    const statek = await Statek.open({ store: ":memory:", agents: [agent] });
+    try {
+      const { id } = await statek.submitJob(agent);
+      assert.equal((await statek.runJob(id)).status, "SUSPENDED");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const view = await statek.runJob(id);
+      assert.equal(view.status, "DONE");
+      assert.deepEqual(calls(view), ["note{i:1}=1", "note{i:2}=2"]);
+    } finally {
+      await statek.close();
+    }
+  });
+});
