@@ -22,7 +22,7 @@ const SURFACE: Record<string, string[]> = {
     "JobCancelledError", "JobConflictError", "JobFailedError", "JobFinishedError", "JobNotWaitingError",
     "LoadApiKeyError", "LoadProviderPackageError", "McpConnectionError", "McpToolError", "ModelCallError",
     "ModelProviderError", "NameError", "NoSuchAgentError", "NoSuchApprovalError", "NoSuchJobError",
-    "NoSuchProviderError", "OpaqueValue", "ReplayDivergence", "ResourceLimitError", "ScriptExhaustedError",
+    "NoSuchProviderError", "OpaqueValue", "PermissionError", "ReplayDivergence", "ResourceLimitError", "ScriptExhaustedError",
     "ScriptedModel", "Statek", "StatekError", "StoreError", "StoredDefinition", "TimeoutError", "Tombstone",
     "UnsupportedModelVersionError", "ValidationError", "WaitKindError", "describeClass", "errorHandler", "llmRepr",
     "mcpServer", "mcpTools", "registerEnum", "registerFormatter", "scriptedModel", "tool",

@@ -5,6 +5,7 @@
  * prints what the job reads. Both are made per job, over what the job runner gives them ({@link JobMemoryAccess}).
  */
 import { z } from "zod";
+import { PermissionError } from "../errors/permission-error.ts";
 import { isIdentifier } from "../tools/is-identifier.ts";
 import { tool, type Tool } from "../tools/tool.ts";
 import type { JsonValue } from "../store/store.ts";
@@ -47,7 +48,7 @@ export function memoryTools(memory: JobMemoryAccess): Tool[] {
     // Writing the same entry again changes nothing: a call in doubt after a crash is made again.
     idempotent: true,
     run: async ({ category: given, key, value, description }) => {
-      if (memory.access !== "write") throw Object.assign(new Error(`this job reads shared memory only (memoryAccess: "${memory.access}"); it cannot remember`), { name: "PermissionError" });
+      if (memory.access !== "write") throw new PermissionError({ key, problem: "read-only-job" });
       if (!isIdentifier(key)) throw new TypeError(`remember: the key must be an identifier, such as tone or customerName (got ${JSON.stringify(key)})`);
       await memory.remember({ category: category(given), key, value: value as JsonValue, description: description.trim() });
       return undefined;

@@ -15,6 +15,9 @@ export { formatTime } from "./format-time.ts";
 export { formatDuration } from "./format-duration.ts";
 export { formatError } from "../tools/call-tool.ts";
 
+/** A job's shared memory. */
+export { formatMemoryBinding, formatMemoryEntry } from "./format-memory.ts";
+
 /** A job's history as a timeline. */
 export { buildTimeline, timelineItem, unusualFinish, variableChanges, postProcessVerdict } from "./timeline.ts";
 export type { TimelineItem, TimelineSection } from "./timeline.ts";

@@ -41,7 +41,8 @@ import { traceCarrierOf } from "../telemetry/trace-carrier.ts";
 import { createWorker, type StatekWorker, type WorkerOptions } from "./statek-worker.ts";
 import type { RunJobOptions, StatekOptions, StepOptions, SubmitJobOptions } from "./statek-options.ts";
 import { readDefinitionFiles, type DefinitionFiles } from "../agents/definition-files.ts";
-import { checkMemoryCategories, memoryItem, memorySpecifiers, mergeMemory, readableContexts } from "../agents/memory.ts";
+import { checkMemoryCategories, memorySpecifiers } from "../agents/memory.ts";
+import { memoryBindingOf, readJobMemory } from "./memory/job-memory-view.ts";
 import { SharedMemory } from "./memory/shared-memory.ts";
 
 export type { RunJobOptions, StatekOptions, StepOptions, SubmitJobOptions } from "./statek-options.ts";
@@ -400,12 +401,8 @@ export class Statek {
     if (row.exitStatus !== null) texts.push(row.exitStatus);
     const references = await loadReferences(texts, this.#scope(this.#agents.get(row.role)));
     const view = toJobView(row, variables, history, references);
-    const submitted = view.history.find((record) => record.kind === "submitted");
-    const binding = submitted?.kind === "submitted" ? submitted.data.memory : undefined;
-    if (binding) {
-      const entries = await withStoreRetries(() => this.store.readMemory(readableContexts(binding.specifiers)));
-      view.memory = { specifiers: [...binding.specifiers], access: binding.access, entries: mergeMemory(entries).map(memoryItem) };
-    }
+    const binding = memoryBindingOf(view.history);
+    if (binding) view.memory = await readJobMemory(this.store, binding);
     return view;
   }
 

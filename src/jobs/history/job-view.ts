@@ -9,7 +9,7 @@ import type { HostReferences } from "../../workspace/membrane/host-references.ts
 import type { HistoryRecord } from "./history.ts";
 import { decodeHistoryForView } from "./history-codec.ts";
 import { jobDifficulty, type Difficulty } from "../../agents/difficulty.ts";
-import type { MemoryItem } from "../../agents/memory.ts";
+import type { MemoryAccess, MemoryItem } from "../../agents/memory.ts";
 import { errorMessage } from "../../errors/error-text.ts";
 
 /** Accumulated model usage of a job. */
@@ -57,7 +57,7 @@ export interface JobView {
    * The shared memory the job is bound to (`submitJob({ memory })`): its context, its access, and the entries it
    * reads now (merged over its context and the broader ones); absent for a job bound to none.
    */
-  memory?: { specifiers: string[]; access: "read" | "write"; entries: MemoryItem[] };
+  memory?: { specifiers: string[]; access: MemoryAccess; entries: MemoryItem[] };
   createdAt: Date;
   updatedAt: Date;
 }

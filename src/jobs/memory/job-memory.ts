@@ -20,6 +20,8 @@ export class JobMemory implements WorkspaceMemory, JobMemoryAccess {
   readonly #specifiers: readonly string[];
   #entries: MemoryEntry[] = [];
   #tools: Tool[] | undefined;
+  /** The names in scope for the cell running now, fixed when it started (see {@link pinNames}). */
+  #pinned: ReadonlyArray<readonly [string, string]> | undefined;
 
   constructor(store: Store, binding: MemoryBinding, categories: readonly string[]) {
     this.#store = store;
@@ -34,8 +36,21 @@ export class JobMemory implements WorkspaceMemory, JobMemoryAccess {
     this.#entries = mergeMemory(entries.filter((entry) => this.categories.includes(entry.category)));
   }
 
-  names(): Array<readonly [string, string]> {
-    return this.#entries.map((entry) => [entry.key, entry.category] as const);
+  names(): ReadonlyArray<readonly [string, string]> {
+    return this.#pinned ?? this.#entries.map((entry) => [entry.key, entry.category] as const);
+  }
+
+  /**
+   * Fixes the names in scope for one cell, until {@link unpinNames}: a cell replayed after a suspension must see
+   * the names its first run saw (whether `typeof tone` crosses to the host depends on them), whatever memory holds now.
+   */
+  pinNames(names: ReadonlyArray<readonly [string, string]>): void {
+    this.#pinned = names;
+  }
+
+  /** Ends {@link pinNames}. */
+  unpinNames(): void {
+    this.#pinned = undefined;
   }
 
   value(name: string): { value: unknown } | undefined {

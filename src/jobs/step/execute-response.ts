@@ -48,7 +48,7 @@ export async function executeResponse(
   if (held) return holdReply(response, held, changes);
   session.workspace ??= await openWorkspace(env, agent, row, { memory: session.memory });
   const workspace = session.workspace;
-  const context: DurableCellContext = { env, row, tx, changes, history: session.history };
+  const context: DurableCellContext = { env, row, tx, changes, history: session.history, memory: session.memory };
   // What an earlier attempt at this response did (a crash, a suspension): replayed, never done again.
   const journal = await readJournal(context);
   let exceptions = 0;

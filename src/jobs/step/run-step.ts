@@ -20,8 +20,9 @@ import { runErrorHandlers } from "./error-handlers.ts";
 import { executeResponse } from "./execute-response.ts";
 import { effectiveLimits } from "../../agents/harness.ts";
 import { checkTurns, countExceptions } from "./harness-checks.ts";
-import type { HistoryRecord, SubmittedRecord } from "../history/history.ts";
+import type { HistoryRecord } from "../history/history.ts";
 import { JobMemory } from "../memory/job-memory.ts";
+import { memoryBindingOf } from "../memory/job-memory-view.ts";
 import { DEFAULT_MEMORY_CATEGORIES } from "../../agents/memory.ts";
 import { decodeHistory } from "../history/history-codec.ts";
 import { sendDialog } from "./dialog-delivery.ts";
@@ -308,7 +309,7 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, se
   }
   const limits = effectiveLimits(agent.harness, env.harness);
   // Shared memory, read again each step: another job (or the application) may have written since.
-  const binding = submittedOf(session.history)?.memory;
+  const binding = memoryBindingOf(session.history);
   if (binding) {
     session.memory ??= new JobMemory(env.store, binding, env.memoryCategories ?? DEFAULT_MEMORY_CATEGORIES);
     await session.memory.refresh();
@@ -344,12 +345,6 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, se
   const turnsExceeded = checkTurns(limits, row.turns, readJobState(row, changes), dialog);
   if (turnsExceeded) return changes.fail(turnsExceeded);
   await askModel(env, agent, row, [...session.history, ...changes.records], changes, session.prompt, session.memory);
-}
-
-/** The job's `submitted` record. */
-function submittedOf(history: readonly HistoryRecord[]): SubmittedRecord | undefined {
-  const submitted = history.find((record) => record.kind === "submitted");
-  return submitted?.kind === "submitted" ? submitted.data : undefined;
 }
 
 /** The job's warmup blocks, fixed at submit time. */

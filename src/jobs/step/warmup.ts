@@ -60,7 +60,7 @@ export async function runWarmupBlock(
   if (index >= blocks.length) return true;
   if (changes.status !== "WARMING_UP") changes.setStatus("WARMING_UP");
   const block = blocks[index]!;
-  const context: DurableCellContext = { env, row, tx, changes, history: session.history };
+  const context: DurableCellContext = { env, row, tx, changes, history: session.history, memory: session.memory };
   const journal = await readJournal(context);
   const allowHiddenTools = block.hidden === true;
   // The block's formal calls (`// statek: as tool`) as the model sees them: named arguments.
