@@ -106,6 +106,7 @@ export { ScriptExhaustedError } from "./errors/script-exhausted-error.ts";
 export { InvalidToolArgumentsError } from "./errors/invalid-tool-arguments-error.ts";
 export { NameError } from "./errors/name-error.ts";
 export { PermissionError } from "./errors/permission-error.ts";
+export type { PermissionProblem } from "./errors/permission-error.ts";
 export type { NameProblem } from "./errors/name-error.ts";
 export { InvalidToolsScopeError } from "./errors/invalid-tools-scope-error.ts";
 export { JobFailedError } from "./errors/job-failed-error.ts";

@@ -49,7 +49,7 @@ const SURFACE: Record<string, string[]> = {
     "loadPricingFile", "parseModelString",
   ],
   "./format": [
-    "buildTimeline", "formatCost", "formatDuration", "formatError", "formatJobUsage", "formatTime", "formatUsage",
+    "buildTimeline", "formatCost", "formatDuration", "formatError", "formatJobUsage", "formatMemoryBinding", "formatMemoryEntry", "formatTime", "formatUsage",
     "postProcessVerdict", "timelineItem", "unusualFinish", "variableChanges",
   ],
   "./agents": [
