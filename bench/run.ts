@@ -20,7 +20,14 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   "main-thread": () => import("./main-thread-steps.ts"),
   "worker-suspended": () => import("./worker-suspended.ts"),
   "worker-restart": () => import("./worker-restart.ts"),
+  "memory-return": () => import("./memory-return.ts"),
+  "nested-reads": () => import("./nested-reads.ts"),
+  "tool-calls": () => import("./tool-calls.ts"),
   "postgres-idle": () => import("./postgres-idle.ts"),
+  "typed-cells": () => import("./typed-cells.ts"),
+  chaos: () => import("./chaos.ts"),
+  "agent-loop": () => import("./agent-loop.ts"),
+  "agent-events": () => import("./agent-events.ts"),
 };
 
 const wanted = process.argv.slice(2);

@@ -10,7 +10,6 @@
 import type { VariableRow } from "../src/store/store.ts";
 import { tool } from "../src/tools/tool.ts";
 import { createQuickJsExecutor } from "../src/workspace/quickjs/quickjs-executor.ts";
-import { configureReadyVms, configureSlotPool } from "../src/workspace/sandbox/sandbox-pool.ts";
 import type { VmHost } from "../src/workspace/executor.ts";
 import { Workspace, type WorkspaceOptions } from "../src/workspace/workspace.ts";
 
@@ -78,6 +77,8 @@ async function crossings(): Promise<void> {
 
 async function vmLifecycle(): Promise<void> {
   const host: VmHost = { receive: () => "", idle: async () => ({ end: "finished" }) };
+  // Each way of making a VM on an executor (and so a sandbox pool) of its own, set up for it.
+  let executor = createQuickJsExecutor();
   const limits = { memoryBytes: 64 * 1024 * 1024, stackBytes: 256 * 1024 };
   const measure = async (rounds: number, idle: boolean) => {
     const create: number[] = [];
@@ -98,12 +99,15 @@ async function vmLifecycle(): Promise<void> {
     console.log(`  ${label}: creation ${figures.create.toFixed(2)} ms median, disposal ${figures.dispose.toFixed(3)} ms`);
   await measure(5, false);
   show("VM taken from the ready set (made ahead of time)", await measure(40, true));
-  configureReadyVms(0);
+  executor.close();
+  executor = createQuickJsExecutor({ pool: { readyVms: 0 } });
+  await measure(5, false);
   show("VM made on demand in a pooled module instance", await measure(40, false));
-  configureSlotPool({ maxIdle: 0 });
+  executor.close();
+  executor = createQuickJsExecutor({ pool: { readyVms: 0, slotPoolMaxIdle: 0 } });
+  await measure(5, false);
   show("VM made on demand in a fresh module instance", await measure(20, false));
-  configureSlotPool({ maxIdle: 16 });
-  configureReadyVms(2);
+  executor.close();
 }
 
 function rss(): number {

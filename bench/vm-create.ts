@@ -10,8 +10,7 @@
 import { loadavg } from "node:os";
 import type { VmLimits } from "../src/workspace/executor.ts";
 import type { QuickJsImage } from "../src/workspace/quickjs/quickjs-image.ts";
-import { vmImage } from "../src/workspace/quickjs/quickjs-images.ts";
-import { acquireSlot, releaseSlot } from "../src/workspace/quickjs/quickjs-slot-pool.ts";
+import { QuickJsEngine } from "../src/workspace/quickjs/quickjs-engine.ts";
 import { QuickJsSlot } from "../src/workspace/quickjs/quickjs-slot.ts";
 import { QuickJsVm } from "../src/workspace/quickjs/quickjs-vm.ts";
 import { QUICKJS_MIN_MEMORY_BYTES, loadQuickJsWasm } from "../src/workspace/quickjs/quickjs-wasm.ts";
@@ -19,6 +18,9 @@ import { QUICKJS_MIN_MEMORY_BYTES, loadQuickJsWasm } from "../src/workspace/quic
 const LIMITS: VmLimits = { memoryBytes: 64 * 1024 * 1024, stackBytes: 256 * 1024 };
 const INVOKE_MS = 5_000;
 const ROUNDS = 40;
+/** The parts a sandbox thread has, made here. */
+const engine = new QuickJsEngine();
+const releaseSlot = (slot: QuickJsSlot) => engine.slots.release(slot);
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -48,11 +50,11 @@ export async function main(): Promise<void> {
   console.log(`bench/vm-create (load average ${loadavg()[0]!.toFixed(2)})`);
   const wasm = await loadQuickJsWasm();
   const started = performance.now();
-  const image = await vmImage(LIMITS, INVOKE_MS);
+  const image = await engine.images.image(LIMITS, INVOKE_MS);
   const built = performance.now() - started;
   if (!image) throw new Error("no VM image could be built");
   console.log(`  image: built in ${built.toFixed(1)} ms; covers ${(image.length / 1024 / 1024).toFixed(2)} MiB, keeps ${(image.storedBytes / 1024 / 1024).toFixed(2)} MiB`);
-  const pooled = () => acquireSlot(LIMITS.memoryBytes);
+  const pooled = () => engine.slots.acquire(LIMITS.memoryBytes);
   const fresh = () => QuickJsSlot.create(wasm, LIMITS.memoryBytes, QUICKJS_MIN_MEMORY_BYTES);
   await measure(pooled, image);
   const rows: Array<[string, () => Promise<QuickJsSlot>, QuickJsImage | undefined]> = [

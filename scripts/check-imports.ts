@@ -35,12 +35,14 @@ export const LAYERS: readonly (readonly string[])[] = [
   ["jobs"],
   ["worker"],
   ["agents", "durable"],
+  ["typecheck"],
   ["docs", "workspace"],
   ["tools"],
   ["models", "store"],
   ["telemetry"],
   ["registries"],
   ["errors"],
+  ["runtime"],
 ];
 
 /**

@@ -11,6 +11,9 @@
  * speed (`fsync=off`; `WITH_POSTGRES_DURABLE=1` keeps PostgreSQL's defaults, for benchmarks): this server is
  * thrown away when the command ends.
  *
+ * The command also gets `STATEK_TEST_POSTGRES_BIN`, `STATEK_TEST_POSTGRES_DATA` and `STATEK_TEST_POSTGRES_LOG` (the
+ * server's programs, data directory and log), so a test can restart the server (test/support/postgres-control.ts).
+ *
  * Exits with the command's exit code; 2 when no server can be started (the message says how to install one).
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -124,7 +127,9 @@ try {
   started = true;
   console.error(`with-postgres: PostgreSQL on 127.0.0.1:${port} (data in ${data}); STATEK_TEST_POSTGRES=${url}`);
   exitCode = await new Promise<number>((resolve) => {
-    child = spawn(command[0]!, command.slice(1), { stdio: "inherit", env: { ...process.env, STATEK_TEST_POSTGRES: url } });
+    // The chaos tests restart the server (`pg_ctl restart -m immediate`): they need its programs, data and log.
+    const control = { STATEK_TEST_POSTGRES_BIN: binaries!, STATEK_TEST_POSTGRES_DATA: data, STATEK_TEST_POSTGRES_LOG: join(root, "server.log") };
+    child = spawn(command[0]!, command.slice(1), { stdio: "inherit", env: { ...process.env, STATEK_TEST_POSTGRES: url, ...control } });
     child.once("error", (error) => {
       console.error(`with-postgres: cannot run ${command[0]}: ${error.message}`);
       resolve(127);

@@ -8,15 +8,17 @@
  * handler checks); contracts for other implementations: `statek/store` (stores and their conformance suite),
  * `statek/executor` (executors and theirs), and `statek/testing` (`scriptedModel` and test helpers).
  */
+// First: on a Node.js too old for STATEK, importing it fails with a message saying so.
+import "./runtime/check-node-version.ts";
 
 /** Jobs: open a store, define agents, submit, step and inspect jobs. */
 export { Statek } from "./jobs/statek.ts";
 export type { StatekOptions, SubmitJobOptions, RunJobOptions, StepOptions } from "./jobs/statek.ts";
 export { Agent } from "./agents/agent.ts";
-export type { AgentOptions, OnMessage, PromptFileAgentOptions } from "./agents/agent.ts";
+export type { AgentOptions, AgentBreakerOptions, OnMessage, PromptFileAgentOptions } from "./agents/agent.ts";
 export type {
   OnModelText, ModelTextEvent, JobEvent, RecordedJobEvent, LiveJobEvent, RecordedEventBase, StatusChangeEvent, StepEndEvent, ConsoleEvent,
-  FutureSettledEvent, OtherJobEvent,
+  FutureSettledEvent, OtherJobEvent, AgentBreakerEvent,
 } from "./jobs/events/job-events.ts";
 export type { JobEventFilter, JobEventStream } from "./jobs/events/job-event-stream.ts";
 export type { JobSettings, JobMetadata, ToolsSchema } from "./agents/job-settings.ts";
@@ -25,11 +27,20 @@ export type {
   HistoryRecord, HistoryKind, HistoryRecordData, ModelResponseRecord, ConsoleRecord, SubmittedRecord, UserMessageRecord,
   RecordedToolCall, VariablesRecord, StatusRecord, WarmupRecord, DialogRecord, PostProcessedRecord, ErrorHandlerRecord,
   ModelAttemptRecord, RecordedUsage, RecordedProviderOptions, RecordedReplyPart, ApprovalRecord, ChildEndedRecord, DifficultyRecord, ReminderRecord,
+  TypeCheckRecord, RecordedTypeError,
 } from "./jobs/history/history.ts";
 export type { ApprovalDecisionOptions, PendingApproval, PendingApprovalFilter } from "./jobs/operate/approvals.ts";
-export type { StatekWorker, WorkerOptions, WorkerStopOptions, WorkerActivity, WorkerStats } from "./jobs/statek-worker.ts";
+export type { StatekWorker, WorkerOptions, WorkerStopOptions, WorkerActivity, WorkerStats, AgentLoop, AgentWorkerStats } from "./jobs/statek-worker.ts";
+export type { AgentHealth } from "./jobs/loops/agent-health.ts";
+export type { AgentOverview } from "./jobs/operate/agents-overview.ts";
 export { JOB_STATUSES } from "./store/store.ts";
 export type { JobStatus, JobFilter, JsonValue } from "./store/store.ts";
+
+/** Typed cells: each model-written cell is type-checked before it runs (docs/typed-cells.md). */
+export { TYPE_CHECK_MODES } from "./typecheck/type-check-mode.ts";
+export type { TypeCheckMode } from "./typecheck/type-check-mode.ts";
+export { CheckerThread } from "./typecheck/checker-thread.ts";
+export type { CheckerThreadOptions, HeapUsage } from "./typecheck/checker-thread.ts";
 
 /** Chat styles, warmup, harness limits and post-processors. */
 export { CHAT_STYLES, DEFAULT_CHAT_STYLE } from "./tools/chat-style.ts";
@@ -99,6 +110,7 @@ export { StatekError } from "./errors/statek-error.ts";
 export { ValidationError } from "./errors/validation-error.ts";
 export { NoSuchJobError } from "./errors/no-such-job-error.ts";
 export { NoSuchAgentError } from "./errors/no-such-agent-error.ts";
+export { NoEventVariableError } from "./errors/no-event-variable-error.ts";
 export { JobConflictError } from "./errors/job-conflict-error.ts";
 export { CorruptRecordError } from "./errors/corrupt-record-error.ts";
 export { StoreError } from "./errors/store-error.ts";
@@ -112,11 +124,13 @@ export { InvalidToolsScopeError } from "./errors/invalid-tools-scope-error.ts";
 export { JobFailedError } from "./errors/job-failed-error.ts";
 export { UnsupportedModelVersionError } from "./errors/unsupported-model-version-error.ts";
 export { InvalidModelStringError } from "./errors/invalid-model-string-error.ts";
+export { InvalidStoreUrlError } from "./errors/invalid-store-url-error.ts";
 export { NoSuchProviderError } from "./errors/no-such-provider-error.ts";
 export { LoadProviderPackageError } from "./errors/load-provider-package-error.ts";
 export { LoadApiKeyError } from "./errors/load-api-key-error.ts";
 export { ModelCallError } from "./errors/model-call-error.ts";
 export { ModelProviderError } from "./errors/model-provider-error.ts";
+export { PromptBlockedError } from "./errors/prompt-blocked-error.ts";
 export { IncompleteReplyError } from "./errors/incomplete-reply-error.ts";
 export { InvalidPromptFileError } from "./errors/invalid-prompt-file-error.ts";
 export { InvalidPricingError } from "./errors/invalid-pricing-error.ts";

@@ -144,7 +144,7 @@ describe("Anthropic Messages, through @ai-sdk/anthropic, by a real job", () => {
   it("fails the job naming the package's error for a request the API rejects (400, not retried)", async () => {
     const { view, requests } = await runJob([anthropicError(400, "invalid_request_error", "messages: roles must alternate")]);
     assert.equal(view.status, "FAILED");
-    assert.equal(view.error, "model call failed: AI_APICallError: messages: roles must alternate");
+    assert.equal(view.error?.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT"), "model call failed: AI_APICallError: messages: roles must alternate (anthropic.messages/claude-sonnet-4-5, HTTP 400, http://127.0.0.1:PORT/v1/messages)");
     assert.equal(requests.length, 1);
   });
 });

@@ -67,16 +67,16 @@ describe("statek show: durable state", () => {
   it("shows a suspended job's journal and the timer it waits for", async () => {
     const { code, stdout, stderr } = await statek("show", suspendedId, "--store", store);
     assert.equal(code, 0, stderr);
-    assert.match(stdout, /^journal {3}cell 0: 4 entries, 3 crossings, 0 results settled, 0 deliveries$/m);
+    assert.match(stdout, /^journal {3}cell 0 in progress: 3 calls out of the sandbox recorded \(4 journal entries; 0 results settled, 0 deliveries\)$/m);
     assert.match(stdout, /^ {2}cell #0 +done +book\(…\)$/m, "the tool call, with its result recorded");
     assert.match(stdout, /^ {2}cell #2 +done +future\(…\)$/m, "the wait");
-    assert.match(stdout, new RegExp(`^waits {5}1 pending\n {2}timer +${suspendedId}:0:2 +due \\d{4}-\\d\\d-\\d\\dT\\S+Z \\(in (59|60) min\\) +\\{"ms":3600000\\}$`, "m"));
+    assert.match(stdout, new RegExp(`^waits {5}1 pending\n {2}timer +${suspendedId}:0:2 +due \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [+-]\\d\\d:\\d\\d \\(in (59|60) min\\) +\\{"ms":3600000\\}$`, "m"));
   });
 
   it("marks an intent without its result as in doubt, and an unreadable entry as such", async () => {
     const { code, stdout } = await statek("show", doubtId, "--store", store);
     assert.equal(code, 0);
-    assert.match(stdout, /^journal {3}cell 0: 3 entries, 2 crossings/m);
+    assert.match(stdout, /^journal {3}cell 0 in progress: 2 calls out of the sandbox recorded \(3 journal entries/m);
     assert.match(stdout, /^ {2}#0 +done +Date\.now\(\)$/m);
     assert.match(stdout, /^ {2}#1 +in doubt +moveMeeting\(…\)$/m);
     assert.match(stdout, /^ {2}#2 +✗ TypeError: malformed journal item: not an object$/m);
@@ -141,7 +141,7 @@ describe("statek cancel and retry", () => {
   });
 
   it("has help for both", async () => {
-    for (const [name, synopsis] of [["cancel", "statek cancel <id> [--reason TEXT] [--agents MODULE] [--json] [--store PATH]"], ["retry", "statek retry <id> [--json] [--store PATH]"]]) {
+    for (const [name, synopsis] of [["cancel", "statek cancel <id> [--reason TEXT] [--agents MODULE] [--json] [--store STORE]"], ["retry", "statek retry <id> [--json] [--store STORE]"]]) {
       const { code, stdout } = await statek(name!, "--help");
       assert.equal(code, 0);
       assert.ok(stdout.startsWith(`Usage: ${synopsis}\n`), stdout);
@@ -178,7 +178,12 @@ describe("statek approvals, approve and deny", () => {
 
     const approved = await statek("approve", id.slice(0, 8), "--note", "invoice 17", "--by", "alice", "--store", store);
     assert.equal(approved.code, 0, approved.stderr);
-    assert.equal(approved.stdout, `approved request ${request!.requestId} of job ${id} (by alice)\n`);
+    // Decided without naming the request: the output says which request it was.
+    const approvedLines = approved.stdout.split("\n");
+    assert.equal(approvedLines[0], `approved request ${request!.requestId} of job ${id} (by alice)`);
+    assert.equal(approvedLines[1], "  tool       pay");
+    assert.equal(approvedLines[2], '  arguments  {"amount":450}');
+    assert.match(approvedLines[3]!, /^ {2}requested {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d \((\d+ (ms|s|min) ago|just now)\)$/);
     const twice = await statek("approve", id, request!.requestId, "--store", store);
     assert.equal(twice.code, 1);
     assert.match(twice.stderr, /^statek: cannot approve request \S+ of job \S+: ApprovalDecidedError: .*already approved by alice/);
@@ -190,7 +195,10 @@ describe("statek approvals, approve and deny", () => {
       assert.equal(next!.summary, "Pay 9,000 too?");
       const denied = await statek("deny", id, "--note", "not this month", "--json", "--store", store);
       assert.equal(denied.code, 0, denied.stderr);
-      assert.deepEqual(JSON.parse(denied.stdout), { jobId: id, requestId: next!.requestId, decision: "denied", by: userInfo().username || "cli" });
+      assert.deepEqual(JSON.parse(denied.stdout), {
+        jobId: id, requestId: next!.requestId, decision: "denied", by: userInfo().username || "cli",
+        tool: "requestApproval", args: next!.args, summary: "Pay 9,000 too?", requestedAt: next!.requestedAt.toISOString(),
+      });
       const done = await resumed.runJob(id);
       assert.equal(done.status, "DONE");
       assert.deepEqual(done.console, ["paid 450 (approved by alice: invoice 17)", "ApprovalDenied: not this month"]);
@@ -211,6 +219,6 @@ describe("statek approvals, approve and deny", () => {
     assert.equal(badLimit.code, 2);
     assert.match(badLimit.stderr, /--limit must be a whole number of at least 1 \(got '0'\)/);
     const { stdout } = await statek("deny", "--help");
-    assert.ok(stdout.startsWith("Usage: statek deny <id> [request] [--note TEXT] [--by NAME] [--json] [--store PATH]\n"), stdout);
+    assert.ok(stdout.startsWith("Usage: statek deny <id> [request] [--note TEXT] [--by NAME] [--json] [--store STORE]\n"), stdout);
   });
 });

@@ -178,7 +178,7 @@ describe("statek show", () => {
     const stdout = shown.replace(/^(── turn \d+ · model \([^)]*\)) · [^\n]* ──$/gm, "$1 ──");
     assert.equal(code, 0);
     assert.match(stdout, /^status    FAILED$/m);
-    assert.match(stdout, /^error     ✗ model call failed: ScriptExhaustedError: scriptedModel: the script has 1 turn and a 2nd request was made$/m);
+    assert.match(stdout, /^error     ✗ model call failed: ScriptExhaustedError: scriptedModel: the script has 1 turn and a 2nd request was made by job [0-9a-f-]+; add turns to the script \(each job replays it from its first turn\), or use a real model \(scripted\/scripted-model\)$/m);
     assert.match(stdout, /── turn 1 · model \(scripted\/scripted-model\) ──\n {4}console\.log\('hello'\)\n {2}> hello\n/);
     assert.match(stdout, /── status FAILED ──\n {2}✗ model call failed: ScriptExhaustedError: [^\n]+\n$/);
   });
@@ -280,11 +280,11 @@ describe("usage and stores", () => {
       assert.match(stdout, /worker +Run the store's jobs as a service\./);
     }
     const synopses = {
-      jobs: "statek jobs [--status S] [--agent R] [--role R] [--limit N] [--json] [--store PATH]",
-      worker: "statek worker [--agents MODULE] [--store PATH] [--concurrency N] [--lease-ms MS] [--grace-ms MS]",
-      submit: "statek submit <role> [--agents MODULE] [--var NAME=JSON …] [--param NAME=JSON …] [--message TEXT] [--store PATH] [--json]",
-      push: "statek push <id> <message> [--store PATH]",
-      show: "statek show <id> [--full] [--json] [--store PATH]",
+      jobs: "statek jobs [--status S] [--agent R] [--role R] [--limit N] [--json] [--store STORE]",
+      worker: "statek worker [--agents MODULE] [--store STORE] [--concurrency N] [--lease-ms MS] [--grace-ms MS]",
+      submit: "statek submit <role> [--agents MODULE] [--var NAME=JSON …] [--param NAME=JSON …] [--message TEXT] [--store STORE] [--json]",
+      push: "statek push <id> <message> [--store STORE]",
+      show: "statek show <id> [--full] [--json] [--store STORE]",
       help: "statek help [command]",
     };
     await Promise.all(Object.entries(synopses).flatMap(([name, synopsis]) =>
@@ -309,7 +309,7 @@ describe("usage and stores", () => {
       statek("help", "nope"),
     ]);
     assert.equal(unknown.code, 2);
-    assert.equal(unknown.stderr, "statek: unknown command 'jbos' (commands: worker, submit, push, jobs, show, approvals, approve, deny, cancel, retry, ui, mcp, help)\nRun 'statek --help' for usage.\n");
+    assert.equal(unknown.stderr, "statek: unknown command 'jbos'; did you mean 'statek jobs'? (commands: worker, submit, push, jobs, show, approvals, approve, deny, cancel, retry, agents, ui, mcp, help)\nRun 'statek --help' for usage.\n");
     assert.equal(option.code, 2);
     assert.equal(option.stderr, "statek: unknown option '--colour' for 'statek jobs'\nRun 'statek jobs --help' for usage.\n");
     assert.equal(missing.code, 2);
@@ -329,11 +329,11 @@ describe("usage and stores", () => {
     const { code, stdout, stderr } = await statek("jobs", "--store", missing);
     assert.equal(code, 1);
     assert.equal(stdout, "");
-    assert.equal(stderr, `statek: no store at ${missing} (run a job first, or pass --store)\n`);
+    assert.equal(stderr, `statek: no store at ${missing} (run a job first, or pass --store or set STATEK_STORE)\n`);
     assert.equal(existsSync(join(directory, "nowhere")), false);
     const byDefault = await statek("show", doneId);
     assert.equal(byDefault.code, 1);
-    assert.equal(byDefault.stderr, "statek: no store at ./statek-data/statek.db (run a job first, or pass --store)\n");
+    assert.equal(byDefault.stderr, "statek: no store at ./statek-data/statek.db (run a job first, or pass --store or set STATEK_STORE)\n");
     assert.equal(existsSync(join(directory, "statek-data")), false);
   });
 });

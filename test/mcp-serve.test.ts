@@ -172,6 +172,19 @@ describe("statek mcp serve --http", () => {
     });
     assert.equal(status, 403);
   });
+
+  it("refuses a browser page of another origin (the MCP specification's Origin check)", async () => {
+    const { port } = new URL(url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const sent = request({ host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { origin: "https://evil.example", "content-type": "application/json" } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      sent.on("error", reject);
+      sent.end("{}");
+    });
+    assert.equal(status, 403);
+  });
 });
 
 describe("statek mcp serve: usage", () => {

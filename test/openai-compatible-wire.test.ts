@@ -79,7 +79,7 @@ describe("OpenAI-compatible servers, through @ai-sdk/openai-compatible, by a rea
       });
       assert.match(shown, /\nusage {5}50 input \(0 cached\) · 5 output tokens · usage unknown for 1 model call \(not counted\)\n/);
       assert.match(shown, /── turn 1 · model \(ollama\.chat\/qwen3\) · usage unknown ──/);
-      assert.match(shown, /\n {2}✗ model attempt 1 failed after [\d,]+ ms, retried:\n {4}ModelProviderError: Upstream overloaded \(code 503\)\n/);
+      assert.match(shown, /\n {2}✗ model attempt 1 failed after [\d,]+ ms, retried:\n {4}ModelProviderError: Upstream overloaded \(code 503\) \(ollama\.chat\/qwen3, HTTP 503\)\n/);
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
@@ -103,7 +103,7 @@ describe("OpenAI-compatible servers, through @ai-sdk/openai-compatible, by a rea
     });
     assert.equal(view.exitStatus, "through", view.error ?? "");
     assert.deepEqual(delays, [5]);
-    assert.deepEqual(attempts(view).map((attempt) => [attempt.error, attempt.retried]), [["ModelProviderError: Rate limit exceeded: free-models-per-min (code 429)", true]]);
+    assert.deepEqual(attempts(view).map((attempt) => [attempt.error, attempt.retried]), [["ModelProviderError: Rate limit exceeded: free-models-per-min (code 429) (openrouter.chat/openai/gpt-5-mini, HTTP 429)", true]]);
   });
 
   it("surfaces an error in the body of a 200 answer with the provider's message — not 'Invalid JSON response' — retrying 429 and 5xx", async () => {
@@ -112,11 +112,14 @@ describe("OpenAI-compatible servers, through @ai-sdk/openai-compatible, by a rea
       agent: OPENROUTER,
     });
     assert.equal(retried.view.exitStatus, "done", retried.view.error ?? "");
-    assert.deepEqual(attempts(retried.view).map((attempt) => attempt.error), ["AI_APICallError: Rate limit exceeded", "AI_APICallError: Upstream provider error"]);
+    assert.deepEqual(attempts(retried.view).map((attempt) => attempt.error.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT")), [
+      "AI_APICallError: Rate limit exceeded (openrouter.chat/openai/gpt-5-mini, HTTP 429, http://127.0.0.1:PORT/api/v1/chat/completions)",
+      "AI_APICallError: Upstream provider error (openrouter.chat/openai/gpt-5-mini, HTTP 502, http://127.0.0.1:PORT/api/v1/chat/completions)",
+    ]);
 
     const refused = await runWireJob({ responses: [bodyError(400, "openai/gpt-5-mini is not a valid model ID")], agent: OPENROUTER });
     assert.equal(refused.view.status, "FAILED");
-    assert.equal(refused.view.error, "model call failed: AI_APICallError: openai/gpt-5-mini is not a valid model ID");
+    assert.equal(refused.view.error?.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT"), "model call failed: AI_APICallError: openai/gpt-5-mini is not a valid model ID (openrouter.chat/openai/gpt-5-mini, HTTP 400, http://127.0.0.1:PORT/api/v1/chat/completions)");
     assert.equal(refused.requests.length, 1, "a 400 is not retried");
   });
 });

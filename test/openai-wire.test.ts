@@ -76,9 +76,9 @@ describe("OpenAI chat completions, through @ai-sdk/openai, by a real job", () =>
       inputTokens: 2700, cachedInputTokens: 2304, outputTokens: 50,
       cost: Number(((396 * 0.25 + 2304 * 0.025 + 50 * 2) / 1e6).toFixed(10)),
     });
-    assert.deepEqual(attempts(view).map((attempt) => [attempt.turn, attempt.attempt, attempt.error, attempt.retried, attempt.usage]), [
-      [1, 1, "AI_APICallError: Rate limit reached for gpt-5-mini", true, undefined],
-      [2, 1, "AI_APICallError: The server had an error while processing your request.", true, undefined],
+    assert.deepEqual(attempts(view).map((attempt) => [attempt.turn, attempt.attempt, attempt.error.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT"), attempt.retried, attempt.usage]), [
+      [1, 1, "AI_APICallError: Rate limit reached for gpt-5-mini (openai.chat/gpt-5-mini, HTTP 429, http://127.0.0.1:PORT/v1/chat/completions)", true, undefined],
+      [2, 1, "AI_APICallError: The server had an error while processing your request. (openai.chat/gpt-5-mini, HTTP 500, http://127.0.0.1:PORT/v1/chat/completions)", true, undefined],
     ], "each failed attempt is in history, before the reply of its turn; an HTTP error spent no tokens");
     const kinds = view.history.map((record) => record.kind);
     assert.ok(kinds.indexOf("model-attempt") < kinds.indexOf("model-response"));
@@ -162,7 +162,7 @@ describe("OpenAI chat completions, through @ai-sdk/openai, by a real job", () =>
     ]);
     assert.equal(view.exitStatus, "whole");
     assert.deepEqual(attempts(view).map((attempt) => [attempt.error, attempt.text, attempt.usage]), [[
-      "IncompleteReplyError: the reply stream ended before the reply was finished (finish reason: interrupted)",
+      "IncompleteReplyError: the reply stream ended before the reply was finished (finish reason: interrupted) (openai.chat/gpt-5-mini)",
       "```ts\nexit('never finished",
       { inputTokens: null, cachedInputTokens: null, outputTokens: null },
     ]], "text arrived, so tokens were spent, but the provider never said how many");
@@ -180,7 +180,7 @@ describe("OpenAI chat completions, through @ai-sdk/openai, by a real job", () =>
     const error = openAiError(500, "The server had an error while processing your request.", "server_error");
     const { view, requests, delays } = await runJob([error, error, error]);
     assert.equal(view.status, "FAILED");
-    assert.equal(view.error, "model call failed after 3 attempts: AI_APICallError: The server had an error while processing your request.");
+    assert.equal(view.error?.replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT"), "model call failed after 3 attempts: AI_APICallError: The server had an error while processing your request. (openai.chat/gpt-5-mini, HTTP 500, http://127.0.0.1:PORT/v1/chat/completions)");
     assert.equal(requests.length, 3);
     assert.deepEqual(delays, [5, 10]);
     assert.deepEqual(attempts(view).map((attempt) => [attempt.attempt, attempt.retried]), [[1, true], [2, true], [3, false]]);

@@ -14,16 +14,16 @@ const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as
 /** Each subpath's runtime exports, sorted. Adding one is a decision: add it here too (and to `api/`). */
 const SURFACE: Record<string, string[]> = {
   ".": [
-    "Agent", "ApprovalDecidedError", "DIFFICULTIES", "answerTool", "ApprovalDenied", "ApprovalRequiredError", "CHAT_STYLES", "ChildJobFailed",
+    "Agent", "ApprovalDecidedError", "DIFFICULTIES", "answerTool", "ApprovalDenied", "ApprovalRequiredError", "CHAT_STYLES", "CheckerThread", "ChildJobFailed",
     "CorruptRecordError", "DEFAULT_CHAT_STYLE", "DEFAULT_HARNESS_LIMITS", "DEFAULT_MCP_TIMEOUT_MS",
     "DEFAULT_WORKSPACE_LIMITS", "FINAL_CHECK_MESSAGE", "FinalCheck", "InDoubtError", "IncompleteReplyError",
-    "InvalidJobStatusError", "InvalidModelStringError", "InvalidPricingError", "InvalidPromptFileError",
+    "InvalidJobStatusError", "InvalidModelStringError", "InvalidPricingError", "InvalidPromptFileError", "InvalidStoreUrlError",
     "InvalidToolArgumentsError", "InvalidToolsScopeError", "InvalidWorkspaceLimitError", "JOB_STATUSES",
     "JobCancelledError", "JobConflictError", "JobFailedError", "JobFinishedError", "JobNotWaitingError",
     "LoadApiKeyError", "LoadProviderPackageError", "McpConnectionError", "McpToolError", "ModelCallError",
-    "ModelProviderError", "NameError", "NoSuchAgentError", "NoSuchApprovalError", "NoSuchJobError",
+    "ModelProviderError", "PromptBlockedError", "NameError", "NoEventVariableError", "NoSuchAgentError", "NoSuchApprovalError", "NoSuchJobError",
     "NoSuchProviderError", "OpaqueValue", "PermissionError", "ReplayDivergence", "ResourceLimitError", "ScriptExhaustedError",
-    "ScriptedModel", "Statek", "StatekError", "StoreError", "StoredDefinition", "TimeoutError", "Tombstone",
+    "ScriptedModel", "Statek", "StatekError", "StoreError", "StoredDefinition", "TYPE_CHECK_MODES", "TimeoutError", "Tombstone",
     "UnsupportedModelVersionError", "ValidationError", "WaitKindError", "describeClass", "errorHandler", "llmRepr",
     "mcpServer", "mcpTools", "registerEnum", "registerFormatter", "scriptedModel", "tool",
   ],
@@ -31,7 +31,7 @@ const SURFACE: Record<string, string[]> = {
     "ScriptExhaustedError", "ScriptedModel", "runTestJob", "scriptedModel",
   ],
   "./store": [
-    "ACTIVE_STATUSES", "CorruptRecordError", "DEFAULT_STORE_PATH", "FUTURE_KINDS", "MAX_MEMORY_CONTEXTS", "FUTURE_STATES", "JOB_STATUSES",
+    "ACTIVE_STATUSES", "BREAKER_STATES", "CorruptRecordError", "DEFAULT_STORE_PATH", "FUTURE_KINDS", "MAX_MEMORY_CONTEXTS", "FUTURE_STATES", "JOB_STATUSES",
     "JobConflictError", "LeaseLostError", "NoSuchJobError", "SQLITE_SYNCHRONOUS_MODES", "STATUS_TRANSITIONS",
     "SqliteStore", "StoreError", "WAITING_STATUS", "WAIT_DOORS", "WaitKindError", "createSqliteStore", "createStore",
     "openStore", "runAdapterSuite", "runStoreSuite", "sampleJob", "sampleRecord",
@@ -40,16 +40,15 @@ const SURFACE: Record<string, string[]> = {
     "POSTGRES_MIGRATIONS", "POSTGRES_SCHEMA_VERSION", "PostgresStore", "createPostgresStore", "maskConnectionString",
   ],
   "./executor": [
-    "DEFAULT_VM_LIMITS", "QUICKJS_MAX_STACK_BYTES", "QUICKJS_MIN_VM_MEMORY_BYTES", "configureReadyVms",
-    "configureSandboxPool", "configureSlotPool", "createQuickJsExecutor", "createTrustedExecutor", "runWorkspaceSuite",
-    "sandboxThreadCount",
+    "DEFAULT_VM_LIMITS", "QUICKJS_MAX_STACK_BYTES", "QUICKJS_MIN_VM_MEMORY_BYTES", "SandboxPool", "createQuickJsExecutor",
+    "createTrustedExecutor", "runWorkspaceSuite",
   ],
   "./models": [
     "BUILT_IN_PRICING", "BUILT_IN_PROVIDERS", "DEFAULT_RETRY_POLICY", "MODEL_OPTION_KEYS", "REASONING_EFFORTS", "costOf", "createModelRegistry", "findPrice",
     "loadPricingFile", "parseModelString",
   ],
   "./format": [
-    "buildTimeline", "formatCost", "formatDuration", "formatError", "formatJobUsage", "formatMemoryBinding", "formatMemoryEntry", "formatTime", "formatUsage",
+    "buildTimeline", "formatCost", "formatDuration", "formatError", "formatJobUsage", "formatLocalTime", "formatMemoryBinding", "formatMemoryEntry", "formatRelativeTime", "formatSpan", "formatTime", "formatUsage",
     "postProcessVerdict", "timelineItem", "unusualFinish", "variableChanges",
   ],
   "./agents": [
@@ -122,7 +121,9 @@ describe("the public API", () => {
     for (const subpath of Object.keys(SURFACE)) {
       const code = readFileSync(sourceOf(subpath), "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/^\s*\/\/.*$/gm, "");
       const statements = code.split(";").map((statement) => statement.trim()).filter(Boolean);
-      const other = statements.filter((statement) => !/^export (type )?\{[^}]*\} from "\.{1,2}\/[^"]+\.ts"$/.test(statement));
+      // The one exception, first in every entry: the Node.js version check, which must run before anything else.
+      assert.match(statements[0] ?? "", /^import "(\.{1,2}\/)+runtime\/check-node-version\.ts"$/, `${subpath}: the Node.js version check comes first`);
+      const other = statements.slice(1).filter((statement) => !/^export (type )?\{[^}]*\} from "\.{1,2}\/[^"]+\.ts"$/.test(statement));
       assert.deepEqual(other, [], `${subpath}: only export { … } from "…" statements`);
     }
   });

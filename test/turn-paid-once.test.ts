@@ -79,6 +79,61 @@ describe("a turn is paid once", () => {
     });
   });
 
+  it("a step that cannot commit after its reply came is done again with the reply it journaled, not a second call", async () => {
+    await withFile(async (file) => {
+      const abort = new AbortController();
+      // The step is given up just as the reply arrives (its worker stopping, its store gone past the retries).
+      const model = new SlowModel([ts("print('ran once')\nexit(7)"), ts("exit('asked again')")], async (call) => {
+        if (call === 1) setTimeout(() => abort.abort(new Error("stopping")), 0);
+      });
+      const agent = new Agent({ role: "worker", model });
+      const statek = await Statek.open({ store: file, agents: [agent] });
+      try {
+        const { id } = await statek.submitJob(agent);
+        await assert.rejects(statek.step(id, { signal: abort.signal }));
+        assert.equal((await statek.getJob(id))?.status, "READY", "nothing was committed");
+        const view = await statek.runJob(id);
+        assert.equal(view.status, "DONE", view.error ?? "");
+        assert.equal(view.exitStatus, 7);
+        assert.equal(model.calls, 1, "the turn was paid once");
+        assert.deepEqual(view.console, ["ran once"]);
+        assert.equal(view.history.filter((record) => record.kind === "model-response").length, 1);
+      } finally {
+        await statek.close();
+      }
+    });
+  });
+
+  it("a journaled reply taken after a message arrived is marked as not having seen it, and the model reads the message after it", async () => {
+    await withFile(async (file) => {
+      const abort = new AbortController();
+      const model = new SlowModel([ts("print('first')"), ts("exit(7)"), ts("exit('asked again')")], async (call) => {
+        if (call === 1) setTimeout(() => abort.abort(new Error("stopping")), 0);
+      });
+      const agent = new Agent({ role: "worker", model });
+      const statek = await Statek.open({ store: file, agents: [agent] });
+      try {
+        const { id } = await statek.submitJob(agent);
+        await assert.rejects(statek.step(id, { signal: abort.signal }));
+        await statek.pushMessage(id, "also check Friday");
+        const view = await statek.runJob(id);
+        assert.equal(view.status, "DONE", view.error ?? "");
+        assert.equal(view.exitStatus, 7);
+        assert.equal(model.calls, 2, "two turns, two model calls");
+        const message = view.history.find((record) => record.kind === "user-message");
+        const first = view.history.find((record) => record.kind === "model-response" && record.data.turn === 1);
+        assert.ok(message && first?.kind === "model-response");
+        assert.deepEqual(first.data.unseen, [message.seq]);
+        const second = transcript(model.requests[1]!.messages);
+        const reply = second.findIndex((line) => line.startsWith("assistant:") && line.includes("print('first')"));
+        const pushed = second.findIndex((line) => line.includes("also check Friday"));
+        assert.ok(reply >= 0 && pushed > reply, second.join("\n"));
+      } finally {
+        await statek.close();
+      }
+    });
+  });
+
   it("a dialog reply that ends the turn while a message arrives: delivered, not asked again, and the turn opens for the message", async () => {
     await withFile(async (file) => {
       const client = await Statek.open({ store: file });

@@ -64,9 +64,10 @@ describe("worker wake-ups", () => {
     const worker = statek.worker({ eventRetentionMs: 0 });
     try {
       await worker.start();
-      // The listener's self-test, and the look that follows it, come first.
+      // The listener's self-test, and what its hint asks for, come first: the scheduler's look at once, the
+      // checked futures' listing once their second between listings has passed.
       while ((statek.store as ReturnType<typeof createPostgresStore>).wakeupMode !== "listen") await pause(20);
-      await pause(200);
+      await pause(1_300);
       const idle = await statementsDuring(() => pause(1_500));
       assert.deepEqual(idle, [], "an idle worker sends no query while no hint comes");
       const { id } = await client.submitJob(waker);

@@ -23,6 +23,7 @@ import { parseWarmup, type WarmupBlock, type WarmupSource } from "./warmup-block
 import type { OnModelText } from "./model-text.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
 import { SYSTEM_TOOLS } from "./system-tools.ts";
+import { delegateTaskTool } from "./delegate-task.ts";
 import { isIdentifier } from "../tools/is-identifier.ts";
 import { WORKSPACE_GLOBALS_NOTE } from "../workspace/workspace-notes.ts";
 import { loadExamples, type Example, type ExamplesSource } from "./examples.ts";
@@ -61,6 +62,11 @@ export interface AgentOptions extends JobSettings {
   tools?: AgentTools;
   /** Framework tools every job of this agent has besides its own. @default `brief` and `docstr` */
   systemTools?: readonly Tool[];
+  /**
+   * Agents this one may hand work to as sub-tasks: its jobs get the system tool `delegateTask(role, { message,
+   * vars })`, which starts a child job of one of them and returns its handle.
+   */
+  delegates?: readonly Agent[];
   /**
    * Names of the tools agent code may call, checked by the broker on every call (prompt visibility is not
    * authorization); a job may replace it (`submitJob({ allowedTools })`). @default every tool
@@ -114,7 +120,26 @@ export interface AgentOptions extends JobSettings {
    * of checks adds to the named ones rather than replacing them.
    */
   postProcessors?: readonly PostProcessor[];
+  /**
+   * The variable an agent event arrives in (`statek.pushAgentEvent(role, event)`: one job per event, the event
+   * bound to this name). @default the one name the agent's warmup reads without declaring it
+   */
+  eventVariable?: string;
+  /**
+   * The agent's circuit breaker: after `failures` of its jobs ended `FAILED` in a row — or one failed in its
+   * warmup — loops and events create no more of its jobs until `statek.resetAgent(role)`. @default { failures: 3 }
+   */
+  breaker?: AgentBreakerOptions;
 }
+
+/** What {@link AgentOptions.breaker} accepts. */
+export interface AgentBreakerOptions {
+  /** Jobs ended `FAILED` in a row that open the breaker (at least 1). @default 3 */
+  failures?: number;
+}
+
+/** Default of {@link AgentBreakerOptions.failures}. */
+export const DEFAULT_BREAKER_FAILURES = 3;
 
 /** What {@link Agent.fromPromptFile} takes besides the file: the parts of an agent that are code, and settings that win over the file's. */
 export type PromptFileAgentOptions = Omit<AgentOptions, "role" | "systemPrompt" | "metadata"> & {
@@ -134,6 +159,19 @@ interface AgentDefaults {
 }
 
 const defaults = new WeakMap<Agent, AgentDefaults>();
+
+/** The `delegates` option, checked: agents with distinct roles. */
+function checkDelegates(given: unknown, label: string): readonly Agent[] {
+  if (given === undefined) return Object.freeze([]);
+  if (!Array.isArray(given)) throw new TypeError(`${label}: delegates must be a list of agents, got ${kindOf(given)}`);
+  const roles = new Set<string>();
+  for (const candidate of given) {
+    if (!(candidate instanceof Agent)) throw new TypeError(`${label}: every entry of delegates must be an Agent (got ${kindOf(candidate)})`);
+    if (roles.has(candidate.role)) throw new TypeError(`${label}: delegates lists two agents with the role '${candidate.role}'`);
+    roles.add(candidate.role);
+  }
+  return Object.freeze([...(given as Agent[])]);
+}
 
 /**
  * The system prompt of an agent that gives none: how to reply in its chat style, that variables persist, how to
@@ -190,6 +228,8 @@ export class Agent {
    * those do not take. The workspace installs all of them; hidden ones are refused to agent code.
    */
   readonly registry: ToolRegistry;
+  /** The agents this one delegates sub-tasks to (`delegateTask`). */
+  readonly delegates: readonly Agent[];
   /** Names of the tools agent code may call, or `undefined` for every non-hidden tool. */
   readonly allowedTools: readonly string[] | undefined;
   readonly context: Readonly<Record<string, unknown>>;
@@ -215,6 +255,10 @@ export class Agent {
   readonly documents: readonly AgentDocument[];
   /** Reminders of a dialog agent (see {@link AgentOptions.reminders}). */
   readonly reminders: readonly Reminder[];
+  /** The variable agent events arrive in, when given (else found from the warmup when an event is taken). */
+  readonly eventVariable: string | undefined;
+  /** The circuit breaker's settings, defaults applied. */
+  readonly breaker: Readonly<Required<AgentBreakerOptions>>;
 
   constructor(options: AgentOptions) {
     if (typeof options !== "object" || options === null) throw new TypeError(`Agent: expected options such as { role: "assistant" }, got ${kindOf(options)}`);
@@ -241,6 +285,7 @@ export class Agent {
     for (const candidate of systemTools) {
       if (!isTool(candidate)) throw new TypeError(`${label}: every entry of systemTools must be made with tool() (got ${kindOf(candidate)})`);
     }
+    const delegates = checkDelegates(options.delegates, label);
     // The settings: typed options over metadata; harness limits leave the metadata for `harness`.
     const given = checkMetadataObject(options.metadata, label);
     if (typeof options.model === "string") given.MODEL = checkModelString(options.model, label);
@@ -260,7 +305,7 @@ export class Agent {
       ...(documents.length ? documentTools(documents) : []),
       ...(usesDifficulty(metadata, options.systemPrompt, examples) ? [panicTool] : []),
     ];
-    const registry = new ToolRegistry({ tools: [...tools, ...contextTools], systemTools: [...systemTools, ...knowledge] });
+    const registry = new ToolRegistry({ tools: [...tools, ...contextTools], systemTools: [...systemTools, ...knowledge, ...(delegates.length ? [delegateTaskTool(delegates)] : [])] });
     const style = checkMetadataSettings(metadata, registry.all, label);
     if (options.onMessage !== undefined && typeof options.onMessage !== "function") throw new TypeError(`${label}: onMessage must be a function`);
     if (options.onModelText !== undefined && typeof options.onModelText !== "function") throw new TypeError(`${label}: onModelText must be a function`);
@@ -271,10 +316,20 @@ export class Agent {
       }
       codePostProcessors.push(processor);
     }
+    if (options.eventVariable !== undefined && !(typeof options.eventVariable === "string" && isIdentifier(options.eventVariable))) {
+      throw new TypeError(`${label}: eventVariable must be an identifier such as "order", got ${JSON.stringify(options.eventVariable) ?? kindOf(options.eventVariable)}`);
+    }
+    const breaker = options.breaker ?? {};
+    if (typeof breaker !== "object" || breaker === null) throw new TypeError(`${label}: breaker must be an object such as { failures: 3 }, got ${kindOf(breaker)}`);
+    const failures = breaker.failures ?? DEFAULT_BREAKER_FAILURES;
+    if (!(Number.isSafeInteger(failures) && failures >= 1)) throw new TypeError(`${label}: breaker.failures must be an integer of at least 1, got ${String(failures)}`);
     this.role = options.role;
+    this.eventVariable = options.eventVariable;
+    this.breaker = Object.freeze({ failures });
     this.systemPrompt = options.systemPrompt ?? defaultSystemPrompt(style, registry);
     this.tools = Object.freeze([...tools]);
     this.registry = registry;
+    this.delegates = delegates;
     this.allowedTools = options.allowedTools === undefined ? undefined : Object.freeze(checkAllowedTools(this, options.allowedTools, label));
     this.context = Object.freeze({ ...options.context });
     this.metadata = metadata;

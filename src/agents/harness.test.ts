@@ -4,6 +4,8 @@ import { z } from "zod";
 import { Agent, Statek, scriptedModel, tool, type HarnessLimits, type ScriptedTurn, type StatekOptions } from "../index.ts";
 
 const ts = (code: string) => "```ts\n" + code + "\n```";
+/** A cell that raises a NameError when it runs (marked for the type checker, which would refuse it first). */
+const NAME_ERROR = ts("// @ts-expect-error: there is no x\nx.y");
 
 async function run(turns: ScriptedTurn[], limits: HarnessLimits, options: Partial<StatekOptions> & { metadata?: Record<string, string> } = {}) {
   const model = scriptedModel(turns);
@@ -31,7 +33,7 @@ describe("harness limits", () => {
 
   it("fails a job whose turns raise exceptions too many times in a row, and resets the run on a clean turn", async () => {
     const { view } = await run(
-      [ts("x.y"), ts("print('fine')"), ts("x.y"), ts("x.y"), ts("exit()")],
+      [NAME_ERROR, ts("print('fine')"), NAME_ERROR, NAME_ERROR, ts("exit()")],
       { maxConsecutiveExceptions: 1 },
     );
     assert.equal(view.status, "FAILED");

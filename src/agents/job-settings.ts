@@ -24,6 +24,7 @@ import { parsePostProcessors } from "./parse-post-processors.ts";
 import { checkTemperature } from "../models/model-call-settings.ts";
 import { defaultDifficultyOf, parseDifficulty, parseModelChoice, type Difficulty } from "./difficulty.ts";
 import { parseLocale } from "./locale.ts";
+import { TYPE_CHECK_MODES, isTypeCheckMode, typeCheckModeOf, type TypeCheckMode } from "../typecheck/type-check-mode.ts";
 import { errorMessage } from "../errors/error-text.ts";
 
 /** The JSON Schema profile of the formal tools offered to the model (`TOOLS_SCHEMA`). */
@@ -76,6 +77,13 @@ export interface JobSettings {
   /** With a job `locale`, add the language hint to the user's messages (`AUTO_LANG_HINT`). @default true */
   languageHint?: boolean;
   /**
+   * What happens to a model-written cell with type errors (`TYPE_CHECK`): every cell is type-checked against the
+   * declarations the model was shown and the workspace's variables before it runs; `"refuse"` does not run a cell
+   * with errors (the model reads them; it counts as an exception), `"warn"` prints them and runs it, `"off"` does not
+   * check. See docs/typed-cells.md. @default "refuse"
+   */
+  typeCheck?: TypeCheckMode;
+  /**
    * Harness limits (`MAX_TURNS`, `MAX_EXCEPTIONS`, `MAX_CONSECUTIVE_EXCEPTIONS`, `MAX_TOKENS`, `MAX_COST`); a limit
    * left out comes from the next level (the agent, then `Statek.open({ harness })`, then the defaults).
    */
@@ -94,6 +102,7 @@ const METADATA_KEYS = {
   defaultDifficulty: "DEFAULT_DIFFICULTY",
   languageRule: "AUTO_LANG_RULE",
   languageHint: "AUTO_LANG_HINT",
+  typeCheck: "TYPE_CHECK",
 } as const satisfies Record<Exclude<keyof JobSettings, "harness">, string>;
 
 const TOOLS_SCHEMAS: readonly ToolsSchema[] = ["strict", "plain"];
@@ -114,7 +123,7 @@ export function checkMetadataObject(metadata: unknown, label: string): Record<st
  */
 export function applyTypedSettings(metadata: Readonly<Record<string, JsonValue>>, settings: JobSettings, label: string): Record<string, JsonValue> {
   const result = { ...metadata };
-  const { chatStyle, toolsScope, toolsSchema, xmlBoxConsole, defaultAcl, temperature, provider, defaultDifficulty, languageRule, languageHint } = settings;
+  const { chatStyle, toolsScope, toolsSchema, xmlBoxConsole, defaultAcl, temperature, provider, defaultDifficulty, languageRule, languageHint, typeCheck } = settings;
   if (chatStyle !== undefined) {
     if (!isChatStyle(chatStyle)) throw new TypeError(`${label}: chatStyle must be one of ${CHAT_STYLES.join(", ")}, got ${JSON.stringify(chatStyle)}`);
     result[METADATA_KEYS.chatStyle] = chatStyle;
@@ -151,6 +160,10 @@ export function applyTypedSettings(metadata: Readonly<Record<string, JsonValue>>
     if (value === undefined) continue;
     if (typeof value !== "boolean") throw new TypeError(`${label}: ${name} must be true or false, got ${JSON.stringify(value)}`);
     result[METADATA_KEYS[name]] = value;
+  }
+  if (typeCheck !== undefined) {
+    if (!isTypeCheckMode(typeCheck)) throw new TypeError(`${label}: typeCheck must be one of ${TYPE_CHECK_MODES.map((mode) => JSON.stringify(mode)).join(", ")}, got ${JSON.stringify(typeCheck)}`);
+    result[METADATA_KEYS.typeCheck] = typeCheck;
   }
   return result;
 }
@@ -257,6 +270,11 @@ export function checkMetadataSettings(metadata: Readonly<Record<string, JsonValu
   const box = text(METADATA_KEYS.xmlBoxConsole);
   if (box && !TAG_NAME.test(box)) throw new TypeError(`${label}: metadata XML_BOX_CONSOLE must be an XML tag name such as "CONSOLE", got ${JSON.stringify(box)}`);
   text(METADATA_KEYS.defaultAcl);
+  try {
+    typeCheckModeOf(metadata);
+  } catch (error) {
+    throw new TypeError(`${label}: ${(error as Error).message}`);
+  }
   const postProcessors = text("POST_PROCESSORS");
   if (postProcessors !== undefined) {
     try {

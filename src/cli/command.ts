@@ -59,8 +59,8 @@ export const HELP_OPTION: CommandOption = { type: "boolean", short: "h", descrip
 /** `--store`, which every command that reads jobs takes. */
 export const STORE_OPTION: CommandOption = {
   type: "string",
-  valueName: "PATH",
-  description: `The SQLite store to read (default ${DEFAULT_STORE_PATH}).`,
+  valueName: "STORE",
+  description: `A SQLite file or a postgres:// URL (default $STATEK_STORE, else ${DEFAULT_STORE_PATH}).`,
 };
 
 /** `--json`, for commands that can print machine-readable output. */
@@ -70,5 +70,5 @@ export const JSON_OPTION: CommandOption = { type: "boolean", description: "Print
 export const AGENTS_OPTION: CommandOption = {
   type: "string",
   valueName: "MODULE",
-  description: "A module exporting the agents (by name, as an `agents` array, or as its default export).",
+  description: "A module exporting the agents (by name, as an `agents` array, or as its default export; default $STATEK_AGENTS).",
 };

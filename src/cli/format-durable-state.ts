@@ -7,7 +7,7 @@
 import type { FutureRow, Journal, JsonValue, Lease } from "../store/store.ts";
 import { decodeJournalItem } from "../workspace/cell-journal.ts";
 import { formatError } from "../tools/call-tool.ts";
-import { formatTime } from "../format/format-time.ts";
+import { formatLocalTime, formatRelativeTime } from "../format/format-time.ts";
 import { readField } from "./read-field.ts";
 import { truncateLine } from "./truncate-text.ts";
 
@@ -66,7 +66,11 @@ export function formatJournal(journal: Journal, lease: Lease | null, now: number
     }
   }
   const running = lease !== null && lease.until > now;
-  const lines = [`journal   cell ${journal.cell}: ${journal.entries.length} entries, ${crossings.length} crossings, ${settled} results settled, ${deliveries} deliveries`];
+  // Plain words for the operator: a crossing is a call out of the sandbox (a tool, a wait, the clock).
+  const lines = [
+    `journal   cell ${journal.cell} in progress: ${crossings.length} call${crossings.length === 1 ? "" : "s"} out of the sandbox recorded` +
+      ` (${journal.entries.length} journal entries; ${settled} result${settled === 1 ? "" : "s"} settled, ${deliveries} deliver${deliveries === 1 ? "y" : "ies"})`,
+  ];
   for (const crossing of crossings) {
     const state = crossing.state === "done" ? "done" : running ? "running" : "in doubt";
     const seq = `${crossing.part ? `${crossing.part} ` : ""}#${crossing.seq}`;
@@ -91,17 +95,10 @@ export function formatWaits(futures: readonly FutureRow[], now: number): string[
     const data = readField(future, "data");
     const parts = [kind.ok ? kind.value.padEnd(8) : `✗ ${kind.error}`, future.key];
     if (!wakeAt.ok) parts.push(`✗ ${wakeAt.error}`);
-    else if (wakeAt.value !== null) parts.push(`${kind.ok && kind.value === "timer" ? "due" : "times out"} ${formatTime(wakeAt.value)} (${relative(wakeAt.value - now)})`);
+    else if (wakeAt.value !== null) parts.push(`${kind.ok && kind.value === "timer" ? "due" : "times out"} ${formatLocalTime(wakeAt.value)} (${formatRelativeTime(wakeAt.value, now)})`);
     if (!data.ok) parts.push(`✗ ${data.error}`);
     else if (data.value !== null) parts.push(truncateLine(JSON.stringify(data.value), 120));
     lines.push(`  ${parts.join("  ")}`);
   }
   return lines;
-}
-
-/** `in 5 min`, `3 s ago`. */
-function relative(ms: number): string {
-  const abs = Math.abs(ms);
-  const text = abs < 1_000 ? `${Math.round(abs)} ms` : abs < 60_000 ? `${Math.round(abs / 1_000)} s` : abs < 3_600_000 ? `${Math.round(abs / 60_000)} min` : `${Math.round(abs / 3_600_000)} h`;
-  return ms >= 0 ? `in ${text}` : `${text} ago`;
 }

@@ -6,13 +6,13 @@ import type { JobRow, JsonValue } from "../store/store.ts";
 import { formatJobUsage } from "../format/format-job-usage.ts";
 import { llmRepr } from "../tools/llm-repr.ts";
 import { formatExitStatus } from "./format-exit-status.ts";
-import { formatTime } from "../format/format-time.ts";
+import { formatLocalTime, formatRelativeTime } from "../format/format-time.ts";
 import { prefixLines } from "./prefix-lines.ts";
 import { readField } from "./read-field.ts";
 import { truncateBlock, type BlockLimits } from "./truncate-text.ts";
 
-/** The header lines of a job; corrupt fields show their error instead of a value. */
-export function formatJobHeader(row: JobRow, limits: BlockLimits | null): string[] {
+/** The header lines of a job, times in the local zone; corrupt fields show their error instead of a value. */
+export function formatJobHeader(row: JobRow, limits: BlockLimits | null, now: number = Date.now()): string[] {
   const lines: string[] = [];
   const field = (label: string, text: string) => lines.push(...prefixLines(text.split("\n"), `${label.padEnd(9)} `));
   const show = <Key extends keyof JobRow>(label: string, key: Key, format: (value: JobRow[Key]) => string | null) => {
@@ -25,11 +25,11 @@ export function formatJobHeader(row: JobRow, limits: BlockLimits | null): string
   show("role", "role", (role) => role);
   show("status", "status", (status) => status);
   show("turns", "turns", (turns) => String(turns));
-  show("created", "createdAt", formatTime);
-  show("updated", "updatedAt", formatTime);
+  show("created", "createdAt", (at) => `${formatLocalTime(at)} (${formatRelativeTime(at, now)})`);
+  show("updated", "updatedAt", (at) => `${formatLocalTime(at)} (${formatRelativeTime(at, now)})`);
   show("usage", "usage", formatJobUsage);
   show("parent", "parentId", (parentId) => parentId);
-  show("pending", "pendingSeq", (seq) => (seq === null ? null : `history[${seq}]: a committed model response not executed yet`));
+  show("pending", "pendingSeq", (seq) => (seq === null ? null : `the model's last reply is saved and runs at the job's next step (history entry ${seq})`));
   show("params", "params", (params) => formatObject(params, limits));
   show("metadata", "metadata", (metadata) => formatObject(metadata, limits));
   show("exit", "exitStatus", (text) => (text === null ? null : truncateBlock(formatExitStatus(text), limits).join("\n")));

@@ -11,7 +11,7 @@ import { llmRepr } from "../tools/llm-repr.ts";
 import { formatConsoleEntry } from "./format-console-entry.ts";
 import { formatExitStatus } from "./format-exit-status.ts";
 import { formatUsage } from "../format/format-usage.ts";
-import { formatTime } from "../format/format-time.ts";
+import { formatLocalTime } from "../format/format-time.ts";
 import { formatRequestedCall, formatToolCall } from "./format-tool-call.ts";
 import { prefixLines } from "./prefix-lines.ts";
 import { CONSOLE_ENTRIES_PER_TURN, OUTPUT_LIMITS, RESULT_LIMITS, limitsFor, type TimelineOptions } from "./timeline-limits.ts";
@@ -97,7 +97,7 @@ function rule(title: string): string {
 function formatRecord(record: HistoryRecord, options: TimelineOptions): string[] {
   switch (record.kind) {
     case "submitted": {
-      const lines = [rule(`submitted ${formatTime(record.at)}`)];
+      const lines = [rule(`submitted ${formatLocalTime(record.at)}`)];
       const vars = record.data.vars ?? [];
       if (vars.length) lines.push(`  vars: ${vars.map((entry) => `${entry.name}: ${entry.type}`).join(", ")}`);
       if (Object.keys(record.data.params ?? {}).length) {
@@ -162,6 +162,16 @@ function formatRecord(record: HistoryRecord, options: TimelineOptions): string[]
       if (result) lines.push(...prefixLines(truncateBlock(result, limitsFor(options, RESULT_LIMITS)), "    result: "));
       if (reason) lines.push(...prefixLines(String(reason).split("\n"), "    reason: "));
       return lines;
+    }
+    case "type-check": {
+      const { part, outcome, errors, more, reason } = record.data;
+      const count = errors.length + (more ?? 0);
+      const codes = [...new Set(errors.map((error) => `TS${error.code}`))].join(", ");
+      const found = count ? `${count} type error${count === 1 ? "" : "s"} (${codes})` : "";
+      const where = part === "cell" ? "" : ` ${part}`;
+      if (outcome === "refused") return [`  ✗ type check${where}: cell refused, not run — ${found}`];
+      if (outcome === "warned") return [`  ⚠ type check${where}: ${found}; the cell ran (TYPE_CHECK warn)`];
+      return [`  ⚠ type check${where}: not checked, the cell ran — ${reason ?? "no reason given"}`];
     }
     default:
       // Kinds without a layout of their own (error-handler) are shown as their data.

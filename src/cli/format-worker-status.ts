@@ -28,6 +28,8 @@ export function formatWorkerActivity(activity: WorkerActivity, now: Date = new D
       return `${time} worker: ${formatError(activity.error)}`;
     case "lease-late":
       return `${time} job ${activity.jobId}: its lease went ${activity.unrenewedMs} ms without a renewal (it lasts ${activity.leaseMs} ms): the event loop stalled; another worker may have taken the job over, and the calls it had in flight are then in doubt`;
+    case "check-error":
+      return `${time} ${activity.jobId ? `job ${activity.jobId}: ` : ""}checked future${activity.key ? ` ${activity.key}` : "s"}: ${formatError(activity.error)} (checked again later)`;
     case "owner-gone":
       return `${time} worker ${activity.owner} is gone (no such process): took over its ${activity.leases} ${activity.leases === 1 ? "job" : "jobs"} without waiting for the leases to expire`;
   }

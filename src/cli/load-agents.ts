@@ -10,6 +10,17 @@ import { pathToFileURL } from "node:url";
 import { Agent } from "../agents/agent.ts";
 import { formatError } from "../tools/call-tool.ts";
 import { CliError } from "../errors/cli-error.ts";
+import { syntaxErrorLocation } from "./syntax-error-location.ts";
+
+/** The environment variable read for the agents module when `--agents` is not given. */
+export const AGENTS_ENV = "STATEK_AGENTS";
+
+/** The agents module a command uses: `--agents`, else `STATEK_AGENTS` (empty counts as not set). */
+export function agentsModuleOf(given: string | boolean | string[] | undefined): string | undefined {
+  if (typeof given === "string") return given;
+  const fromEnv = process.env[AGENTS_ENV];
+  return fromEnv !== undefined && fromEnv.trim() !== "" ? fromEnv : undefined;
+}
 
 /**
  * The agents `path` exports, in export order without repeats. Fails (exit code 1) when the module cannot be
@@ -22,7 +33,9 @@ export async function loadAgents(path: string, command: string): Promise<Agent[]
   try {
     exported = (await import(url)) as Record<string, unknown>;
   } catch (error) {
-    throw new CliError({ message: `${command}: cannot load the agents module ${path}: ${formatError(error)}`, cause: error });
+    const at = syntaxErrorLocation(error, resolve(path));
+    const where = at ? ` at ${path}:${at.line}:${at.column}\n  ${at.text}\n  ${" ".repeat(at.column - 1)}^` : "";
+    throw new CliError({ message: `${command}: cannot load the agents module ${path}: ${formatError(error)}${where}`, cause: error });
   }
   const found: Agent[] = [];
   const foreign: string[] = [];

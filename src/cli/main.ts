@@ -10,6 +10,7 @@
 import { CliError } from "../errors/cli-error.ts";
 import { PROCESS_IO, type CliIo } from "./cli-io.ts";
 import type { Command } from "./command.ts";
+import { agentsCommand } from "./commands/agents.ts";
 import { approvalsCommand } from "./commands/approvals.ts";
 import { cancelCommand } from "./commands/cancel.ts";
 import { approveCommand, denyCommand } from "./commands/decide-approval.ts";
@@ -26,9 +27,10 @@ import { formatCommandHelp, formatOverview } from "./format-usage.ts";
 import { packageVersion } from "./package-version.ts";
 import { parseCommandLine } from "./parse-command-line.ts";
 import { formatError } from "../tools/call-tool.ts";
+import { closestName } from "./closest-name.ts";
 
 /** The commands, in the order `statek --help` lists them. */
-export const COMMANDS: readonly Command[] = [workerCommand, submitCommand, pushCommand, jobsCommand, showCommand, approvalsCommand, approveCommand, denyCommand, cancelCommand, retryCommand, uiCommand, mcpCommand, helpCommand];
+export const COMMANDS: readonly Command[] = [workerCommand, submitCommand, pushCommand, jobsCommand, showCommand, approvalsCommand, approveCommand, denyCommand, cancelCommand, retryCommand, agentsCommand, uiCommand, mcpCommand, helpCommand];
 
 /**
  * Runs one command line and resolves to its exit code. Never throws: every failure is reported on `stderr`.
@@ -71,12 +73,12 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     io.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
-  if (name.startsWith("-")) {
-    throw new CliError({ message: `unknown option '${name}' (options go after the command, as in 'statek jobs ${name}')`, exitCode: 2 });
-  }
+  if (name.startsWith("-")) throw new CliError({ message: unknownTopLevelOption(name), exitCode: 2 });
   const command = COMMANDS.find((candidate) => candidate.name === name);
   if (!command) {
-    throw new CliError({ message: `unknown command '${name}' (commands: ${COMMANDS.map((known) => known.name).join(", ")})`, exitCode: 2 });
+    const names = COMMANDS.map((known) => known.name);
+    const near = closestName(name, names);
+    throw new CliError({ message: `unknown command '${name}'${near ? `; did you mean 'statek ${near}'?` : ""} (commands: ${names.join(", ")})`, exitCode: 2 });
   }
   const parsed = parseCommandLine(command, rest);
   if (parsed.help) {
@@ -84,4 +86,14 @@ async function dispatch(argv: readonly string[], io: CliIo): Promise<number> {
     return 0;
   }
   return command.run({ values: parsed.values, positionals: parsed.positionals, io, commands: COMMANDS });
+}
+
+/** What to say of an option given before any command: the top-level option meant, or commands that take it. */
+function unknownTopLevelOption(name: string): string {
+  const near = closestName(name.replace(/^-+/, ""), ["help", "version"]);
+  if (near !== undefined || /^-[vV]$/.test(name)) return `unknown option '${name}'; did you mean 'statek --${near ?? "version"}'?`;
+  const option = name.replace(/^--/, "").split("=")[0]!;
+  const takers = COMMANDS.filter((command) => name.startsWith("--") && option in command.options).map((command) => command.name);
+  if (takers.length) return `unknown option '${name}' before a command; options go after it, as in 'statek ${takers[0]} ${name}' (commands that take it: ${takers.join(", ")})`;
+  return `unknown option '${name}' (the options before a command are --help and --version)`;
 }

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { CliError } from "../errors/cli-error.ts";
+import { closestName } from "./closest-name.ts";
 import type { Command } from "./command.ts";
 
 /** A parsed command line. */
@@ -35,7 +36,10 @@ export function parseCommandLine(command: Command, args: readonly string[]): Par
       continue;
     }
     const option = command.options[token.name];
-    if (!option) throw usageError(`unknown option '${token.rawName}' for 'statek ${command.name}'`);
+    if (!option) {
+      const near = token.rawName.startsWith("--") ? closestName(token.name, Object.keys(command.options)) : undefined;
+      throw usageError(`unknown option '${token.rawName}' for 'statek ${command.name}'${near ? `; did you mean '--${near}'?` : ""}`);
+    }
     if (option.type === "boolean") {
       if (token.inlineValue) throw usageError(`option '--${token.name}' takes no value`);
       values[token.name] = true;

@@ -8,10 +8,10 @@
 import { z } from "zod";
 import { defaultOf, descriptionOf, isOptionalSchema } from "../tools/schema-shape.ts";
 import type { Tool } from "../tools/tool.ts";
-import { typeOf } from "./type-of.ts";
+import { typeOf, type TypeOfOptions } from "./type-of.ts";
 import { forModel } from "./variants.ts";
 
-export { typeOf } from "./type-of.ts";
+export { typeOf, type TypeOfOptions } from "./type-of.ts";
 
 /** The first paragraph of a description, on one line. */
 export function briefOf(description: string): string {
@@ -56,11 +56,11 @@ export function parameterText(tool: Tool, name: string): string {
 }
 
 /** `name(a, b?)`, or with `withTypes` `name(a: A, b?: B)` — the call shape of a tool. */
-export function signatureOf(tool: Tool, withTypes = false): string {
+export function signatureOf(tool: Tool, withTypes = false, options: TypeOfOptions = {}): string {
   const params = tool.parameterNames.map((name) => {
     const schema = parameterSchema(tool, name);
     const optional = isOptionalSchema(schema) ? "?" : "";
-    return withTypes ? `${name}${optional}: ${typeOf(schema)}` : `${name}${optional}`;
+    return withTypes ? `${name}${optional}: ${typeOf(schema, options)}` : `${name}${optional}`;
   });
   return `${tool.name}(${params.join(", ")})`;
 }

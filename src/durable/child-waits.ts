@@ -78,7 +78,10 @@ export async function startChild(context: ChildWaitContext, data: unknown): Prom
   let child = await store.getJob(key);
   if (!child) {
     const rows = specOf(spec);
-    const now = Date.now();
+    // Siblings are ordered by creation (`findTask()` is the latest): one started in the same millisecond as the
+    // one before it comes a millisecond after it.
+    const [newest] = await store.listJobs({ parentId: jobId, limit: 1 });
+    const now = Math.max(Date.now(), newest ? newest.createdAt + 1 : 0);
     const job: JobRow = {
       id: key, role, status: "READY", params: rows.params, metadata: rows.metadata, parentId: jobId, createdAt: now, updatedAt: now, version: 0, turns: 0,
       pendingSeq: null, historyLength: rows.history.length, exitStatus: null, error: null, usage: {},

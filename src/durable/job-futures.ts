@@ -16,6 +16,7 @@ import type { ChildHandleInfo, FutureOutcome, FutureWaits } from "../workspace/c
 import { childReply } from "../workspace/wait-messages.ts";
 import { authorizeApprovedCall, openApproval, requestApprovalOf, type ApprovalWaitContext } from "./approval-waits.ts";
 import { openChild, startChild, type ChildWaitContext } from "./child-waits.ts";
+import { answerSubTask } from "./sub-tasks.ts";
 import type { FutureSignals } from "./future-signals.ts";
 import { TimeoutError } from "../errors/timeout-error.ts";
 import { errorInfo } from "../errors/guest-entry-error.ts";
@@ -30,6 +31,14 @@ const MAX_WAIT_MS = 8_640_000_000_000;
 /** The key of the n-th message pushed to job `jobId`. */
 export function messageKey(jobId: string, n: number): string {
   return `${jobId}:message:${n}`;
+}
+
+/** A checked future's tool, arguments and interval, as the tool's reply carries them (host-made), else `undefined`. */
+function checkSpecOf(value: unknown): { tool: string; args: JsonValue; everyMs: number } | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const { tool, args, everyMs } = value as { tool?: unknown; args?: unknown; everyMs?: unknown };
+  if (typeof tool !== "string" || typeof everyMs !== "number" || typeof args !== "object" || args === null || Array.isArray(args)) return undefined;
+  return { tool, args: args as JsonValue, everyMs };
 }
 
 /** How a settled future reads to the guest. */
@@ -55,7 +64,7 @@ export function outcomeOf(row: FutureRow): FutureOutcome | undefined {
  * transiently (`jobs/store-retries.ts`): a wait never throws a busy store or a dropped connection into agent
  * code; a failure past the retries stops the step instead (it is abandoned, and the job resumable).
  */
-export type FutureStore = Pick<Store, "getFuture" | "createFutures" | "settleFuture" | "getJob" | "insertJob">;
+export type FutureStore = Pick<Store, "getFuture" | "createFutures" | "settleFuture" | "getJob" | "insertJob" | "listJobs">;
 
 /** What a cell's futures need from its step. */
 export interface JobFuturesOptions {
@@ -220,22 +229,26 @@ export class JobFutures implements FutureWaits {
     return { durable: true };
   }
 
-  // A tool's `ctx.future(key, { timeoutMs })`: the application settles it; a timeout rejects it.
+  // A tool's `ctx.future(key, { timeoutMs })`: the application settles it; a timeout rejects it. A checked one
+  // (its tool has `check`) keeps the tool and arguments a worker checks it with (`future-checks.ts`).
   async #external(data: unknown, settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }> {
     const { store, jobId, fence, signals } = this.#options;
-    const spec = typeof data === "object" && data !== null ? (data as { key?: unknown; timeoutMs?: unknown }) : {};
+    const spec = typeof data === "object" && data !== null ? (data as { key?: unknown; timeoutMs?: unknown; check?: unknown }) : {};
     if (typeof spec.key !== "string") return { outcome: { error: { name: "TypeError", message: "a future without a key" } }, durable: false };
     const key = spec.key;
     const timeoutMs = typeof spec.timeoutMs === "number" ? spec.timeoutMs : undefined;
+    const check = checkSpecOf(spec.check);
+    const kind = check ? "checked" : "external";
     let row = await store.getFuture(key);
     if (!row || row.jobId === null) {
       const wakeAt = timeoutMs === undefined ? null : Math.ceil(this.#now() + Math.min(timeoutMs, MAX_WAIT_MS));
-      await store.createFutures(jobId, fence, [{ key, jobId, kind: "external", wakeAt, data: timeoutMs === undefined ? null : { timeoutMs } }]);
+      const kept = { ...(timeoutMs === undefined ? {} : { timeoutMs }), ...(check ?? {}) };
+      await store.createFutures(jobId, fence, [{ key, jobId, kind, wakeAt, data: Object.keys(kept).length ? kept : null }]);
       row = await store.getFuture(key);
     }
     if (!row) return { outcome: { error: { name: "Error", message: `the future ${key} could not be stored` } }, durable: false };
     if (row.jobId !== jobId) return { outcome: { error: { name: "Error", message: `the future ${key} belongs to another job` } }, durable: false };
-    if (row.kind !== "external") return { outcome: { error: { name: "Error", message: `the key ${key} is this job's ${row.kind} wait, not an application's future` } }, durable: false };
+    if (row.kind !== "external" && row.kind !== "checked") return { outcome: { error: { name: "Error", message: `the key ${key} is this job's ${row.kind} wait, not an application's future` } }, durable: false };
     const known = outcomeOf(row);
     if (known) return { outcome: known, durable: true };
     if (row.wakeAt !== null) {
@@ -259,6 +272,11 @@ export class JobFutures implements FutureWaits {
     // Watched, ended or not: the job's history says once how it ended.
     this.#watched.add(info.id);
     return info;
+  }
+
+  task(action: string, id: string): Promise<string> {
+    // A handle found again is watched like one this cell started: the job's history says once how it ended.
+    return answerSubTask(this.#options, action, id, (child) => this.#watched.add(child));
   }
 
   approvedCall(key: string, tool: string, callKey: string): Promise<ApprovalDecision & { args: string }> {

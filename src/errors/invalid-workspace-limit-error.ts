@@ -1,6 +1,6 @@
 import { StatekError } from "./statek-error.ts";
 
-/** A workspace limit was configured with a value it cannot take (`Statek.open({ limits })`, `Workspace.open`). */
+/** A workspace limit was configured with a value it cannot take (`Statek.open({ workspaceLimits })`, `Workspace.open`). */
 export class InvalidWorkspaceLimitError extends StatekError {
   /** The option at fault, e.g. `memoryBytes`. */
   readonly limit: string;

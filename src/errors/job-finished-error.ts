@@ -1,8 +1,8 @@
 import { StatekError } from "./statek-error.ts";
 
 /**
- * A message was pushed into a job that has finished for good: a `FAILED` job, or a `DONE` job of a chat style
- * that is not a dialog (only `MD_DIALOG` and `DIRECT` jobs start again on a user message).
+ * A message was pushed into a job that has finished for good: a `FAILED` or `CANCELLED` job, or a `DONE` job of
+ * a chat style that is not a dialog (only `MD_DIALOG` and `DIRECT` jobs start again on a user message).
  *
  * @example
  * ```ts
@@ -17,8 +17,8 @@ export class JobFinishedError extends StatekError {
   constructor({ jobId, status }: { jobId: string; status: string }) {
     super({
       name: "JobFinishedError",
-      message: status === "FAILED"
-        ? `job ${jobId} is FAILED; a failed job takes no more messages`
+      message: status === "FAILED" || status === "CANCELLED"
+        ? `job ${jobId} is ${status}; a ${status.toLowerCase()} job takes no more messages${status === "FAILED" ? " (retry it first)" : ""}`
         : `job ${jobId} is ${status}; only dialog jobs (CHAT_STYLE MD_DIALOG or DIRECT) take messages after they finish`,
     });
     this.jobId = jobId;

@@ -7,7 +7,7 @@ import { StatekError } from "./statek-error.ts";
 export class WaitKindError extends StatekError {
   /** The wait's key. */
   readonly key: string;
-  /** Its kind: `external`, `approval`, `message`, `timer` or `child`. */
+  /** Its kind: `external`, `approval`, `message`, `timer`, `child` or `checked`. */
   readonly kind: string;
   /** What settles a wait of that kind (`approve()/deny()`, …). */
   readonly settledBy: string;

@@ -5,13 +5,15 @@
  * job's history as a timeline (a typed model: `statek show` renders it as text, the web UI as HTML). This entry
  * only re-exports.
  */
+// First: on a Node.js too old for STATEK, importing it fails with a message saying so.
+import "../runtime/check-node-version.ts";
 
 /** Numbers, times and errors. */
 export { formatCost } from "../models/format-cost.ts";
 export { formatUsage } from "./format-usage.ts";
 export type { UsageFields } from "./format-usage.ts";
 export { formatJobUsage } from "./format-job-usage.ts";
-export { formatTime } from "./format-time.ts";
+export { formatLocalTime, formatRelativeTime, formatSpan, formatTime } from "./format-time.ts";
 export { formatDuration } from "./format-duration.ts";
 export { formatError } from "../tools/call-tool.ts";
 

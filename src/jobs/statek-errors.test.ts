@@ -86,7 +86,7 @@ describe("opening a store", () => {
   });
 
   it("refuses a store that is neither a path nor a Store", async () => {
-    await assert.rejects(Statek.open({ store: "" }), { name: "TypeError", message: 'Statek.open: store must be a SQLite file path, ":memory:" or a Store, got ""' });
-    await assert.rejects(Statek.open({ store: 5 as never }), { name: "TypeError", message: 'Statek.open: store must be a SQLite file path, ":memory:" or a Store, got a number' });
+    await assert.rejects(Statek.open({ store: "" }), { name: "TypeError", message: 'Statek.open: store must be a file path, ":memory:", a postgres:// URL or a Store, got ""' });
+    await assert.rejects(Statek.open({ store: 5 as never }), { name: "TypeError", message: 'Statek.open: store must be a file path, ":memory:", a postgres:// URL or a Store, got a number' });
   });
 });

@@ -12,12 +12,16 @@ import type { HarnessLimits } from "../agents/harness.ts";
 import type { OnModelText } from "./events/job-events.ts";
 import type { JobMetadata, JobSettings } from "../agents/job-settings.ts";
 import type { WarmupSource } from "../agents/warmup-blocks.ts";
+import type { CheckerThread } from "../typecheck/checker-thread.ts";
 import type { Tracer } from "@opentelemetry/api";
 import type { ClassDocs, FunctionDocs } from "../docs/class-docs.ts";
 
 /** What {@link Statek.open} accepts. */
 export interface StatekOptions {
-  /** A SQLite file path, `":memory:"`, or a `Store`. @default "./statek-data/statek.db" */
+  /**
+   * A SQLite file path or `file:` URL, `":memory:"`, a `postgres://` URL, or a `Store`. Any other `scheme://`
+   * is an `InvalidStoreUrlError`. @default the `STATEK_STORE` environment variable, else "./statek-data/statek.db"
+   */
   store?: string | Store;
   /** Agents whose jobs this process runs. */
   agents?: readonly Agent[];
@@ -88,6 +92,12 @@ export interface StatekOptions {
    * ```
    */
   onModelText?: OnModelText;
+  /**
+   * The thread model-written cells are type-checked on (each job's `typeCheck` says what is done with their
+   * errors; see docs/typed-cells.md). Give one — `new CheckerThread({ timeoutMs, maxHeapMb })` — for a thread of this
+   * instance's own. @default the process's shared checker thread
+   */
+  typeCheckerThread?: CheckerThread;
   /**
    * Enum classes this instance's tools accept by member name (as `registerEnum` does for every instance): a
    * class, whose static instances are its members, or `[cls, members]`.

@@ -6,15 +6,19 @@
  * step (a `LeaseCarry` per job) and releasing it when the scheduler will not step the job again.
  */
 import type { FutureSignals } from "../durable/future-signals.ts";
-import type { Lease, Store } from "../store/store.ts";
+import type { Lease, NewJobRows, Store } from "../store/store.ts";
 import { kindOf } from "../tools/with-article.ts";
 import { JobWorker, type WorkerActivity } from "../worker/job-worker.ts";
 import type { WorkerStats } from "../worker/worker-stats.ts";
 import { Agent } from "../agents/agent.ts";
 import { releaseCarriedLease, runClaimedStep, type LeaseCarry } from "./step/run-step.ts";
+import { AgentFeeder } from "./loops/agent-feeder.ts";
+import { checkLoops, type AgentLoop } from "./loops/agent-loop.ts";
+import { FutureChecks } from "../durable/future-checks.ts";
 import type { StepEnvironment } from "./step/step-environment.ts";
 
-export type { WorkerActivity, WorkerStats };
+export type { AgentLoop, WorkerActivity, WorkerStats };
+export type { AgentWorkerStats } from "../worker/worker-stats.ts";
 
 /** Default of {@link WorkerOptions.maxConcurrency}. */
 export const DEFAULT_MAX_CONCURRENCY = 10;
@@ -45,6 +49,17 @@ export interface WorkerOptions {
   eventRetentionMs?: number;
   /** Hears each step's end and each error (logs, status lines); must not throw. */
   onActivity?: (activity: WorkerActivity) => void;
+  /**
+   * Agentic loops: for each, whenever slots are free the worker creates `min(free slots, queueSize() − the
+   * agent's READY and WARMING_UP jobs)` new jobs of its agent (none while its breaker is open). Several loops make
+   * a fleet; several workers on one store never overshoot. Their agents are this worker's agents too.
+   *
+   * @example
+   * ```ts
+   * statek.worker({ maxConcurrency: 50, loops: [{ agent: triage, queueSize: async () => inbox.count() }] });
+   * ```
+   */
+  loops?: readonly AgentLoop[];
 }
 
 /** What {@link StatekWorker.stop} accepts. */
@@ -78,6 +93,10 @@ export interface WorkerContext {
   environment(signal: AbortSignal): StepEnvironment;
   /** Called when the worker starts and once it has stopped (Statek.close stops its workers). */
   track(worker: StatekWorker, running: boolean): void;
+  /** The agent registered under `role`. */
+  agentFor(role: string): Agent;
+  /** The rows of a new job of `agent` made by a loop or from an event (bound to `event.name`). */
+  agentJobRows(agent: Agent, id: string, event?: { name: string; blob: string; type: string }): NewJobRows;
 }
 
 /** Checks the options and makes the worker (it does nothing until started). */
@@ -99,9 +118,11 @@ export function createWorker(context: WorkerContext, options: WorkerOptions = {}
   agents.forEach((agent: unknown, index) => {
     if (!(agent instanceof Agent)) throw new TypeError(`worker: agents[${index}] is not an Agent (got ${kindOf(agent)})`);
   });
-  for (const agent of agents) context.register(agent, "worker");
+  const loops = checkLoops(options.loops);
+  for (const agent of [...agents, ...loops.map((loop) => loop.agent)]) context.register(agent, "worker");
 
   let scheduler: JobWorker | undefined;
+  let checks: FutureChecks | undefined;
   const report = (activity: WorkerActivity) => {
     try {
       options.onActivity?.(activity);
@@ -111,7 +132,7 @@ export function createWorker(context: WorkerContext, options: WorkerOptions = {}
   };
   const worker: StatekWorker = {
     async start() {
-      const roles = options.agents ? [...new Set(agents.map((agent) => agent.role))] : context.roles();
+      const roles = options.agents ? [...new Set([...agents, ...loops.map((loop) => loop.agent)].map((agent) => agent.role))] : context.roles();
       if (roles.length === 0) throw new TypeError("worker.start: no agents to run (pass statek.worker({ agents }) or register agents with Statek.open({ agents }))");
       if (scheduler) throw new Error("worker.start: this worker was started already; create another with statek.worker()");
       // The leases kept between two steps of a job that stays runnable, by job id.
@@ -138,6 +159,11 @@ export function createWorker(context: WorkerContext, options: WorkerOptions = {}
             carried.delete(lease.jobId);
             if (carry) await releaseCarriedLease(carry);
           },
+          companion: new AgentFeeder({
+            store: context.store, roles, loops, report,
+            agentFor: (role) => context.agentFor(role),
+            rowsFor: (agent, id, event) => context.agentJobRows(agent, id, event),
+          }),
         },
         {
           roles, maxConcurrency, leaseMs, eventRetentionMs,
@@ -146,9 +172,25 @@ export function createWorker(context: WorkerContext, options: WorkerOptions = {}
           ...(options.onActivity ? { onActivity: options.onActivity } : {}),
         },
       );
+      // Checked futures of this worker's agents' jobs: one timer for all of them.
+      const lookups = context.environment(new AbortController().signal);
+      checks = new FutureChecks({
+        store: context.store,
+        signals: context.signals,
+        toolOf: (role, name) => {
+          if (!roles.includes(role)) return undefined;
+          try {
+            return lookups.agentFor(role).registry.get(name);
+          } catch {
+            return undefined;
+          }
+        },
+        onError: (key, jobId, error) => report({ kind: "check-error", key, jobId, error }),
+      });
       context.track(worker, true);
       try {
         await scheduler.start();
+        checks.start();
       } catch (error) {
         context.track(worker, false);
         throw error;
@@ -158,11 +200,12 @@ export function createWorker(context: WorkerContext, options: WorkerOptions = {}
       const graceMs = stopOptions.graceMs ?? DEFAULT_GRACE_MS;
       if (!(Number.isFinite(graceMs) && graceMs >= 0)) throw new TypeError(`worker.stop: graceMs must be a number of milliseconds ≥ 0, got ${String(graceMs)}`);
       if (!scheduler) return;
+      await checks?.stop();
       await scheduler.stop(graceMs);
       context.track(worker, false);
     },
     get stats() {
-      return scheduler?.stats ?? { running: 0, suspended: 0, done: 0, failed: 0, cancelled: 0, steps: 0, stepErrors: 0, stepsPerSecond: 0 };
+      return scheduler?.stats ?? { running: 0, suspended: 0, done: 0, failed: 0, cancelled: 0, steps: 0, stepErrors: 0, stepsPerSecond: 0, agents: {} };
     },
   };
   return worker;

@@ -9,11 +9,14 @@ import { FutureSignals } from "../durable/future-signals.ts";
 import { newProcessOwner } from "../worker/process-owner.ts";
 import { NoSuchAgentError } from "../errors/no-such-agent-error.ts";
 import { NoSuchJobError } from "../errors/no-such-job-error.ts";
-import { DEFAULT_STORE_PATH, openStore } from "../store/open-store.ts";
+import { openStore } from "../store/open-store.ts";
+import { maskStoreLocation, resolveStoreSpec } from "../store/store-location.ts";
 import type { JobFilter, JsonValue, Store } from "../store/store.ts";
 import type { Executor } from "../workspace/executor.ts";
 import { resolveLimits, type WorkspaceLimits } from "../workspace/limits.ts";
 import { resolveExecutor } from "../workspace/resolve-executor.ts";
+import { CheckerThread } from "../typecheck/checker-thread.ts";
+import { TypeChecker } from "../typecheck/type-checker.ts";
 import { loadReferences } from "../workspace/decode-variables.ts";
 import { ExposedClasses, type ExposeOptions } from "../workspace/membrane/host-references.ts";
 import type { ErrorHandler } from "../tools/error-handler.ts";
@@ -39,6 +42,10 @@ import { checkAgents, registriesOf, workspaceLimitsOf } from "./statek-checks.ts
 import { withRegistries, type Registries } from "../registries/registries.ts";
 import { traceCarrierOf } from "../telemetry/trace-carrier.ts";
 import { createWorker, type StatekWorker, type WorkerOptions } from "./statek-worker.ts";
+import { encodeAgentEvent } from "./loops/agent-event-codec.ts";
+import { eventVariableOf } from "./loops/event-variable.ts";
+import { toAgentHealth, type AgentHealth } from "./loops/agent-health.ts";
+import { agentsOverview, type AgentOverview } from "./operate/agents-overview.ts";
 import type { RunJobOptions, StatekOptions, StepOptions, SubmitJobOptions } from "./statek-options.ts";
 import { readDefinitionFiles, type DefinitionFiles } from "../agents/definition-files.ts";
 import { checkMemoryCategories, memorySpecifiers } from "../agents/memory.ts";
@@ -70,6 +77,9 @@ export class Statek {
   readonly #memoryCategories: readonly string[];
   readonly #bindings: Map<string, unknown>;
   readonly #executor: Executor;
+  readonly #typeChecker: TypeChecker;
+  /** Set when the executor was made here (from a name): closing this instance closes it (its sandbox threads). */
+  readonly #ownsExecutor: boolean;
   readonly #workspaceLimits: Partial<WorkspaceLimits>;
   readonly #harness: HarnessLimits;
   readonly #models: ModelSettings;
@@ -90,13 +100,15 @@ export class Statek {
   readonly #workers = new Set<StatekWorker>();
   #closed = false;
 
-  private constructor(store: Store, ownsStore: boolean, options: StatekOptions, files: DefinitionFiles) {
+  private constructor(store: Store, ownsStore: boolean, options: StatekOptions, files: DefinitionFiles, ownsExecutor = false) {
     this.store = store;
     this.#files = files;
     this.#memoryCategories = checkMemoryCategories(options.memoryCategories);
     this.#ownsStore = ownsStore;
+    this.#ownsExecutor = ownsExecutor;
     this.#bindings = new Map(Object.entries(options.bindings ?? {}));
     this.#executor = resolveExecutor(options.executor);
+    this.#typeChecker = new TypeChecker(options.typeCheckerThread);
     this.#workspaceLimits = { ...workspaceLimitsOf(options) };
     this.#harness = checkHarnessLimits({ maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, ...options.harness }, "Statek.open");
     this.#models = createModelSettings(options.models);
@@ -111,9 +123,11 @@ export class Statek {
 
   /**
    * Opens (and migrates) the store and registers the agents. Every option is checked before the store is
-   * opened, so a bad one leaves nothing open.
+   * opened, so a bad one leaves nothing open. Without a `store` option, the `STATEK_STORE` environment variable
+   * names the store, else `./statek-data/statek.db`.
    *
    * @throws {TypeError} Naming the first bad option (`Statek.open: …`), or two different agents with one role.
+   * @throws {InvalidStoreUrlError} For a store URL of an unknown scheme (`mysql://…`).
    */
   static async open(options: StatekOptions = {}): Promise<Statek> {
     if (typeof options !== "object" || options === null) throw new TypeError(`Statek.open: expected options such as { store: ":memory:" }, got ${kindOf(options)}`);
@@ -128,6 +142,9 @@ export class Statek {
     }
     const files = readDefinitionFiles(options);
     if (options.onModelText !== undefined && typeof options.onModelText !== "function") throw new TypeError("Statek.open: onModelText must be a function");
+    if (options.typeCheckerThread !== undefined && !(options.typeCheckerThread instanceof CheckerThread)) {
+      throw new TypeError(`Statek.open: typeCheckerThread must be a CheckerThread, got ${kindOf(options.typeCheckerThread)}`);
+    }
     if (options.leaseMs !== undefined && !(Number.isInteger(options.leaseMs) && options.leaseMs >= 100)) {
       throw new TypeError(`Statek.open: leaseMs must be an integer of at least 100 (milliseconds), got ${String(options.leaseMs)}`);
     }
@@ -135,13 +152,13 @@ export class Statek {
       const value = options[name];
       if (value !== undefined && !(Number.isInteger(value) && value >= 0)) throw new TypeError(`Statek.open: ${name} must be a non-negative integer, got ${String(value)}`);
     }
-    const spec = options.store ?? DEFAULT_STORE_PATH;
+    const spec = options.store ?? resolveStoreSpec(undefined);
     if (typeof spec === "string" ? spec.trim() === "" : typeof spec !== "object" || spec === null || typeof spec.migrate !== "function") {
-      throw new TypeError(`Statek.open: store must be a SQLite file path, ":memory:" or a Store, got ${typeof spec === "string" ? JSON.stringify(spec) : kindOf(spec)}`);
+      throw new TypeError(`Statek.open: store must be a file path, ":memory:", a postgres:// URL or a Store, got ${typeof spec === "string" ? JSON.stringify(maskStoreLocation(spec)) : kindOf(spec)}`);
     }
     const store = await openStore(spec);
     try {
-      return new Statek(store, typeof spec === "string", { ...options, executor }, files);
+      return new Statek(store, typeof spec === "string", { ...options, executor }, files, typeof options.executor !== "object");
     } catch (error) {
       if (typeof spec === "string") await store.close();
       throw error;
@@ -427,7 +444,55 @@ export class Statek {
       roles: () => [...this.#agents.keys()],
       environment: (signal) => this.#environment(signal),
       track: (worker, running) => void (running ? this.#workers.add(worker) : this.#workers.delete(worker)),
+      agentFor: (role) => this.#agentFor(role),
+      agentJobRows: (agent, id, event) =>
+        newJobRows(agent, event ? { encodedVars: [event] } : {}, this.#scope(agent), { id, parentId: null, call: event ? "pushAgentEvent" : "agent loop" }),
     }, options);
+  }
+
+  /**
+   * Queues `event` — any value a job's variable can hold — for the agent `role`: a worker running that agent
+   * makes exactly one job of it, the event bound to the agent's event variable (its `eventVariable`, else the one
+   * name its warmup reads without declaring it). Durable: it survives restarts until a job is made of it.
+   *
+   * @throws {NoEventVariableError} When the agent is registered here and has no variable to bind events to.
+   * @throws {TypeError} When the event cannot be stored (naming what), or `role` is not a role.
+   *
+   * @example
+   * ```ts
+   * await statek.pushAgentEvent("order_handler", { id: 17, total: 40 });
+   * ```
+   */
+  async pushAgentEvent(role: string, event: unknown): Promise<void> {
+    this.#check();
+    if (typeof role !== "string" || role === "") throw new TypeError(`pushAgentEvent: role must be an agent's role, got ${kindOf(role)}`);
+    const agent = this.#agents.get(role);
+    if (agent) eventVariableOf(agent);
+    const blob = encodeAgentEvent(event, this.#scope(agent));
+    await withStoreRetries(() => this.store.pushAgentEvent(role, blob));
+  }
+
+  /** The agent's circuit breaker and queued events (`{ role, state: "closed" | "open", reason?, openedAt?, queuedEvents, … }`). */
+  async agentHealth(role: string): Promise<AgentHealth> {
+    this.#check();
+    const [row] = await withStoreRetries(() => this.store.agents([role]));
+    return toAgentHealth(row!);
+  }
+
+  /**
+   * Every agent registered here or known to the store (a breaker, queued events), by role: its jobs by status,
+   * its loop's last queue size, its queued events and its breaker — what `statek agents` and the UI show.
+   */
+  agents(): Promise<AgentOverview[]> {
+    this.#check();
+    return withStoreRetries(() => agentsOverview(this.store, [...this.#agents.keys()]));
+  }
+
+  /** Closes the agent's circuit breaker (events queued meanwhile are kept) and returns its health. */
+  async resetAgent(role: string): Promise<AgentHealth> {
+    this.#check();
+    await withStoreRetries(() => this.store.resetAgent(role));
+    return this.agentHealth(role);
   }
 
   /** Stops this instance's workers (with their default grace), waits for running steps, then closes the store if this instance opened it. */
@@ -438,6 +503,7 @@ export class Statek {
     await Promise.allSettled([...this.#workers].map((worker) => worker.stop()));
     await Promise.allSettled(this.#running.values());
     this.#sessions.clear();
+    if (this.#ownsExecutor) this.#executor.close?.();
     if (this.#ownsStore) await this.store.close();
   }
 
@@ -452,6 +518,7 @@ export class Statek {
       ...(signal ? { signal } : {}),
       store: this.store,
       executor: this.#executor,
+      typeChecker: this.#typeChecker,
       registries: this.#registries,
       agentFor: (role) => this.#agentFor(role),
       register: (agent) => this.#register(agent, "ctx.startJob"),

@@ -3,7 +3,9 @@
  * Serving an agent's tools over a transport: stdio (the process's stdin/stdout, one session) or Streamable
  * HTTP on a loopback address (a session per client, each with its own `mcpServer`). HTTP binds 127.0.0.1 by
  * default and checks the `Host` header against the address it serves (DNS-rebinding protection), since a
- * page in a browser on the same machine can reach a loopback port.
+ * page in a browser on the same machine can reach a loopback port; and, as the MCP specification requires, it
+ * validates the `Origin` header a browser sends with every request: only the server's own origin, and those the
+ * application allows, get through (a client that is not a browser sends none).
  */
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -25,6 +27,11 @@ export interface McpHttpOptions extends McpServerOptions {
   port?: number;
   /** @default "127.0.0.1" */
   host?: string;
+  /**
+   * Origins (`scheme://host[:port]`) whose pages may call the server from a browser, besides the server's own.
+   * A request with any other `Origin` header is refused with 403. @default [] (only the server's own origin)
+   */
+  allowedOrigins?: readonly string[];
 }
 
 /** The largest request body the server reads to start a session. */
@@ -52,8 +59,10 @@ export async function serveMcpHttp(agent: Agent, options: McpHttpOptions = {}): 
   ]);
   type Transport = InstanceType<typeof StreamableHTTPServerTransport>;
   const host = options.host ?? "127.0.0.1";
+  const extraOrigins = (options.allowedOrigins ?? []).map((origin) => checkOrigin(origin));
   const sessions = new Map<string, Transport>();
   let allowedHosts: string[] = [];
+  let allowedOrigins = new Set<string>();
   const http = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       if (!response.headersSent) reply(response, 500, `internal error: ${errorMessage(error)}`);
@@ -63,6 +72,11 @@ export async function serveMcpHttp(agent: Agent, options: McpHttpOptions = {}): 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     // DNS-rebinding protection: a page that made evil.example resolve to 127.0.0.1 still sends its own Host.
     if (!allowedHosts.includes(request.headers.host ?? "")) return reply(response, 403, `forbidden: Host ${JSON.stringify(request.headers.host ?? "")} is not this server's`);
+    // A page of another site (or a sandboxed one: `null`) must not drive the tools with the user's browser.
+    const origin = request.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(origin)) {
+      return reply(response, 403, `forbidden: Origin ${JSON.stringify(origin)} is not allowed (allow it with allowedOrigins, or --allow-origin)`);
+    }
     if (new URL(request.url ?? "/", "http://localhost").pathname !== "/mcp") return reply(response, 404, "not found: the MCP endpoint is /mcp");
     const sessionId = request.headers["mcp-session-id"];
     if (typeof sessionId === "string") {
@@ -93,6 +107,7 @@ export async function serveMcpHttp(agent: Agent, options: McpHttpOptions = {}): 
   const port = typeof address === "object" && address ? address.port : options.port ?? 0;
   const shown = host.includes(":") ? `[${host}]` : host;
   allowedHosts = [`${shown}:${port}`, ...(host === "127.0.0.1" || host === "::1" ? [`localhost:${port}`] : [])];
+  allowedOrigins = new Set([...allowedHosts.map((allowed) => `http://${allowed}`), ...extraOrigins]);
   return {
     url: `http://${shown}:${port}/mcp`,
     close: async () => {
@@ -101,6 +116,18 @@ export async function serveMcpHttp(agent: Agent, options: McpHttpOptions = {}): 
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** An allowed origin as browsers send it (`https://app.example`, no path); a `TypeError` naming anything else. */
+function checkOrigin(origin: string): string {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    throw new TypeError(`allowedOrigins: ${JSON.stringify(origin)} is not an origin (scheme://host[:port])`);
+  }
+  if (url.origin === "null" || url.origin !== origin) throw new TypeError(`allowedOrigins: ${JSON.stringify(origin)} is not an origin (scheme://host[:port], as a browser sends it: ${url.origin})`);
+  return origin;
 }
 
 function reply(response: ServerResponse, status: number, message: string): void {

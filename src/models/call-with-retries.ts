@@ -30,6 +30,13 @@ export interface FailedAttempt {
 export interface CallHooks {
   /** Called once for every attempt that fails (not for one the caller's signal cancelled). */
   onAttemptFailed?(failure: FailedAttempt): void;
+  /** How a failed attempt's error reads (`<ErrorName>: <message>` when not given). */
+  describeError?(error: unknown): string;
+  /**
+   * Asked before each retry, after `onAttemptFailed`: a reason not to retry (a spending limit the failed
+   * attempts reached) ends the call with a `ModelCallError` that gives it.
+   */
+  stopBeforeRetry?(failure: unknown): string | undefined;
 }
 
 /**
@@ -73,12 +80,17 @@ export async function callWithRetries<T>(
     }
     const lastError = timedOut
       ? `TimeoutError: the model did not answer within ${settings.timeoutMs} ms`
-      : describe(failure);
+      : (hooks.describeError ?? describe)(failure);
     const retryable = timedOut || (failure as RetryableError | null)?.isRetryable === true;
     const asked = timedOut ? undefined : retryAfterMs((failure as RetryableError | null)?.responseHeaders);
     const tooLong = asked !== undefined && asked > settings.maxDelayMs;
-    const retried = retryable && attempts <= settings.maxRetries && !tooLong;
+    let retried = retryable && attempts <= settings.maxRetries && !tooLong;
+    // A stop reason is known only once the failed attempt's spending is counted, which onAttemptFailed does;
+    // the record it writes then says "retried" for an attempt not retried, so it is asked first.
+    const stop = retried ? hooks.stopBeforeRetry?.(failure) : undefined;
+    if (stop !== undefined) retried = false;
     hooks.onAttemptFailed?.({ attempt: attempts, error: lastError, retried, timedOut, cause: failure });
+    if (stop !== undefined) throw new ModelCallError({ attempts, lastError, cause: failure, note: stop });
     if (!retryable || attempts > settings.maxRetries) {
       throw new ModelCallError({ attempts, lastError, cause: failure });
     }

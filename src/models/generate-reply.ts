@@ -18,6 +18,9 @@ const SUPPORTED_VERSIONS: readonly string[] = ["v2", "v3", "v4"];
 /** A function tool as every specification version spells it (they differ only in the provider-options type). */
 type FunctionTool = Omit<LanguageModelV2FunctionTool, "providerOptions"> & { strict?: boolean };
 
+/** The `providerOptions` key under which a model call carries STATEK's own facts (the job's id). */
+export const STATEK_PROVIDER_OPTIONS = "statek";
+
 /**
  * Sends one request to a model and reads its streamed reply: text parts joined (inline `<think>` blocks moved
  * to reasoning), tool-call arguments parsed (arguments that are not a JSON object are kept, marked
@@ -60,10 +63,13 @@ export async function generateReply(model: LanguageModel, request: ModelRequest,
   // Only fields whose shape is the same in v2, v3 and v4, so one object serves every version. Raw chunks let
   // the reader see usage a provider reports before its last part (a reply abandoned at the timeout).
   const { reasoning, ...sampling } = request.settings ?? {};
-  const options: { tools?: FunctionTool[]; toolChoice?: { type: "auto" }; abortSignal?: AbortSignal; includeRawChunks: true } & typeof sampling = {
+  const options: {
+    tools?: FunctionTool[]; toolChoice?: { type: "auto" }; abortSignal?: AbortSignal; includeRawChunks: true; providerOptions?: Record<string, Record<string, string>>;
+  } & typeof sampling = {
     ...sampling,
     ...(tools.length > 0 ? { tools, toolChoice: { type: "auto" } } : {}),
     ...(request.abortSignal === undefined ? {} : { abortSignal: request.abortSignal }),
+    ...(request.jobId === undefined ? {} : { providerOptions: { [STATEK_PROVIDER_OPTIONS]: { jobId: request.jobId } } }),
     includeRawChunks: true,
   };
   if (reasoning !== undefined && model.specificationVersion !== "v4") {

@@ -4,6 +4,8 @@
  * resolving a model string outside a `Statek`, the built-in providers and prices, what a call cost, and the
  * default retry policy. This entry only re-exports.
  */
+// First: on a Node.js too old for STATEK, importing it fails with a message saying so.
+import "../runtime/check-node-version.ts";
 
 /** Model strings and providers. */
 export { createModelRegistry } from "./model-registry.ts";

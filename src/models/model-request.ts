@@ -39,6 +39,11 @@ export interface ModelRequest {
   abortSignal?: AbortSignal;
   /** Call options the job's settings chose (temperature, reasoning, …). */
   settings?: ModelCallSettings;
+  /**
+   * The job the call is for, passed to the model as `providerOptions.statek.jobId` (providers read only their
+   * own key; `scriptedModel` keeps one script per job by it).
+   */
+  jobId?: string;
 }
 
 /** What a caller of `generateReply` hears while the reply streams in. */

@@ -5,6 +5,7 @@
  * provider metadata, in the order they came, the finish reason and the usage. An `error` part ends the read
  * with the provider's error; a stream that ends without finishing is an `IncompleteReplyError`.
  */
+import { PromptBlockedError } from "../errors/prompt-blocked-error.ts";
 import { IncompleteReplyError } from "../errors/incomplete-reply-error.ts";
 import { InvalidToolArgumentsError } from "../errors/invalid-tool-arguments-error.ts";
 import type { ModelReply, ModelToolCall, ModelUsage, ProviderOptions, ReasoningPart, ReplyObserver, ReplyPart } from "./model-request.ts";
@@ -47,6 +48,8 @@ export class ReplyStreamReader {
   #finishUsage: ModelUsage | undefined;
   #rawUsage: ModelUsage | undefined;
   #finishReason: { unified: string; raw: string | undefined } | undefined;
+  /** The provider's reason for refusing the prompt itself, when it did. */
+  #blockReason: string | undefined;
   #lastTextId: string | undefined;
 
   constructor(observer: ReplyObserver = {}) {
@@ -83,6 +86,7 @@ export class ReplyStreamReader {
       case "finish":
         this.#finishUsage = usageOfFinish(part.usage);
         this.#finishReason = finishReasonOf(part.finishReason);
+        this.#blockReason = promptBlockReason(part.providerMetadata);
         this.#observer.onUsage?.(this.usage());
         break;
       case "raw": {
@@ -117,6 +121,8 @@ export class ReplyStreamReader {
     const finish = this.#finishReason;
     if (!finish) throw new IncompleteReplyError({});
     if (finish.unified === "interrupted" || finish.unified === "error") throw new IncompleteReplyError({ finishReason: finish.unified });
+    // A refused prompt, unlike a refused reply, is refused again on every attempt and every turn.
+    if (finish.unified === "content-filter" && this.#blockReason !== undefined && this.#order.length === 0) throw new PromptBlockedError({ blockReason: this.#blockReason });
 
     const reasoning: ReasoningPart[] = [];
     const toolCalls: ModelToolCall[] = [];
@@ -259,4 +265,17 @@ function count(value: unknown): number | null {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `promptFeedback.blockReason` from any provider's metadata of the finish part (Gemini, Vertex). */
+function promptBlockReason(metadata: unknown): string | undefined {
+  if (typeof metadata !== "object" || metadata === null) return undefined;
+  for (const entry of Object.values(metadata as Record<string, unknown>)) {
+    if (typeof entry !== "object" || entry === null) continue;
+    const feedback = (entry as Record<string, unknown>).promptFeedback;
+    if (typeof feedback !== "object" || feedback === null) continue;
+    const reason = (feedback as Record<string, unknown>).blockReason;
+    if (typeof reason === "string" && reason !== "" && reason !== "BLOCK_REASON_UNSPECIFIED") return reason;
+  }
+  return undefined;
 }

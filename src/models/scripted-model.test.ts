@@ -200,7 +200,7 @@ describe("scriptedModel", () => {
       assert.ok(error instanceof ScriptExhaustedError);
       assert.ok(StatekError.isInstance(error));
       assert.equal(error.name, "ScriptExhaustedError");
-      assert.equal(error.message, "scriptedModel: the script has 2 turns and a 3rd request was made");
+      assert.equal(error.message, "scriptedModel: the script has 2 turns and a 3rd request was made; add turns to the script (each job replays it from its first turn), or use a real model");
       assert.equal(error.turnCount, 2);
       assert.equal(error.requestNumber, 3);
       return true;
@@ -210,7 +210,7 @@ describe("scriptedModel", () => {
     const single = scriptedModel(["only"]);
     await single.doGenerate({ prompt: [] });
     await assert.rejects(single.doStream({ prompt: [] }), {
-      message: "scriptedModel: the script has 1 turn and a 2nd request was made",
+      message: "scriptedModel: the script has 1 turn and a 2nd request was made; add turns to the script (each job replays it from its first turn), or use a real model",
     });
   });
 
@@ -274,7 +274,7 @@ describe("scriptedModel through the ai package", () => {
   it("lets generateText reject with ScriptExhaustedError itself, unwrapped", async () => {
     await assert.rejects(generateText({ model: scriptedModel([]), prompt: "Hi" }), {
       name: "ScriptExhaustedError",
-      message: "scriptedModel: the script has 0 turns and a 1st request was made",
+      message: "scriptedModel: the script has 0 turns and a 1st request was made; add turns to the script (each job replays it from its first turn), or use a real model",
     });
   });
 

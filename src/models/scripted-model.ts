@@ -18,6 +18,7 @@ import type { ModelMessage, ModelToolPayload, ModelUsage } from "./model-request
 import { clonePromptValue } from "./clone-prompt-value.ts";
 import { ConversationRecorder } from "./conversation-recorder.ts";
 import { toStreamParts } from "./scripted-stream.ts";
+import { STATEK_PROVIDER_OPTIONS } from "./generate-reply.ts";
 
 /**
  * One scripted model turn: a plain string is a text reply; an object may combine text, formal tool calls,
@@ -89,6 +90,13 @@ export interface ScriptedModelOptions {
   modelId?: string;
   /** @default "scripted" */
   provider?: string;
+  /**
+   * Each STATEK job replays the script from its first turn, so one agent serves any number of jobs (a worker
+   * example, several jobs of one test). With `false`, every call of the model takes the next turn, whichever
+   * job made it. Calls made outside a job (`generateText`, `generateReply`) always share one sequence.
+   * @default true
+   */
+  perJob?: boolean;
 }
 
 /**
@@ -111,23 +119,29 @@ export class ScriptedModel implements LanguageModelV4 {
   /** Every request received, oldest first, including one that found the script exhausted. */
   readonly requests: ScriptedRequest[] = [];
   readonly #turns: readonly ScriptedTurn[];
+  readonly #perJob: boolean;
   #turnsUsed = 0;
+  /** The next turn of calls made outside a job (and of every call, without `perJob`). */
+  #sharedCursor = 0;
+  /** The next turn of each job, by job id. */
+  readonly #jobCursors = new Map<string, number>();
   readonly #recorder = new ConversationRecorder();
 
   constructor(turns: readonly ScriptedTurn[], options: ScriptedModelOptions = {}) {
     this.#turns = [...turns];
     this.provider = options.provider ?? "scripted";
     this.modelId = options.modelId ?? "scripted-model";
+    this.#perJob = options.perJob ?? true;
   }
 
-  /** How many turns have been replayed. */
+  /** How many turns have been replayed, over every job. */
   get turnsUsed(): number {
     return this.#turnsUsed;
   }
 
-  /** How many turns are left. */
+  /** How many turns are left for calls made outside a job (and for every call, without `perJob`). */
   get remaining(): number {
-    return this.#turns.length - this.#turnsUsed;
+    return this.#turns.length - this.#sharedCursor;
   }
 
   async doGenerate(options: LanguageModelV4CallOptions): Promise<LanguageModelV4GenerateResult> {
@@ -160,11 +174,15 @@ export class ScriptedModel implements LanguageModelV4 {
     options.abortSignal?.throwIfAborted();
     const { request, textLength } = recordRequest(options, this.#recorder);
     this.requests.push(request);
-    const turnIndex = this.#turnsUsed;
+    const jobId = jobIdOf(options);
+    const cursor = this.#perJob ? jobId : undefined;
+    const turnIndex = cursor === undefined ? this.#sharedCursor : (this.#jobCursors.get(cursor) ?? 0);
     const turn = this.#turns[turnIndex];
     if (turn === undefined) {
-      throw new ScriptExhaustedError({ turnCount: this.#turns.length, requestNumber: this.requests.length });
+      throw new ScriptExhaustedError({ turnCount: this.#turns.length, requestNumber: turnIndex + 1, perJob: this.#perJob, ...(jobId === undefined ? {} : { jobId }) });
     }
+    if (cursor === undefined) this.#sharedCursor += 1;
+    else this.#jobCursors.set(cursor, turnIndex + 1);
     this.#turnsUsed += 1;
     const { text = "", toolCalls = [], reasoning = "", usage = {}, finishReason: finish } = typeof turn === "string" ? { text: turn } : turn;
 
@@ -198,7 +216,8 @@ export class ScriptedModel implements LanguageModelV4 {
 
 /**
  * A real AI SDK model (specification v4) that replays `turns` in order, one per call of `doGenerate` or
- * `doStream`, and records each request in `.requests`. Tool calls finish with `tool-calls`, other turns with
+ * `doStream`, and records each request in `.requests`. Each STATEK job replays the script from its start
+ * (`perJob: false` shares one sequence between jobs). Tool calls finish with `tool-calls`, other turns with
  * `stop`, unless the turn gives its `finishReason`. Usage not given in a turn is estimated deterministically: input tokens are the characters of the
  * prompt's text (system messages and text parts) divided by 4, output tokens the reply text's, rounded up.
  *
@@ -221,6 +240,12 @@ export class ScriptedModel implements LanguageModelV4 {
  */
 export function scriptedModel(turns: readonly ScriptedTurn[], options?: ScriptedModelOptions): ScriptedModel {
   return new ScriptedModel(turns, options);
+}
+
+/** The job a call is for, as STATEK passes it (`providerOptions.statek.jobId`). */
+function jobIdOf(options: LanguageModelV4CallOptions): string | undefined {
+  const jobId = options.providerOptions?.[STATEK_PROVIDER_OPTIONS]?.["jobId"];
+  return typeof jobId === "string" ? jobId : undefined;
 }
 
 /** A scripted turn in v4 result form, shared by `doGenerate` and `doStream`. */

@@ -20,7 +20,7 @@ export interface CreateStoreOptions {
 const ADAPTER_METHODS = [
   "migrate", "transaction", "classifyError", "close", "now", "readJob", "readJobs", "readJobPage", "countJobsByStatus", "readVariables",
   "readHistory", "readJournal", "readFuture", "readFutures", "readWaitingFutures", "readEvents", "readLastEventId", "readNextClaim",
-  "readLeaseOwners",
+  "readLeaseOwners", "readAgents", "countAgentEvents", "readAgentEvents",
 ] as const;
 
 /**

@@ -48,7 +48,7 @@ export interface Journal {
 }
 
 /** Every kind of durable future. */
-export const FUTURE_KINDS = ["timer", "message", "approval", "child", "external"] as const;
+export const FUTURE_KINDS = ["timer", "message", "approval", "child", "external", "checked"] as const;
 
 /** What a durable future waits for. A future settled before anyone created it is `external` until a job adopts it. */
 export type FutureKind = (typeof FUTURE_KINDS)[number];
@@ -84,9 +84,10 @@ export type NewFuture = Omit<FutureRow, "state" | "value" | "settledAt" | "creat
  * Who settles a future: every kind of wait has one door, and the store refuses a settlement
  * through another kind's (`WaitKindError`): `application` (`resolveFuture`/`rejectFuture`) settles `external`
  * futures, `decision` (`approve`/`deny`) approval requests, `message` (`pushMessage`) message waits, `time`
- * timers and the timeouts of external futures, `child-end` a parent's wait for its child.
+ * timers and the timeouts of external futures, `child-end` a parent's wait for its child, `check` a worker's
+ * check of a `checked` future (which its timeout and the application may settle too).
  */
-export const WAIT_DOORS = ["application", "decision", "message", "time", "child-end"] as const;
+export const WAIT_DOORS = ["application", "decision", "message", "time", "child-end", "check"] as const;
 
 /** One of {@link WAIT_DOORS}. */
 export type WaitDoor = (typeof WAIT_DOORS)[number];

@@ -8,6 +8,8 @@
  * `node:test` file (a second connection and a way to corrupt rows unlock the concurrency and corrupt-row
  * cases), as the built-in SQLite and PostgreSQL adapters do. This entry only re-exports.
  */
+// First: on a Node.js too old for STATEK, importing it fails with a message saying so.
+import "../runtime/check-node-version.ts";
 
 /** The contract and the shapes it stores. */
 export { JOB_STATUSES, MAX_MEMORY_CONTEXTS } from "./store.ts";
@@ -15,6 +17,8 @@ export type {
   Store, StoreCallOptions, MemoryEntry, JobStatus, JobRow, VariableRow, HistoryRow, JobCommit, JobFilter, JsonValue, ClaimFilter, EventQuery, JobBrowseQuery,
   JobCountQuery, JobCursor, NextClaim, WakeupOrigin, EventFollower, EventFollow, FollowOptions,
 } from "./store.ts";
+export { BREAKER_STATES } from "./agent-rows.ts";
+export type { AgentEventRow, AgentJobSource, AgentJobsRequest, AgentJobsResult, AgentOutcome, AgentRow, BreakerState, NewJobRows } from "./agent-rows.ts";
 export { FUTURE_KINDS, FUTURE_STATES, WAIT_DOORS } from "./durable-rows.ts";
 export type {
   Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JournalEntry, JobEventRow, Lease, NewFuture, NewJobEvent, SettleResult, WaitDoor,
@@ -32,7 +36,7 @@ export { createStore } from "./create-store.ts";
 export type { CreateStoreOptions } from "./create-store.ts";
 export type {
   StoreAdapter, AdapterReads, AdapterTransaction, StoredRow, JobValues, HistoryValues, JournalValues, FutureValues, EventValues, JobQuery,
-  JobPageQuery, EventRowQuery, ClaimQuery, MemoryValues,
+  JobPageQuery, EventRowQuery, ClaimQuery, AgentValues, AgentEventValues, MemoryValues,
 } from "./store-adapter.ts";
 
 /** The conformance suites (of a store, of an adapter), and sample rows for an adapter's own tests. */

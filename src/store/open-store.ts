@@ -5,17 +5,18 @@
 
 import type { Store } from "./store.ts";
 import { createSqliteStore } from "./sqlite/sqlite-store.ts";
+import { DEFAULT_STORE_PATH, parseStoreLocation } from "./store-location.ts";
 
-/** Where the SQLite store lives when the application names none. */
-export const DEFAULT_STORE_PATH = "./statek-data/statek.db";
+export { DEFAULT_STORE_PATH } from "./store-location.ts";
 
 /**
  * Opens a store and brings its schema up to date.
  *
  * - a {@link Store} instance is migrated and returned as is;
- * - `":memory:"` or a file path opens a SQLite store (missing directories are created);
+ * - `":memory:"`, a file path or a `file:` URL opens a SQLite store (missing directories are created);
  * - a `postgres://` or `postgresql://` URL opens a PostgreSQL store (`pg` is loaded then; the URL's `schema`
- *   and `pool_size` parameters configure it; errors show the URL with its password masked).
+ *   and `pool_size` parameters configure it; errors show the URL with its password masked);
+ * - any other `scheme://` is an `InvalidStoreUrlError` naming the scheme and the accepted ones.
  *
  * @default DEFAULT_STORE_PATH
  * @example
@@ -28,10 +29,11 @@ export async function openStore(spec: string | Store = DEFAULT_STORE_PATH): Prom
     await spec.migrate();
     return spec;
   }
-  const store = /^postgres(ql)?:\/\//i.test(spec)
+  const location = parseStoreLocation(spec);
+  const store = location.kind === "postgres"
     ? // Loaded on first use, so that an application on SQLite never loads pg.
-      (await import("./postgres/postgres-store.ts")).createPostgresStore({ connectionString: spec })
-    : createSqliteStore({ path: spec });
+      (await import("./postgres/postgres-store.ts")).createPostgresStore({ connectionString: location.connectionString })
+    : createSqliteStore({ path: location.path });
   try {
     await store.migrate();
   } catch (error) {

@@ -6,7 +6,7 @@
  * a prefix test — each adapter gives a {@link SqlDialect}; what only one engine has (`INDEXED BY`, `FOR UPDATE
  * SKIP LOCKED`, `unnest`) stays in its own queries file.
  */
-import type { FutureValues, JobPageQuery, JobQuery, JobValues, MemoryValues } from "./store-adapter.ts";
+import type { AgentValues, FutureValues, JobPageQuery, JobQuery, JobValues, MemoryValues } from "./store-adapter.ts";
 
 /** The parts of SQL in which the engines differ, for the statements built here. */
 export interface SqlDialect {
@@ -54,6 +54,15 @@ export const FUTURE_COLUMNS: { readonly [K in keyof FutureValues]-?: string } = 
   settledAt: "settled_at",
 };
 
+/** Agent fields and their columns. */
+export const AGENT_COLUMNS: { readonly [K in keyof AgentValues]-?: string } = {
+  role: "role", state: "state", reason: "reason", openedAt: "opened_at", failures: "failures", loopSize: "loop_size", loopAt: "loop_at",
+  updatedAt: "updated_at",
+};
+
+/** The statuses of the jobs an agentic loop counts as pending (the partial index `jobs_pending_role` holds exactly them). */
+export const PENDING_SQL = "status IN ('READY', 'WARMING_UP')";
+
 /** Shared-memory fields and their columns. */
 export const MEMORY_COLUMNS: { readonly [K in keyof MemoryValues]-?: string } = {
   context: "context", key: "key", category: "category", value: "value", description: "description", createdAt: "created_at", updatedAt: "updated_at",
@@ -73,7 +82,7 @@ export function memoryUpsert(table: string, values: MemoryValues, parameters: Sq
 }
 
 /** What `lockJob` reads: the fields the rules need, none of the JSON ones. */
-export const LOCKED_JOB_FIELDS = ["id", "status", "version", "historyLength", "wakeAt", "leaseOwner", "leaseEpoch", "leaseUntil"] as const;
+export const LOCKED_JOB_FIELDS = ["id", "role", "status", "version", "historyLength", "wakeAt", "leaseOwner", "leaseEpoch", "leaseUntil"] as const;
 
 /** What the claim queries read of a candidate. */
 export const CLAIM_FIELDS = ["id", "role", "status", "wakeAt", "createdAt", "leaseOwner", "leaseEpoch", "leaseUntil"] as const;
@@ -139,6 +148,11 @@ export function cursorOf(query: Pick<JobPageQuery, "before" | "after">, paramete
     conditions.push(`(created_at ${compare} ${parameters.add(cursor.createdAt)} OR (created_at = ${parameters.add(cursor.createdAt)} AND ${id} ${compare} ${parameters.add(cursor.id)}))`);
   }
   return { conditions, order: query.after ? `created_at, ${id}` : `created_at DESC, ${id} DESC` };
+}
+
+/** ` WHERE role is one of roles`, or nothing when every role counts. */
+export function rolesWhere(roles: readonly string[] | undefined, parameters: SqlParameters, dialect: SqlDialect): string {
+  return roles === undefined ? "" : ` WHERE ${dialect.oneOf("role", roles, parameters)}`;
 }
 
 /** ` AND role is one of roles`, or nothing when every role counts. */

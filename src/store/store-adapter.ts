@@ -79,6 +79,27 @@ export interface EventValues {
   data: string;
 }
 
+/** An agent's breaker as written. */
+export interface AgentValues {
+  role: string;
+  /** `closed` or `open`. */
+  state: string;
+  reason: string | null;
+  openedAt: number | null;
+  failures: number;
+  /** The queue size a loop last read for the agent, and when (`null` until a loop ran). */
+  loopSize: number | null;
+  loopAt: number | null;
+  updatedAt: number;
+}
+
+/** A queued agent event as written; the engine assigns its increasing `id`. */
+export interface AgentEventValues {
+  role: string;
+  data: string;
+  at: number;
+}
+
 /** A shared-memory entry as written (`value` as JSON text). */
 export interface MemoryValues {
   context: string;
@@ -171,6 +192,12 @@ export interface AdapterReads {
   readNextClaim(roles?: readonly string[]): Promise<StoredRow>;
   /** Each owner of a lease live at `now` (`leaseOwner`), once. Must be served by an index on the leased jobs. */
   readLeaseOwners(now: number): Promise<StoredRow[]>;
+  /** Every {@link AgentValues} field of the stored agents (those of `roles` when given), by `role`. */
+  readAgents(roles?: readonly string[]): Promise<StoredRow[]>;
+  /** `role` and `count` of the queued events per role that has any (of `roles` when given), by `role`. Served by an index on (role, id). */
+  countAgentEvents(roles?: readonly string[]): Promise<StoredRow[]>;
+  /** `id`, `role`, `data`, `at` of `role`'s queued events, oldest (smallest `id`) first, at most `limit`. */
+  readAgentEvents(role: string, limit: number): Promise<StoredRow[]>;
   /** The shared-memory entries of `contexts` (never empty), ordered by context, then key (byte-wise). */
   readMemory(contexts: readonly string[]): Promise<StoredRow[]>;
 }
@@ -188,8 +215,8 @@ export interface AdapterTransaction extends AdapterReads {
    */
   savepoint<T>(work: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }>;
   /**
-   * The fields of a job the rules read — `id`, `status`, `version`, `historyLength`, `wakeAt` and the lease
-   * fields — locked for this transaction, or `undefined`.
+   * The fields of a job the rules read — `id`, `role`, `status`, `version`, `historyLength`, `wakeAt` and the
+   * lease fields — locked for this transaction, or `undefined`.
    */
   lockJob(id: string): Promise<StoredRow | undefined>;
   /** Inserts a job; `false` (and nothing written) when the id exists. */
@@ -203,10 +230,11 @@ export interface AdapterTransaction extends AdapterReads {
   /** Appends history rows. */
   insertHistory(jobId: string, records: readonly HistoryValues[]): Promise<void>;
   /**
-   * A summary of the job's journal: `cells` (distinct cells in it), `cell` (the largest), `count` (entries) and
-   * `lastIndex` (the largest index); `count` 0 when it is empty.
+   * The two ends of the job's journal, read through its primary key (the cost does not grow with the journal):
+   * `firstIndex` and `firstCell` of its lowest entry, `lastIndex` and `lastCell` of its highest; `undefined`
+   * when it is empty.
    */
-  summarizeJournal(jobId: string): Promise<StoredRow>;
+  journalEnds(jobId: string): Promise<StoredRow | undefined>;
   /** Appends journal entries for `cell`. */
   insertJournal(jobId: string, cell: number, entries: readonly JournalValues[]): Promise<void>;
   /** Deletes the job's whole journal. */
@@ -244,6 +272,23 @@ export interface AdapterTransaction extends AdapterReads {
    * re-checks them.
    */
   selectClaimable(query: ClaimQuery & { limit: number }): Promise<StoredRow[]>;
+  /**
+   * The agent's row (every {@link AgentValues} field), locked for this transaction — inserted first, with
+   * `values`, when the role has none. Two transactions locking one role run one after the other (PostgreSQL:
+   * `INSERT … ON CONFLICT DO NOTHING` then `FOR UPDATE`; SQLite: the write lock).
+   */
+  lockAgent(values: AgentValues): Promise<StoredRow>;
+  /** Sets the given columns of an agent's row. */
+  updateAgent(role: string, values: Partial<Omit<AgentValues, "role">>): Promise<void>;
+  /** Appends an event to its role's queue; resolves to its id (increasing with each insert). */
+  insertAgentEvent(values: AgentEventValues): Promise<unknown>;
+  /** Deletes queued events by id (unknown ids are ignored). */
+  deleteAgentEvents(ids: readonly number[]): Promise<void>;
+  /**
+   * How many jobs of `role` are `READY` or `WARMING_UP` (a number). Must be served by an index on those jobs
+   * by role, never a scan of the role's finished jobs.
+   */
+  countPendingJobs(role: string): Promise<unknown>;
 }
 
 /** An engine's adapter. Reads outside a transaction never see another transaction's uncommitted writes. */

@@ -8,6 +8,7 @@ import type { Fence, FutureSettlement, JournalEntry, NewFuture, NewJobEvent } fr
 import { isJobStatus } from "./store-rules.ts";
 import { JOB_STATUSES, MAX_MEMORY_CONTEXTS } from "./store.ts";
 import type { HistoryRow, JobCommit, JobRow, MemoryEntry, VariableRow } from "./store.ts";
+import type { AgentJobsRequest, AgentOutcome } from "./agent-rows.ts";
 
 /** Returns what was expected when `value` is wrong, else `undefined`. */
 type Expectation = (value: unknown) => string | undefined;
@@ -136,6 +137,35 @@ export function checkCommit(change: JobCommit): void {
     checkSettlement(item.key, item.settlement);
   });
   checkEvents(call, change.events ?? [], false);
+  if (change.agentOutcome !== undefined) checkAgentOutcome(call, change.agentOutcome);
+}
+
+function checkAgentOutcome(call: string, outcome: AgentOutcome): void {
+  check(call, "agentOutcome", object, outcome);
+  if (outcome.failed === false) return;
+  if (outcome.failed !== true) fail(call, "agentOutcome.failed", "a boolean", (outcome as { failed: unknown }).failed);
+  check(call, "agentOutcome.reason", text, outcome.reason);
+  if (!(Number.isSafeInteger(outcome.threshold) && outcome.threshold >= 1)) fail(call, "agentOutcome.threshold", "an integer of at least 1", outcome.threshold);
+  if (typeof outcome.opensAtOnce !== "boolean") fail(call, "agentOutcome.opensAtOnce", "a boolean", outcome.opensAtOnce);
+}
+
+/** Checks an agent's role (every agent call). */
+export function checkRole(call: string, role: unknown): void {
+  check(call, "role", name, role);
+}
+
+/** Checks what `createAgentJobs` is asked. */
+export function checkAgentJobsRequest(request: AgentJobsRequest): void {
+  const call = "createAgentJobs";
+  if (typeof request !== "object" || request === null) throw new TypeError(`${call}: expected { role, limit, source, build }, got ${describe(request)}`);
+  check(call, "role", name, request.role);
+  check(call, "limit", count, request.limit);
+  if (typeof request.build !== "function") fail(call, "build", "a function", request.build);
+  const source: unknown = request.source;
+  if (typeof source !== "object" || source === null) fail(call, "source", "{ kind: \"loop\", queueSize } or { kind: \"events\" }", source);
+  const { kind, queueSize } = source as { kind?: unknown; queueSize?: unknown };
+  if (kind === "loop") check(call, "source.queueSize", integer, queueSize);
+  else if (kind !== "events") fail(call, "source.kind", "\"loop\" or \"events\"", kind);
 }
 
 function checkList<T>(call: string, field: string, list: readonly T[] | undefined, each: (item: T, field: string) => void): void {

@@ -14,7 +14,7 @@ import { toCountQuery, toJobPageQuery } from "./job-browse.ts";
 import type { AdapterTransaction, StoreAdapter } from "./store-adapter.ts";
 import {
   checkClaim, checkCommit, checkCount, checkEvents, checkFenceShape, checkHistory, checkId, checkJobRow, checkJournalEntries, checkNewFutures,
-  checkMemoryContexts, checkMemoryEntry, checkMemoryKey, checkRoles, checkSettlement, checkVariables,
+  checkMemoryContexts, checkMemoryEntry, checkMemoryKey, checkRoles, checkSettlement, checkVariables, checkAgentJobsRequest, checkRole,
 } from "./store-checks.ts";
 import {
   decodeEvent, decodeFuture, decodeHistoryRow, decodeJob, decodeJournalEntry, decodeLease, decodeMemory, decodeVariable, readInteger, readStrict, readText,
@@ -24,6 +24,8 @@ import {
   appendEventsIn, appendJournalIn, claimJobIn, claimRunnableIn, commitIn, createFuturesFenced, insertJobIn, releaseIn, renewIn, settleIn,
 } from "./store-writes.ts";
 import { OutboxReader } from "./outbox-reader.ts";
+import type { AgentEventRow, AgentJobsRequest, AgentJobsResult, AgentRow } from "./agent-rows.ts";
+import { countOutcomeIn, createAgentJobsIn, decodeAgent, decodeAgentEvent, pushAgentEventIn, resetAgentIn } from "./agent-writes.ts";
 import type {
   ClaimFilter, EventFollow, EventFollower, EventQuery, FollowOptions, HistoryRow, JobBrowseQuery, JobCommit, JobCountQuery, JobFilter,
   JobRow, JobStatus, MemoryEntry, NextClaim, Store, StoreCallOptions, VariableRow, WakeupOrigin,
@@ -118,7 +120,11 @@ export class StoreCore implements Store {
   commit(change: JobCommit, options?: StoreCallOptions): Promise<void> {
     return this.#call(options, async () => {
       checkCommit(change);
-      await this.#write((transaction) => commitIn(transaction, change), options, WAKES);
+      const outcome = change.agentOutcome;
+      await this.#write(async (transaction) => {
+        const { role, now } = await commitIn(transaction, change);
+        if (outcome !== undefined && role !== undefined) await countOutcomeIn(transaction, role, change.id, outcome, now);
+      }, options, WAKES);
     });
   }
 
@@ -378,6 +384,51 @@ export class StoreCore implements Store {
     return this.#call(options, async () => {
       checkMemoryKey(context, key);
       return this.#write((transaction) => transaction.deleteMemory(context, key), options);
+    });
+  }
+
+  pushAgentEvent(role: string, blob: string, options?: StoreCallOptions): Promise<number> {
+    return this.#call(options, () => {
+      checkRole("pushAgentEvent", role);
+      if (typeof blob !== "string") throw new TypeError("pushAgentEvent: blob must be a string (the event as the job runner encoded it)");
+      return this.#write((transaction) => pushAgentEventIn(transaction, role, blob), options, WAKES);
+    });
+  }
+
+  createAgentJobs(request: AgentJobsRequest, options?: StoreCallOptions): Promise<AgentJobsResult> {
+    return this.#call(options, async () => {
+      checkAgentJobsRequest(request);
+      return this.#write((transaction) => createAgentJobsIn(transaction, request), options, WAKES);
+    });
+  }
+
+  agents(roles?: readonly string[], options?: StoreCallOptions): Promise<AgentRow[]> {
+    return this.#call(options, async () => {
+      checkRoles("agents", roles);
+      if (roles?.length === 0) return [];
+      const [rows, counts] = await Promise.all([this.#adapter.readAgents(roles), this.#adapter.countAgentEvents(roles)]);
+      const queued = new Map(counts.map((row) => [readText(row["role"]), readInteger(row["count"])]));
+      const byRole = new Map(rows.map((row) => [readText(row["role"]), row]));
+      const all = roles ?? [...new Set([...byRole.keys(), ...queued.keys()])].sort();
+      return [...new Set(all)].map((role) => {
+        const row = byRole.get(role) ?? { role, state: "closed", reason: null, openedAt: null, failures: 0, loopSize: null, loopAt: null };
+        return decodeAgent(row, queued.get(role) ?? 0);
+      });
+    });
+  }
+
+  resetAgent(role: string, options?: StoreCallOptions): Promise<boolean> {
+    return this.#call(options, () => {
+      checkRole("resetAgent", role);
+      return this.#write((transaction) => resetAgentIn(transaction, role), options, WAKES);
+    });
+  }
+
+  peekAgentEvents(role: string, limit = 100, options?: StoreCallOptions): Promise<AgentEventRow[]> {
+    return this.#call(options, async () => {
+      checkRole("peekAgentEvents", role);
+      checkCount("peekAgentEvents", "limit", limit);
+      return (await this.#adapter.readAgentEvents(role, limit)).map(decodeAgentEvent);
     });
   }
 

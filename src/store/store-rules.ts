@@ -125,6 +125,7 @@ const WAIT_KINDS: Readonly<Record<FutureKind, { what: string; door: WaitDoor }>>
   message: { what: "a wait for a pushed message", door: "message" },
   timer: { what: "a timer", door: "time" },
   child: { what: "a wait for a child job's end", door: "child-end" },
+  checked: { what: "a checked future", door: "check" },
 };
 
 /** What opens each door, as errors name it. */
@@ -134,6 +135,7 @@ const DOOR_CALLS: Readonly<Record<WaitDoor, string>> = {
   message: "pushMessage()",
   time: "its time coming",
   "child-end": "the child job's end",
+  check: "a worker's check",
 };
 
 /** The kind of future a settlement through `door` creates when nobody created the key yet; `undefined`: none may. */
@@ -142,11 +144,14 @@ export function earlyKindOf(door: WaitDoor): FutureKind | undefined {
 }
 
 /**
- * Throws {@link WaitKindError} unless `door` settles a future of `kind`: its own door, or time for the timeout of an
- * application's future (one with a `wakeAt`).
+ * Throws {@link WaitKindError} unless `door` settles a future of `kind`: its own door, time for the timeout of an
+ * application's future or a checked one (one with a `wakeAt`), or the application for a checked future (a
+ * webhook may answer before the next check).
  */
 export function checkDoor(key: string, kind: FutureKind, wakeAt: number | null, door: WaitDoor): void {
   const own = WAIT_KINDS[kind];
-  if (door === own.door || (door === "time" && kind === "external" && wakeAt !== null)) return;
-  throw new WaitKindError({ key, kind, what: own.what, settledBy: DOOR_CALLS[own.door], refused: DOOR_CALLS[door] });
+  if (door === own.door || (door === "time" && (kind === "external" || kind === "checked") && wakeAt !== null)) return;
+  if (door === "application" && kind === "checked") return;
+  const settledBy = kind === "checked" ? `${DOOR_CALLS.check} or ${DOOR_CALLS.application}` : DOOR_CALLS[own.door];
+  throw new WaitKindError({ key, kind, what: own.what, settledBy, refused: DOOR_CALLS[door] });
 }

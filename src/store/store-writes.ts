@@ -10,7 +10,7 @@ import { JobConflictError } from "../errors/job-conflict-error.ts";
 import { NoSuchJobError } from "../errors/no-such-job-error.ts";
 import type { Fence, FutureSettlement, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult } from "./durable-rows.ts";
 import type { AdapterTransaction, JobValues, StoredRow } from "./store-adapter.ts";
-import { decodeClaimCandidate, decodeFuture, decodeLease, decodeLockedJob, futureJobIdOf, futureKindOf, futureStateOf, readInteger, readStrict } from "./store-rows.ts";
+import { decodeClaimCandidate, decodeFuture, decodeLease, decodeLockedJob, futureJobIdOf, futureKindOf, futureStateOf, readInteger, readStrict, readText } from "./store-rows.ts";
 import {
   WAITING_STATUS, checkContinues, checkDoor, checkFence, checkTransition, claimedLease, earlyKindOf, holds, isFinal, isLive, isRunnable, runnableSince,
 } from "./store-rules.ts";
@@ -61,8 +61,11 @@ export async function insertJobIn(transaction: AdapterTransaction, job: JobRow, 
   await appendEventsIn(transaction, [{ jobId: job.id, kind: "job-submitted", data: { role: job.role } }]);
 }
 
-/** `commit`: one step's changes, after the fence, version, transition and history checks. */
-export async function commitIn(transaction: AdapterTransaction, change: JobCommit): Promise<void> {
+/**
+ * `commit`: one step's changes, after the fence, version, transition and history checks. Resolves to the job's
+ * role (`undefined` when it cannot be read) and the store's time of the commit.
+ */
+export async function commitIn(transaction: AdapterTransaction, change: JobCommit): Promise<{ role: string | undefined; now: number }> {
   const { id } = change;
   const row = await lockExisting(transaction, id);
   if (change.fence !== undefined) checkFence(id, decodeLease(row), change.fence);
@@ -106,6 +109,7 @@ export async function commitIn(transaction: AdapterTransaction, change: JobCommi
     const existing = await transaction.lockFuture(key);
     if (existing !== undefined) await settleRow(transaction, key, existing, settlement, now);
   }
+  return { role: readable(() => readText(row["role"])), now };
 }
 
 async function anySettled(transaction: AdapterTransaction, keys: readonly string[]): Promise<boolean> {
@@ -147,18 +151,22 @@ export async function createFuturesFenced(transaction: AdapterTransaction, jobId
 export async function appendJournalIn(transaction: AdapterTransaction, jobId: string, fence: Fence, cell: number, entries: readonly JournalEntry[]): Promise<void> {
   const row = await lockExisting(transaction, jobId);
   checkFence(jobId, decodeLease(row), fence);
-  const summary = await transaction.summarizeJournal(jobId);
+  // Only the journal's two ends are read: a check of every entry would make each append cost more the longer the
+  // cell's journal grew (every append is checked to continue it densely, so the ends tell the whole).
+  const ends = await transaction.journalEnds(jobId);
   const place = { jobId, prefix: "journal" };
-  const count = readStrict(summary, "count", readInteger, place);
+  let count = 0;
   let start = 0;
-  if (count > 0) {
-    const journalCell = readStrict(summary, "cell", readInteger, place);
-    const cells = readStrict(summary, "cells", readInteger, place);
-    const lastIndex = readStrict(summary, "lastIndex", readInteger, place);
-    if (cells !== 1 || lastIndex !== count - 1) {
-      const cause = new Error(`${count} entries in ${cells} cells with indices up to ${lastIndex}: not one cell numbered densely from 0`);
+  if (ends) {
+    const firstIndex = readStrict(ends, "firstIndex", readInteger, place);
+    const firstCell = readStrict(ends, "firstCell", readInteger, place);
+    const lastIndex = readStrict(ends, "lastIndex", readInteger, place);
+    const journalCell = readStrict(ends, "lastCell", readInteger, place);
+    if (firstIndex !== 0 || firstCell !== journalCell) {
+      const cause = new Error(`entries from index ${firstIndex} (cell ${firstCell}) to ${lastIndex} (cell ${journalCell}): not one cell numbered from 0`);
       throw new CorruptRecordError({ jobId, location: "journal", cause });
     }
+    count = lastIndex + 1;
     if (cell < journalCell) throw new Error(`appendJournal to job ${jobId}: cell ${cell} is older than the journal's cell ${journalCell}`);
     if (cell === journalCell) start = count;
   }

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, it } from "node:test";
 import { createStore } from "./create-store.ts";
 import type { StoreAdapter } from "./store-adapter.ts";
 import type { Store } from "./store.ts";
+import { agentCases } from "./suite/agents.cases.ts";
 import { browseCases } from "./suite/browse.cases.ts";
 import { damageCases } from "./suite/damage.cases.ts";
 import { eventCases } from "./suite/events.cases.ts";
@@ -73,6 +74,7 @@ export function runStoreSuite(options: StoreSuiteOptions): void {
     damageCases(context);
     sharedCases(context);
     memoryCases(context);
+    agentCases(context);
   });
 }
 

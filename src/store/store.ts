@@ -10,9 +10,11 @@
  * Rows are plain data: JSON-able values and strings. Encoding workspace values is the workspace codec's job;
  * the store never looks inside a variable's blob or a history record's data.
  */
+import type { AgentEventRow, AgentJobsRequest, AgentJobsResult, AgentOutcome, AgentRow } from "./agent-rows.ts";
 import type { Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JobEventRow, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult, WaitDoor } from "./durable-rows.ts";
 
 export type { Fence, FutureKind, FutureRow, FutureSettlement, FutureState, Journal, JobEventRow, JournalEntry, Lease, NewFuture, NewJobEvent, SettleResult, WaitDoor };
+export type { AgentEventRow, AgentJobSource, AgentJobsRequest, AgentJobsResult, AgentOutcome, AgentRow, BreakerState, NewJobRows } from "./agent-rows.ts";
 
 
 /** Every status a job can have, in lifecycle order. */
@@ -172,6 +174,11 @@ export interface JobCommit {
   events?: NewJobEvent[];
   /** Releases the lease (`fence`, required) with the commit: the job is free for any worker. */
   releaseLease?: boolean;
+  /**
+   * Counts the job's end for its agent's circuit breaker in the same transaction (given with the commit that
+   * makes the job `DONE` or `FAILED`); when it opens the breaker, an `agent-breaker` event is appended.
+   */
+  agentOutcome?: AgentOutcome;
 }
 
 /** What {@link Store.readEvents} returns. */
@@ -467,6 +474,33 @@ export interface Store {
   putMemory(entry: MemoryEntry, options?: StoreCallOptions): Promise<void>;
   /** Deletes a shared-memory entry; `false` when there was none. */
   deleteMemory(context: string, key: string, options?: StoreCallOptions): Promise<boolean>;
+
+  // Agents that run themselves: queued events, loops, circuit breakers.
+
+  /**
+   * Appends an event (encoded by the job runner) to `role`'s FIFO; resolves to its id. A waking write: workers
+   * of other processes hear of it.
+   */
+  pushAgentEvent(role: string, blob: string, options?: StoreCallOptions): Promise<number>;
+  /**
+   * Creates jobs of an agent from its events or for its loop ({@link AgentJobsRequest}), in one transaction
+   * that first locks the agent: two callers for one role — in one process or several — never take the same
+   * event, and a loop's count of pending jobs includes every job created before it. Creates nothing while the
+   * agent's breaker is open.
+   */
+  createAgentJobs(request: AgentJobsRequest, options?: StoreCallOptions): Promise<AgentJobsResult>;
+  /**
+   * The agents of `roles` (a closed breaker and no events for a role the store has never seen), or, without
+   * `roles`, every agent the store has a breaker or queued events for, by role.
+   */
+  agents(roles?: readonly string[], options?: StoreCallOptions): Promise<AgentRow[]>;
+  /**
+   * Closes `role`'s breaker and clears its count of failures (events queued meanwhile are kept); resolves to
+   * `true` when it was open, and appends an `agent-breaker` event then.
+   */
+  resetAgent(role: string, options?: StoreCallOptions): Promise<boolean>;
+  /** The oldest queued events of `role`, at most `limit` (default 100), without taking them. */
+  peekAgentEvents(role: string, limit?: number, options?: StoreCallOptions): Promise<AgentEventRow[]>;
   /** Finishes pending commits and releases the connection. Further calls fail. */
   close(): Promise<void>;
 }

@@ -4,6 +4,8 @@
  * scripted turns and records every request it receives (`.requests`); `runTestJob(agent)` runs one job of an
  * agent in a private in-memory store and returns its view. This entry only re-exports.
  */
+// First: on a Node.js too old for STATEK, importing it fails with a message saying so.
+import "../runtime/check-node-version.ts";
 
 /** The scripted model, and what it records. */
 export { scriptedModel, ScriptedModel } from "../models/scripted-model.ts";

@@ -9,7 +9,8 @@ import { context as activeContext, type Context } from "@opentelemetry/api";
 import { startToolSpan } from "../telemetry/spans.ts";
 import { endSpan } from "../telemetry/tracer.ts";
 import { DEFER_ERROR_HANDLER, defersRegistration, type ErrorHandler } from "./error-handler.ts";
-import { isDurableFuture } from "./durable-future.ts";
+import { isDurableFuture, type DurableFuture } from "./durable-future.ts";
+import { toReadableJson } from "./readable-json.ts";
 import { approvalRequest, callNeedsApproval, isApprovalRequest, type ApprovalDecision } from "./approval.ts";
 import { ApprovalRequiredError } from "../errors/approval-required-error.ts";
 import { prepareCall, runPreparedCall } from "./invoke-tool.ts";
@@ -101,6 +102,7 @@ export function callTool(tool: Tool, args: readonly unknown[] | Record<string, u
   const succeed = (value: unknown) => {
     // A formal call cannot wait for a human (`requestApproval` from the model's tool call).
     if (options.origin === "formal" && isApprovalRequest(value)) throw new ApprovalRequiredError({ toolName: tool.name });
+    if (isDurableFuture(value)) attachCheck(tool, value, shown);
     registerHandler(tool, value, options);
     finish({ result: value });
     return value;
@@ -141,6 +143,19 @@ export function callTool(tool: Tool, args: readonly unknown[] | Record<string, u
     });
   }
   return succeed(result);
+}
+
+/**
+ * A future returned by a tool with `check(args)` is a checked one: it keeps the tool's name and the call's
+ * arguments (as JSON: a worker in another process checks it with them).
+ */
+function attachCheck(tool: Tool, future: DurableFuture, args: unknown): void {
+  if (!tool.check) {
+    if (future.everyMs !== undefined) throw new TypeError(`${tool.name}: ctx.future(key, { everyMs }) makes a checked future, which needs the tool's check(args)`);
+    return;
+  }
+  const json = toReadableJson(args);
+  future.check = { tool: tool.name, args: typeof json === "object" && json !== null && !Array.isArray(json) ? json : {} };
 }
 
 // "Just before the result is returned": the handler is on the job by the time agent code sees the result.

@@ -43,7 +43,8 @@ export interface ToolContext {
   print(...values: unknown[]): void;
   /**
    * The job's workspace variable (or agent context value) called `name`, read live from the workspace, or
-   * `undefined` when there is none. Plain data arrives as a copy, host objects as themselves.
+   * `undefined` when there is none. Plain data arrives as a copy, host objects as themselves. While agent code
+   * runs, the host waits a few milliseconds at most for the read: past that it throws a `TimeoutError`.
    */
   variable(name: string): { value: unknown } | undefined;
   /** Aborted when the job is cancelled or the process stops. */
@@ -125,6 +126,20 @@ export interface ToolDefinition<Params extends ToolParams, Result> {
    * ```
    */
   needsApproval?: NeedsApproval;
+  /**
+   * Makes the futures `run` returns *checked*: while the job waits for one (`ctx.future(key, { everyMs,
+   * timeoutMs })`), a worker that has the job's agent calls `check` with the call's arguments every `everyMs`
+   * (backing off while it throws) and settles the future with the first value that is not `undefined`. The
+   * arguments are stored as JSON (dates as ISO strings, prepared again for the call), so any worker, after any
+   * restart, can check.
+   *
+   * @example
+   * ```ts
+   * run: ({ id }, ctx) => ctx.future(`ship:${id}`, { everyMs: 60_000, timeoutMs: 7 * 86_400_000 }),
+   * check: async ({ id }) => (await orders.get(id)).shippedAt ?? undefined,
+   * ```
+   */
+  check?: (args: z.output<Params>) => unknown;
 }
 
 /** A tool: the value {@link tool} returns. */
@@ -152,6 +167,8 @@ export interface Tool<Params extends ToolParams = ToolParams, Result = unknown> 
   readonly errorHandler: ErrorHandler | undefined;
   /** Whether calls need a human's approval (see {@link ToolDefinition.needsApproval}). */
   readonly needsApproval: NeedsApproval;
+  /** Checks the readiness of the futures it returns (see {@link ToolDefinition.check}). */
+  readonly check: ((args: z.output<Params>) => unknown) | undefined;
 }
 
 
@@ -219,6 +236,7 @@ export function tool<Params extends ToolParams = z.ZodObject<{}>, Result = unkno
   }
   const target = checkTarget(label, definition.target);
   const needsApproval = checkNeedsApproval(label, definition.needsApproval);
+  if (definition.check !== undefined && typeof definition.check !== "function") throw new TypeError(`${label}: check must be a function (args) => value, or undefined while not ready`);
   return Object.freeze({
     kind: "statek.tool",
     name,
@@ -236,5 +254,6 @@ export function tool<Params extends ToolParams = z.ZodObject<{}>, Result = unkno
     briefTypes: definition.briefTypes ?? false,
     errorHandler: definition.errorHandler,
     needsApproval,
+    check: definition.check,
   });
 }

@@ -1,12 +1,14 @@
 /**
  * @module
  * The HTML pages: the jobs list (`/`), a job (`/jobs/:id`) and its action forms (`POST /jobs/:id/<action>`,
- * answered with a redirect to the job, which shows a fixed notice — or the page again with the problem).
+ * answered with a redirect to the job, which shows a fixed notice — or the page again with the problem), and
+ * the agents (`/agents`, `POST /agents/:role/reset`).
  */
 import type { Context, Hono } from "hono";
 import { html } from "hono/html";
 import { jobsPage } from "./html/jobs-page.ts";
 import { jobPage } from "./html/job-page.ts";
+import { agentsPage } from "./html/agents-page.ts";
 import type { Html } from "./html/html-types.ts";
 import { page } from "./html/layout.ts";
 import { ACTION_PATHS, NOTICES, actionInput } from "./action-input.ts";
@@ -39,6 +41,21 @@ export function addPageRoutes(app: Hono<UiEnv>, parts: UiParts): void {
     return showJob(context, parts, context.req.param("id"), { ...(notice === undefined ? {} : { notice }), ...(all ? { wholeTimeline: true } : {}) });
   });
 
+  app.get("/agents", async (context) => {
+    const reset = context.req.query("reset");
+    return showAgents(context, parts, reset === undefined ? {} : { notice: `The breaker of ${reset} was reset.` });
+  });
+
+  app.post("/agents/:role/reset", async (context) => {
+    const role = context.req.param("role");
+    try {
+      await parts.actions.resetAgent(role);
+      return context.redirect(`/agents?reset=${encodeURIComponent(role)}`, 303);
+    } catch (error) {
+      return showAgents(context, parts, { problem: `the reset failed: ${formatError(error)}` }, 500);
+    }
+  });
+
   for (const path of ACTION_PATHS) {
     app.post(`/jobs/:id/${path}`, async (context) => {
       const id = context.req.param("id");
@@ -61,6 +78,11 @@ async function showJob(context: Context<UiEnv>, parts: UiParts, id: string, mess
   if (!details) return render(context, "No such job", notFound(id), undefined, 404);
   const body = jobPage(details, { actions: parts.actions, csrf: context.get("csrfToken"), ...messages });
   return render(context, `Job ${id.slice(0, 8)}`, body, `/api/events?job=${encodeURIComponent(id)}`, status);
+}
+
+async function showAgents(context: Context<UiEnv>, parts: UiParts, messages: { notice?: string; problem?: string }, status = 200): Promise<Response> {
+  const agents = await parts.actions.agents();
+  return render(context, "Agents", agentsPage({ agents, csrf: context.get("csrfToken"), ...messages }), "/api/events", status);
 }
 
 function notFound(id: string): Html {

@@ -12,7 +12,7 @@ import type { UiActionName, UiActions } from "./ui-actions.ts";
 import { UiInputError } from "./ui-input-error.ts";
 
 /** How each kind of wait other than an application's future is settled, for refusals. */
-const OWN_DOOR: Readonly<Record<Exclude<FutureKind, "external">, string>> = {
+const OWN_DOOR: Readonly<Record<Exclude<FutureKind, "external" | "checked">, string>> = {
   approval: "an approval request: it is decided by approving or denying it",
   message: "a wait for a message: it is answered by pushing one",
   timer: "a timer: it ends when its time comes",
@@ -60,8 +60,8 @@ export async function performAction(context: ActionContext, jobId: string, input
       const key = text("key", input.key, { required: true });
       const future = await store.getFuture(key);
       if (!future || future.jobId !== jobId) throw new UiInputError({ message: `job ${jobId} has no future ${JSON.stringify(key)}`, status: 404 });
-      // Only an application's future is settled here; every other wait has its own door (the store refuses it too).
-      if (future.kind !== "external") {
+      // Only an application's future (checked or not) is settled here; every other wait has its own door (the store refuses it too).
+      if (future.kind !== "external" && future.kind !== "checked") {
         throw new UiInputError({ message: `future ${JSON.stringify(key)} is ${OWN_DOOR[future.kind]}, not by resolving or rejecting it`, status: 409 });
       }
       if (future.state !== "waiting") throw new UiInputError({ message: `future ${JSON.stringify(key)} is ${future.state} already`, status: 409 });

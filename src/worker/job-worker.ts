@@ -22,7 +22,7 @@ import type { JobStatus, Lease, Store } from "../store/store.ts";
 import { expireGoneOwners } from "./gone-owners.ts";
 import { OutboxPruner } from "./outbox-pruner.ts";
 import { WakeTimer } from "./wake-timer.ts";
-import { WorkerCounters, type WorkerStats } from "./worker-stats.ts";
+import { WorkerCounters, type AgentFeedStats, type WorkerStats } from "./worker-stats.ts";
 
 /** What one step of a claimed job left it as. */
 export interface WorkerStepOutcome {
@@ -33,6 +33,23 @@ export interface WorkerStepOutcome {
   wakeAt: number | null;
   /** The job is still runnable and the step kept its lease: the next step runs under it (no claim in between). */
   leaseKept: boolean;
+  /** The job's agent role, when known (per-agent stats). */
+  role?: string;
+}
+
+/**
+ * Work a worker does beside claiming, started and stopped with it: the job runner's agentic loops and agent
+ * events, which create jobs when slots are free (`jobs/loops/agent-feeder.ts`).
+ */
+export interface WorkerCompanion {
+  /** Starts; `freeSlots()` says how many steps the worker could start now, `claim()` makes it claim at once. */
+  start(control: { freeSlots(): number; claim(): Promise<void> }): void;
+  /** A step ended and its slot is free. */
+  slotFreed(): void;
+  /** Stops; resolves once nothing of it runs any more. */
+  stop(): Promise<void>;
+  /** Its counts per agent role, for the worker's stats. */
+  stats(): Record<string, AgentFeedStats>;
 }
 
 /** Something a worker did, for logs and status lines. */
@@ -47,7 +64,15 @@ export type WorkerActivity =
    * blocking it, the process stopped): another worker may have taken the job over, and its calls in flight are
    * then in doubt. Raise `leaseMs`, or find what blocks the event loop.
    */
-  | { kind: "lease-late"; jobId: string; unrenewedMs: number; leaseMs: number };
+  | { kind: "lease-late"; jobId: string; unrenewedMs: number; leaseMs: number }
+  /** An agentic loop or an agent's events made jobs (their ids, in order). */
+  | { kind: "agent-jobs"; role: string; source: "loop" | "events"; jobIds: string[] }
+  /** An agentic loop's `queueSize` failed or timed out; the loop goes on. */
+  | { kind: "loop-error"; role: string; error: unknown }
+  /** An agent's events cannot become jobs (no variable to bind them to, a damaged event): they stay queued. */
+  | { kind: "agent-error"; role: string; error: unknown }
+  /** A checked future's `check(args)` threw (it is tried again later, backing off), or could not be run. */
+  | { kind: "check-error"; key: string; jobId: string | null; error: unknown };
 
 /** What the scheduler needs from the job runner. */
 export interface WorkerHost {
@@ -64,6 +89,8 @@ export interface WorkerHost {
   runStep(lease: Lease, signal: AbortSignal): Promise<WorkerStepOutcome>;
   /** Releases a lease the last step of its job kept (`leaseKept`) when the worker will not step it again. */
   releaseKept(lease: Lease): Promise<void>;
+  /** Runs beside the scheduler while it runs (agentic loops, agent events). */
+  companion?: WorkerCompanion;
 }
 
 /** How a worker runs. */
@@ -135,7 +162,7 @@ export class JobWorker {
 
   /** The worker's counters now. */
   get stats(): WorkerStats {
-    return this.#counters.snapshot();
+    return this.#counters.snapshot(this.#host.companion?.stats());
   }
 
   /** Starts claiming; resolves once the first claim has been made. */
@@ -155,6 +182,10 @@ export class JobWorker {
     this.#pruner.start();
     await this.#sweep();
     await this.#kick("claim");
+    this.#host.companion?.start({
+      freeSlots: () => (this.#state === "running" ? this.#schedule.maxConcurrency - this.#slots.size : 0),
+      claim: () => this.#kick("claim"),
+    });
   }
 
   /**
@@ -198,6 +229,7 @@ export class JobWorker {
       return;
     }
     this.#state = "stopping";
+    await this.#host.companion?.stop();
     this.#stopWaking?.();
     this.#stopHints?.();
     clearInterval(this.#safety);
@@ -290,6 +322,7 @@ export class JobWorker {
       this.#counters.running--;
       this.#slots.delete(lease.jobId);
       void this.#kick("claim");
+      this.#host.companion?.slotFreed();
     });
     this.#slots.set(lease.jobId, { lease, abort, done });
   }
@@ -315,7 +348,7 @@ export class JobWorker {
         return;
       }
       this.#consecutiveErrors = 0;
-      this.#counters.stepEnded(outcome.previous, outcome.status);
+      this.#counters.stepEnded(outcome.previous, outcome.status, outcome.role);
       if (outcome.status === "SUSPENDED" && outcome.wakeAt !== null) this.#timer.consider(outcome.wakeAt);
       this.#report({ kind: "step-end", jobId: lease.jobId, previous: outcome.previous, status: outcome.status, ms: Date.now() - started });
       if (!outcome.leaseKept) return;

@@ -25,6 +25,32 @@ export interface WorkerStats {
   stepErrors: number;
   /** Steps per second over the last {@link RATE_WINDOW_MS} (fewer while the worker is younger). */
   stepsPerSecond: number;
+  /** The same, per agent role this worker has stepped or made jobs for. */
+  agents: Record<string, AgentWorkerStats>;
+}
+
+/** What a worker has done for one agent. */
+export interface AgentWorkerStats {
+  /** Steps of the agent's jobs committed. */
+  steps: number;
+  /** Steps that ended one of its jobs `DONE`, and `FAILED`. */
+  done: number;
+  failed: number;
+  /** Jobs its agentic loop created here, and jobs made here from its events. */
+  fromLoop: number;
+  fromEvents: number;
+  /** The queue size its loop read last here (`null`: no loop here, or none read yet). */
+  loopSize: number | null;
+  /** Times its loop's `queueSize` failed or timed out here. */
+  loopErrors: number;
+}
+
+/** The loop and event counts of one agent (what a worker's companion adds to its stats). */
+export type AgentFeedStats = Pick<AgentWorkerStats, "fromLoop" | "fromEvents" | "loopSize" | "loopErrors">;
+
+/** An agent's stats before anything happened. */
+export function emptyAgentStats(): AgentWorkerStats {
+  return { steps: 0, done: 0, failed: 0, fromLoop: 0, fromEvents: 0, loopSize: null, loopErrors: 0 };
 }
 
 /** The window of the step rate. */
@@ -50,9 +76,19 @@ export class WorkerCounters {
     this.#startedAt = now();
   }
 
-  /** Counts one committed step that took its job from `previous` to `status`. */
-  stepEnded(previous: string, status: string): void {
+  /** Per role: steps, done and failed. */
+  readonly #agents = new Map<string, AgentWorkerStats>();
+
+  /** Counts one committed step that took a job of `role` (when known) from `previous` to `status`. */
+  stepEnded(previous: string, status: string, role?: string): void {
     this.steps++;
+    if (role !== undefined) {
+      let agent = this.#agents.get(role);
+      if (!agent) this.#agents.set(role, (agent = emptyAgentStats()));
+      agent.steps++;
+      if (status === "DONE") agent.done++;
+      else if (status === "FAILED") agent.failed++;
+    }
     if (status === "SUSPENDED") this.suspended++;
     if (previous === "SUSPENDED") this.suspended--;
     if (status === "DONE") this.done++;
@@ -67,8 +103,11 @@ export class WorkerCounters {
     this.#slots[slot]!++;
   }
 
-  /** The counters now. */
-  snapshot(): WorkerStats {
+  /** The counters now, with the loop and event counts of `feed` per role. */
+  snapshot(feed: Readonly<Record<string, AgentFeedStats>> = {}): WorkerStats {
+    const agents: Record<string, AgentWorkerStats> = {};
+    for (const [role, counts] of this.#agents) agents[role] = { ...counts };
+    for (const [role, counts] of Object.entries(feed)) agents[role] = { ...(agents[role] ?? emptyAgentStats()), ...counts };
     const now = this.#now();
     const second = Math.floor(now / 1000);
     let recent = 0;
@@ -78,7 +117,7 @@ export class WorkerCounters {
     const windowMs = Math.max(1, Math.min(RATE_WINDOW_MS, now - this.#startedAt));
     return {
       running: this.running, suspended: this.suspended, done: this.done, failed: this.failed, cancelled: this.cancelled,
-      steps: this.steps, stepErrors: this.stepErrors, stepsPerSecond: (recent * 1000) / windowMs,
+      steps: this.steps, stepErrors: this.stepErrors, stepsPerSecond: (recent * 1000) / windowMs, agents,
     };
   }
 }

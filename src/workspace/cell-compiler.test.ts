@@ -204,4 +204,13 @@ describe("compileCell", () => {
       assert.equal(compileCell("memoKept"), kept);
     });
   });
+
+  it("refuses a cell nested too deeply for the type stripper, and compiles the next cells as before", () => {
+    const deep = [`const a = ${"[".repeat(3_000)}${"]".repeat(3_000)}`, `${"(function () {".repeat(600)}${"})".repeat(600)}`];
+    for (let round = 0; round < 3; round++) {
+      for (const source of deep) assert.deepEqual(compileCell(source), { kind: "error", error: { name: "RangeError", message: "the cell is nested too deeply to compile" } });
+      const typed = compileCell(`const n${round}: number = 1`);
+      assert.equal(typed.kind, "script", `a typed cell after round ${round}: ${JSON.stringify(typed)}`);
+    }
+  });
 });

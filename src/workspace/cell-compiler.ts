@@ -3,7 +3,8 @@
  * The cell compiler: turns one cell of agent code, TypeScript or JavaScript, into a script
  * the guest runtime can run with REPL semantics.
  *
- * - Types are stripped (`amaro`, Node's own stripper; enums and namespaces are transformed).
+ * - Types are stripped (`amaro`, Node's own stripper, see `type-stripper.ts`; enums and namespaces are
+ *   transformed).
  * - Top-level `const`/`let`/`var`/`function`/`class` become assignments to globals, so they are workspace
  *   variables that later cells see and may redeclare. `var` anywhere in the cell's top-level scope (loops,
  *   blocks) does too, as in a script. Functions and classes declared at the top level are marked so their
@@ -16,8 +17,8 @@
  * - The body runs in an async function, so top-level `await` works.
  */
 import { parse, type Node } from "acorn";
-import amaro from "amaro";
 import { CompiledCells } from "./compiled-cells.ts";
+import { TypeStripper } from "./type-stripper.ts";
 import { errorMessage } from "../errors/error-text.ts";
 
 /** Size limits checked before a cell runs. */
@@ -46,6 +47,8 @@ const SILENT_CALLEES = new Set(["print", "exit"]);
 
 /** Results of earlier compiles, shared by every workspace of the process (a compile depends on nothing else). */
 const compiled = new CompiledCells<CompiledCell>();
+/** The process's type stripper (loaded again after a cell broke it). */
+const stripper = new TypeStripper();
 
 /**
  * Compiles one cell; never throws for bad agent code (syntax errors are a result). The result is frozen: the same
@@ -107,15 +110,25 @@ function tooLarge(size: string, limit: string): CompiledCell {
   return { kind: "error", error: { name: "RangeError", message: `the cell is too large (${size}; the limit is ${limit})` } };
 }
 
+/**
+ * A cell's code without its TypeScript types, through the process's one stripper (what `freeNames` reads).
+ * @throws {SyntaxError} When the code is not TypeScript the stripper reads.
+ */
+export function stripCellTypes(source: string): string {
+  const stripped = stripTypes(source);
+  if (typeof stripped === "string") return stripped;
+  throw new SyntaxError(stripped.kind === "error" ? stripped.error.message : "the code cannot be read");
+}
+
 function stripTypes(source: string): string | CompiledCell {
   try {
-    return amaro.transformSync(source, { mode: "strip-only" }).code;
+    return stripper.transform(source, "strip-only");
   } catch (error) {
     if (error instanceof RangeError) throw error;
     const info = error as { code?: string; message?: string; startLine?: number; startColumn?: number };
     if (info.code === "UnsupportedSyntax") {
       try {
-        return amaro.transformSync(source, { mode: "transform" }).code;
+        return stripper.transform(source, "transform");
       } catch (inner) {
         return typeScriptError(inner);
       }

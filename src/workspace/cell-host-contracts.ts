@@ -8,7 +8,20 @@ import type { CrossingEffects, CrossingKind, JournalItem, MessageDescriber } fro
 import type { ApprovalDecision } from "../tools/approval.ts";
 
 /** Answers a guest message; a promise stands for a result the guest receives later (a pending id). */
-export type GuestMessageHandler = (op: string, args: readonly string[]) => string | Promise<string>;
+export type GuestMessageHandler = (op: string, args: readonly string[]) => string | Promise<string> | HeldReply;
+
+/**
+ * An answer the guest waits for in its call (it stays blocked, as for any synchronous answer) while the host
+ * does asynchronous work first — reading workspace variables a tool call binds by name, say. What it settles to
+ * is the answer proper: a reply, or a promise standing for a result the guest receives later.
+ */
+export class HeldReply {
+  readonly answer: Promise<string | Promise<string>>;
+
+  constructor(answer: Promise<string | Promise<string>>) {
+    this.answer = answer;
+  }
+}
 
 /** The timer source: `setTimeout`-like, returning a cancel function. Replaceable for tests and replay. */
 export type TimerSource = (ms: number, fire: () => void) => () => void;
@@ -66,6 +79,13 @@ export interface FutureWaits {
    * (kind `child-started`) a reply that handed the guest a child job's handle, `data` its `{ id }`.
    */
   replayed?(seq: number, kind: string, data: unknown): void;
+  /**
+   * A sub-task crossing of agent code, answered as a guest reply: `state` (child `id`'s handle state, read
+   * now), `find` (the handle of child `id`, or of the latest child when `id` is empty; `null` when there is
+   * none), `complete` and `fail` (this job may end itself as a sub-task: it has a parent). A `TypeError` is the
+   * guest's to read; anything else stops the cell.
+   */
+  task?(action: string, id: string): Promise<string>;
   /** Creates the child job a tool started (`ctx.startJob`; `data` as the tool's reply carried it), unless it exists. */
   startChild?(data: unknown): Promise<ChildHandleInfo>;
   /**

@@ -19,7 +19,7 @@
  * code ever runs outside a cell.
  */
 import { JournalReplay, describeMessage, hashMessage, type CrossingEffects, type CrossingKind, type JournalItem, type JournaledMessage } from "./cell-journal.ts";
-import type { CellHostOptions, CellStart, FutureOutcome, FutureWaits, GuestMessageHandler, JournalSink, TimerSource } from "./cell-host-contracts.ts";
+import { HeldReply, type CellHostOptions, type CellStart, type FutureOutcome, type FutureWaits, type GuestMessageHandler, type JournalSink, type TimerSource } from "./cell-host-contracts.ts";
 import type { Delivery, IdleAnswer, VmHost } from "./executor.ts";
 import { CODE_START_OP, errorReply, pendingReply, thrownReply } from "./guest/guest-protocol.ts";
 import { parseUntrusted } from "./membrane/untrusted-json.ts";
@@ -61,6 +61,8 @@ export class CellHost implements VmHost {
   readonly #pending = new Map<number, Pending>();
   /** Settled results of the current cell not yet handed to the guest. */
   #settled: Delivery[] = [];
+  /** Pending results of the current cell that are timers (a timer that fired and was not handed over is no lost call). */
+  readonly #timerIds = new Set<number>();
   #wake: (() => void) | undefined;
   #next = 1;
   #cell = 0;
@@ -125,7 +127,7 @@ export class CellHost implements VmHost {
 
   // A message answered live and journaled by its kind.
   #journaled(seq: number, op: string, args: readonly string[]): string | Promise<string> {
-    const kind = op === "timer" || op === "clearTimer" || op === "future" ? "read" : this.#options.policy?.kind(op, args) ?? "read";
+    const kind = op === "timer" || op === "clearTimer" || op === "future" || op === "task" ? "read" : this.#options.policy?.kind(op, args) ?? "read";
     const hash = hashMessage(op, args);
     const what = this.#describe(op, args);
     if (kind !== "effect" || !this.#sink) {
@@ -134,16 +136,20 @@ export class CellHost implements VmHost {
         this.#append({ t: "msg", seq, op, h: hash, w: what, r: reply, ...this.#effectsOf(seq) });
         return reply;
       }
+      const cell = this.#cell;
       return reply.then((text) => {
-        this.#append({ t: "msg", seq, op, h: hash, w: what, r: text, ...this.#effectsOf(seq) });
+        if (cell === this.#cell) this.#append({ t: "msg", seq, op, h: hash, w: what, r: text, ...this.#effectsOf(seq) });
         return text;
       });
     }
-    // A side effect: its intent is durable before it runs, its result before the guest gets it.
+    // A side effect: its intent is durable before it runs, its result before the guest gets it. A result that
+    // comes after its cell ended (the cell was stopped while the call ran) is the journal of no cell: not written.
+    const cell = this.#cell;
     const running = (async () => {
       this.#append({ t: "intent", seq, op, h: hash, w: what });
       await this.#flush();
       const reply = await this.#answerLive(op, args, seq);
+      if (cell !== this.#cell) return reply;
       this.#append({ t: "done", seq, r: reply, ...this.#effectsOf(seq) });
       await this.#flush();
       return reply;
@@ -237,6 +243,7 @@ export class CellHost implements VmHost {
       const [msText, kind] = args;
       this.#pending.set(id, { keepAlive: kind !== "interval", seq });
       this.#pending.get(id)!.cancel = this.#timers(Math.max(0, Number(msText) || 0), () => this.#settle(id, ""));
+      this.#timerIds.add(id);
     } else if (op === "future") {
       // The guest's own words again: sanitized as when it first asked (a refused wait was answered then, not here).
       const wait = guestWait(args);
@@ -245,7 +252,9 @@ export class CellHost implements VmHost {
       else void this.#openFuture(id, seq, wait);
     } else if (this.#options.policy?.kind(op, args) !== "effect" || this.#options.policy.idempotent(op, args)) {
       this.#pending.set(id, { keepAlive: false, seq });
-      const again = this.#handleLive(op, args, seq);
+      const handled = this.#handleLive(op, args, seq);
+      // Held or not, the result comes as a pending one: the guest asked for it in an earlier attempt.
+      const again = handled instanceof HeldReply ? handled.answer.then((inner) => inner) : handled;
       if (typeof again === "string") this.#settleJournaled(id, again);
       else again.then((text) => this.#settleJournaled(id, text), (error: unknown) => this.#settleJournaled(id, thrownReply(error)));
     } else {
@@ -277,7 +286,15 @@ export class CellHost implements VmHost {
       return "";
     }
     if (op === "future") return this.#future(args, seq);
+    if (op === "task") return this.#task(args);
     const reply = this.#handleLive(op, args, seq);
+    // The guest waits in its call while the host does what the answer needs first.
+    if (reply instanceof HeldReply) return reply.answer.then((inner) => this.#liveAnswer(inner, seq), (error: unknown) => thrownReply(error));
+    return this.#liveAnswer(reply, seq);
+  }
+
+  // A live answer: a reply the guest gets now, or a host promise the guest gets as a pending result.
+  #liveAnswer(reply: string | Promise<string>, seq: number): string | Promise<string> {
     if (typeof reply === "string") {
       if (!isFutureReply(reply)) return reply;
       // A tool started a child job: it is created now, and the guest gets its handle as the call's value.
@@ -296,7 +313,7 @@ export class CellHost implements VmHost {
     return pendingReply(id);
   }
 
-  #handleLive(op: string, args: readonly string[], seq: number): string | Promise<string> {
+  #handleLive(op: string, args: readonly string[], seq: number): string | Promise<string> | HeldReply {
     const effects = this.#options.effects;
     if (effects) effects.current = seq;
     try {
@@ -306,6 +323,13 @@ export class CellHost implements VmHost {
     } finally {
       if (effects) effects.current = undefined;
     }
+  }
+
+  // A sub-task's state, lookup or end (`guest-waits.ts`): the job answers from the store.
+  #task([action = "", id = ""]: readonly string[]): string | Promise<string> {
+    const task = this.#futures?.task;
+    if (!task) return errorReply("TypeError", "sub-tasks need a job (this workspace runs without one)");
+    return task.call(this.#futures, action, id).catch((error: unknown) => this.#waitFailed(error));
   }
 
   // A durable future: its reply comes when it settles (at once when it settled already).
@@ -356,6 +380,7 @@ export class CellHost implements VmHost {
           pending.durable = false;
           pending.keepAlive = true;
           pending.cancel = armLongTimer(Math.min(ms, Number.MAX_SAFE_INTEGER), () => settle({ value: undefined }), this.#timers);
+          this.#timerIds.add(id);
         }
         return;
       }
@@ -479,7 +504,7 @@ export class CellHost implements VmHost {
 
   /** Ends a cell: results it left pending are abandoned. Returns how many were (timers and futures not counted). */
   endCell(): number {
-    let abandoned = this.#settled.length;
+    let abandoned = this.#settled.filter((delivery) => !this.#timerIds.has(delivery.id)).length;
     for (const pending of this.#pending.values()) {
       if (pending.cancel) pending.cancel();
       else if (!pending.durable) abandoned++;
@@ -487,6 +512,7 @@ export class CellHost implements VmHost {
     this.#cell++;
     this.#pending.clear();
     this.#settled = [];
+    this.#timerIds.clear();
     this.#running.clear();
     this.#wake?.();
     this.#wake = undefined;
@@ -558,6 +584,7 @@ export class CellHost implements VmHost {
     const id = this.#open(kind !== "interval", seq);
     const pending = this.#pending.get(id)!;
     pending.cancel = this.#timers(Math.floor(ms), () => this.#settleJournaled(id, ""));
+    this.#timerIds.add(id);
     return pendingReply(id);
   }
 

@@ -73,6 +73,12 @@ export interface EntryCall {
 export interface RunCellOptions {
   /** CPU time the cell may spend executing guest code (time the host takes to answer is not counted). */
   timeLimitMs: number;
+  /**
+   * Wall-clock time the cell may take, host time included (its host calls, timers, pending promises). Past it
+   * the executor stops the cell's code, answers a host call it waits in with a `TimeoutError`, and ends the cell
+   * with a `TimeoutError` — its `after` call is still made. @default 60_000
+   */
+  wallTimeMs?: number;
   /** Abandons the cell as soon as possible. */
   signal?: AbortSignal;
   /**
@@ -89,6 +95,9 @@ export interface RunCellOptions {
 
 /** Which limit ended a cell. */
 export type CellLimit = "time" | "memory" | "stack" | "cancelled" | "engine";
+
+/** A runtime entry's answer: its text, or the guest error it threw. */
+export type EntryAnswer = { text: string } | { error: GuestError };
 
 /** A guest error as `<name>: <message>`. */
 export interface GuestError {
@@ -140,6 +149,17 @@ export interface Vm {
    * workspace then builds a new VM instead, which holds the same variables (a warm VM behaves like a cold one).
    */
   readonly contended?: boolean;
+  /**
+   * Calls a guest runtime entry while the guest waits in a host call (reading a workspace variable for a tool),
+   * without blocking the host's thread: the guest keeps waiting until the answer comes. `undefined` when the
+   * guest waits in no call. Without it, tools read variables as the last cell saved them.
+   */
+  readDuringCall?(entry: string, args: readonly string[]): Promise<EntryAnswer | undefined>;
+  /**
+   * The same, answered synchronously (a tool's `ctx.variable` while it runs): the host's thread waits for it, so
+   * an executor bounds the wait to a few milliseconds and answers a `TimeoutError` past it.
+   */
+  invokeDuringCall?(entry: string, args: readonly string[]): EntryAnswer | undefined;
   /** Bytes of guest heap in use (as of the VM's last report), when the executor can tell. */
   memoryUsage(): number | undefined;
   /** Bytes the VM holds from the worker (never above `limits.memoryBytes`), when the executor bounds it. */
@@ -157,6 +177,8 @@ export interface Executor {
   createVm(options: CreateVmOptions): Promise<Vm>;
   /** Throws `InvalidWorkspaceLimitError` for limits this executor cannot honour (checked when a `Statek` opens). */
   checkLimits?(limits: VmLimits): void;
+  /** Frees what the executor holds (its sandbox threads); it makes no VM afterwards. A `Statek` closes the executor it made. */
+  close?(): void;
 }
 
 /** Default {@link VmLimits}. */

@@ -7,10 +7,16 @@
 import { InvalidWorkspaceLimitError } from "../errors/invalid-workspace-limit-error.ts";
 import { DEFAULT_VM_LIMITS, type VmLimits } from "./executor.ts";
 
-/** All workspace limits. Pass any subset to `Statek.open({ limits })`. */
+/** All workspace limits. Pass any subset to `Statek.open({ workspaceLimits })`. */
 export interface WorkspaceLimits extends VmLimits {
   /** CPU time per cell (time spent waiting for the host is not counted). @default 10_000 */
   cellTimeMs: number;
+  /**
+   * Wall-clock time per cell, host time included: its tool calls, timers and pending promises. Past it the cell
+   * is stopped with a `TimeoutError` the model reads, its variables are saved, and the job goes on. (Waits on
+   * durable futures — `sleep`, `waitForMessage`, … — suspend the cell instead, and do not count.) @default 60_000
+   */
+  cellWallTimeMs: number;
   /** Console characters per step; the rest is cut with a `[… N characters truncated]` marker. @default 50_000 */
   maxConsoleCharacters: number;
   /** Bytes of source per cell. @default 200_000 */
@@ -32,6 +38,7 @@ export interface WorkspaceLimits extends VmLimits {
 export const DEFAULT_WORKSPACE_LIMITS: Readonly<WorkspaceLimits> = Object.freeze({
   ...DEFAULT_VM_LIMITS,
   cellTimeMs: 10_000,
+  cellWallTimeMs: 60_000,
   maxConsoleCharacters: 50_000,
   maxSourceBytes: 200_000,
   maxSyntaxNodes: 20_000,

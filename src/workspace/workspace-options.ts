@@ -101,6 +101,8 @@ export interface WorkspaceReport {
   limit?: CellLimit;
   /** Set when agent code called `exit`: the status, encoded for the store. */
   exitStatus?: string;
+  /** Set (with `exitStatus`) when agent code called `failTask(reason)`: the reason its job fails with. */
+  taskFailure?: string;
   /** Variables to write (changed or new). */
   put: VariableRow[];
   /** Variables the code deleted. */

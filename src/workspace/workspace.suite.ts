@@ -8,7 +8,7 @@
  * `*.test.ts`, so the test runner never runs it on its own.
  */
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import type { Executor } from "./executor.ts";
 import { Session, type SessionMode, type SuiteContext, type Transcript } from "./suite/harness.ts";
 import { boundaryCases } from "./suite/boundary.suite.ts";
@@ -26,7 +26,10 @@ import { toolCases } from "./suite/tools.suite.ts";
 export interface WorkspaceSuiteOptions {
   /** Shown as the suite's `describe` name, e.g. `quickjs`. */
   name: string;
-  /** The executor under test (called once per workspace). */
+  /**
+   * Makes the executor under test. One executor serves the whole suite (its sandbox threads are made once) and is
+   * closed after it.
+   */
   executor: () => Executor;
   /** Case names to skip, each with the reason. A name that is not a case fails the suite. */
   skip?: Record<string, string>;
@@ -36,8 +39,11 @@ export interface WorkspaceSuiteOptions {
  * Defines the conformance cases for one executor. Each case runs twice, cold (a fresh workspace per cell) and
  * warm (one workspace per session), and both runs must print and store the same (see `suite/harness.ts`).
  */
-export function runWorkspaceSuite({ name, executor, skip = {} }: WorkspaceSuiteOptions): void {
+export function runWorkspaceSuite({ name, executor: make, skip = {} }: WorkspaceSuiteOptions): void {
   describe(`Workspace conformance: ${name}`, () => {
+    let shared: Executor | undefined;
+    const executor = () => (shared ??= make());
+    after(() => shared?.close?.());
     const names = new Set<string>();
     // The run in progress: cases run one at a time, each once per mode.
     let run: { mode: SessionMode; transcript: Transcript; sessions: Session[] } | undefined;

@@ -36,7 +36,7 @@ import { visibleUnder } from "./membrane/member-policy.ts";
 import { ReferenceGuard } from "./membrane/reference-guard.ts";
 import { ToolAccess } from "./membrane/tool-access.ts";
 import { readCollectReport } from "./collect-report.ts";
-import type { ThreadVm } from "./sandbox/thread-vm.ts";
+import { VariableReader } from "./workspace-variables.ts";
 import type { WorkspaceCellOptions, WorkspaceOptions, WorkspaceReport } from "./workspace-options.ts";
 import { StoredRows, tombstoneText, type Collected } from "./stored-rows.ts";
 
@@ -47,6 +47,12 @@ export type { WorkspaceCellOptions, WorkspaceOptions, WorkspaceReport } from "./
 const MAX_REPLAYS = 5;
 /** How many times a cell that never started (its sandbox thread was busy) is moved to a new VM. */
 const MAX_MOVES = 20;
+/**
+ * How long a VM whose memory grew past what it was made with stays warm without a cell. Memory a VM touched stays
+ * resident while it lives (WebAssembly memory cannot give pages back), so an idle one that grew is let go: the
+ * worker gets the memory back, and the job's next cell runs in a VM rebuilt from its stored variables.
+ */
+export const RELEASE_GROWN_VM_AFTER_MS = 3_000;
 
 /** One step's workspace. Create with {@link Workspace.open}; always {@link Workspace.dispose}. */
 export class Workspace {
@@ -64,7 +70,6 @@ export class Workspace {
   #vm: Vm | undefined;
   /** The entries the next cell must run first: a new VM gets its globals and variables; a warm one may need its variables again. */
   #pendingSetup: EntryCall[] = [];
-  #storedCodec: Codec | undefined;
   #closed = false;
   #busy = false;
   #admitted = 0;
@@ -75,8 +80,12 @@ export class Workspace {
   #trace: Context | undefined;
   #exit: unknown = undefined;
   #exited = false;
+  /** The reason `failTask(reason)` gave: the cell exited, and its job fails. */
+  #failure: string | undefined = undefined;
   /** What the current VM held when it was made (see {@link memory}). */
   #initialBytes: number | undefined;
+  /** Lets go of a VM that grew once it has been idle for {@link RELEASE_GROWN_VM_AFTER_MS}. */
+  #release: NodeJS.Timeout | undefined;
   /** The last restore left references it could not resolve: a cold open would try (and report) them again. */
   #unresolved = false;
   /** A tool was made (`createTool`): the next cell gets a new VM, which has it in scope. */
@@ -84,6 +93,7 @@ export class Workspace {
   #createdTools = 0;
   /** The job's difficulty: as opened, then as framework tools raised it. */
   #difficulty: "L" | "M" | "H" | undefined;
+  readonly #variables: VariableReader;
 
   private constructor(options: WorkspaceOptions, variables: readonly VariableRow[]) {
     this.#options = options;
@@ -100,6 +110,13 @@ export class Workspace {
     this.#codec = createHostCodec({ table: this.#table, describeHandle: (value) => this.#references.describe(value) });
     this.#journal = new CrossingJournal(this.#limits);
     this.#stored = new StoredRows(variables);
+    this.#variables = new VariableReader({
+      liveVm: () => (this.#busy && this.#pendingSetup.length === 0 ? this.#vm : undefined),
+      codec: this.#codec,
+      stored: this.#stored,
+      provided: () => this.#provided(),
+      resolveKey: (key) => this.#references.resolve(key),
+    });
     this.#guard.admitStored(variables.map((row) => row.blob));
     this.#broker = new Broker({
       table: this.#table,
@@ -107,12 +124,14 @@ export class Workspace {
       journal: this.#journal,
       access: this.#access,
       console: { push: (stream, text) => this.#effects.pushConsole(stream, text) },
-      callTool: (tool, args) => this.#callTool(tool, args, "code"),
-      callApproved: (tool, args, key) => this.#callApproved(tool, args, key),
+      callTool: (tool, args) => this.#variables.withBound(() => this.#callTool(tool, args, "code")),
+      bindArguments: (tool, args) => this.#variables.bindArguments(tool, args),
+      callApproved: (tool, args, key) => this.#variables.withBound(() => this.#callApproved(tool, args, key)),
       refused: (tool, args, error) => this.#recordRefusal(tool.name, args, error, "code"),
-      exit: (status) => {
+      exit: (status, failure) => {
         this.#exited = true;
         this.#exit = status;
+        this.#failure = failure;
       },
       resolveKey: (key, path) => {
         // Restoring may run agent code (a class's static blocks): it must not name what the job was never given.
@@ -307,35 +326,17 @@ export class Workspace {
    * The job's variable (or provided context value) `name`: plain data as a copy, host objects as themselves;
    * `undefined` when there is none. Tools reach it as `ctx.variable(name)`. While the guest waits for a host
    * call (a tool's argument binding, the synchronous part of a tool's `run`) it is read live from the VM;
-   * otherwise it is the value saved at the end of the last cell — the same, since no agent code ran since.
+   * otherwise it is the value saved at the end of the last cell — the same, since no agent code ran since. A live
+   * read that takes the guest too long throws a `TimeoutError` (see `workspace-variables.ts`).
    */
   variable(name: string): { value: unknown } | undefined {
-    const vm = this.#vm as (Vm & { invokeDuringCall?: ThreadVm["invokeDuringCall"] }) | undefined;
-    const live = this.#busy && this.#pendingSetup.length === 0 ? vm?.invokeDuringCall?.("variable", [name]) : undefined;
-    if (live) {
-      if ("error" in live || live.text === "") return undefined;
-      try {
-        return { value: this.#codec.decode(live.text) };
-      } catch {
-        return undefined;
-      }
-    }
-    const row = this.#stored.ordered().find((stored) => stored.name === name);
-    if (!row) {
-      const provided = this.#provided();
-      return Object.hasOwn(provided, name) ? { value: provided[name] } : undefined;
-    }
-    try {
-      this.#storedCodec ??= createHostCodec({ table: new HandleTable(), describeHandle: () => ({ key: null }), resolveKey: (key) => this.#references.resolve(key) });
-      return { value: this.#storedCodec.decodeAll([[name, row.blob]])[name] };
-    } catch {
-      return undefined;
-    }
+    return this.#variables.variable(name);
   }
 
   /** Runs one cell of agent code. */
   async runCell(code: string, options: WorkspaceCellOptions = {}): Promise<WorkspaceReport> {
     this.#enter();
+    clearTimeout(this.#release);
     this.#access.cellAllowsHidden = options.allowHiddenTools === true;
     this.#trace = options.trace;
     try {
@@ -387,7 +388,17 @@ export class Workspace {
     } finally {
       this.#access.cellAllowsHidden = false;
       this.#busy = false;
+      this.#releaseIfGrown();
     }
+  }
+
+  #releaseIfGrown(): void {
+    const reserved = this.#vm?.reservedMemory();
+    if (reserved === undefined || this.#initialBytes === undefined || reserved <= this.#initialBytes) return;
+    this.#release = setTimeout(() => {
+      if (!this.#busy && !this.#closed) this.#discardVm();
+    }, RELEASE_GROWN_VM_AFTER_MS);
+    this.#release.unref();
   }
 
   async #runScript(vm: Vm, script: string): Promise<CellOutcome> {
@@ -401,6 +412,7 @@ export class Workspace {
     try {
       return await vm.runCell(script, {
         timeLimitMs: this.#limits.cellTimeMs,
+        wallTimeMs: this.#limits.cellWallTimeMs,
         ...(this.#options.signal ? { signal: this.#options.signal } : {}),
         before,
         after: { entry: "collect", args: this.#options.collect === "full" ? ["full"] : [] },
@@ -415,6 +427,11 @@ export class Workspace {
     const calls = abandoned === 1 ? "1 host call was" : `${abandoned.toLocaleString("en-US")} host calls were`;
     this.#effects.pushConsole("notice", `${calls} still pending when the cell ended; await host calls inside the cell (their results were discarded)`);
     return outcome;
+  }
+
+  /** The variables as stored now, in definition order (the rows of the last commit and this step's changes). */
+  storedVariables(): VariableRow[] {
+    return this.#stored.ordered();
   }
 
   /** The tool agent code and the model know by `name` in this workspace, if any. */
@@ -467,6 +484,7 @@ export class Workspace {
     this.#journal.begin();
     this.#exited = false;
     this.#exit = undefined;
+    this.#failure = undefined;
   }
 
   #end(error: string | undefined, outcome: CellOutcome, ran: boolean): WorkspaceReport {
@@ -484,7 +502,10 @@ export class Workspace {
     if (error !== undefined) report.error = error;
     if (outcome.limit) report.limit = outcome.limit;
     if (changes.encoded !== undefined) report.encodedVariables = changes.encoded;
-    if (this.#exited && !outcome.broken) report.exitStatus = this.#exitText();
+    if (this.#exited && !outcome.broken) {
+      report.exitStatus = this.#exitText();
+      if (this.#failure !== undefined) report.taskFailure = this.#failure;
+    }
     return report;
   }
 
@@ -595,6 +616,7 @@ export class Workspace {
   /** Frees the VM. */
   dispose(): void {
     this.#closed = true;
+    clearTimeout(this.#release);
     this.#discardVm();
   }
 }

@@ -179,6 +179,8 @@ describe("hostile code: a guest-made thenable and another job", () => {
       role: "planter",
       context: { board, notify: () => "noted" },
       model: scriptedModel([ts("board.note = { then: notify }"), ts("exit('planted?')")]),
+      // A hostile cell, outside the declarations on purpose: the host's decoding is what is tested.
+      typeCheck: "off",
     });
     const reader = new Agent({
       role: "reader",

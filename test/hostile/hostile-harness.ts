@@ -1,6 +1,8 @@
 /**
  * The hostile-code harness. Each case runs one hostile cell as a real job under the default
- * (QuickJS) executor, with a second, ordinary job running in the same worker at the same time, and asserts:
+ * (QuickJS) executor, with a second, ordinary job running in the same worker at the same time — twice: cold (every
+ * step builds its job's VM from the stored variables) and warm (a job's VM is kept between its steps) — and
+ * asserts:
  *
  * 1. the attempt fails with a clear message in the hostile job's console;
  * 2. the worker is alive: the hostile job goes on to its next turns in a working workspace, and timers fire;
@@ -35,6 +37,12 @@ const HOST_ALLOWANCE_BYTES = 160 * MiB;
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
+
+/**
+ * The executor of every case in a file: its sandbox threads start with the first case (the baseline of the memory
+ * check of later cases includes them), as in a worker that runs many jobs.
+ */
+const quickjs = createQuickJsExecutor({ invokeTimeMs: 500 });
 
 /** A host object agent code gets as `calendar`. */
 export class Calendar {
@@ -100,13 +108,20 @@ class Counter {
 
 const ts = (code: string): string => "```ts\n" + code + "\n```";
 
-/** The tools of the hostile agent: one it may call, one outside its allowed set, one hidden. */
+/**
+ * The tools of the hostile agent: two it may call (`twice`, side-effecting, so each call is journaled durably;
+ * `peek`, which reads the workspace variable `trap` while it runs), one outside its allowed set, one hidden.
+ */
 export function hostileTools() {
   const twice = tool({ name: "twice", description: "Doubles a number.", params: z.object({ x: z.number().describe("x") }), run: ({ x }) => x * 2 });
+  const peek = tool({ name: "peek", description: "Reads the variable trap.", readOnly: true, run: (_args, ctx) => typeof ctx.variable("trap")?.value });
   const wipe = tool({ name: "wipe", description: "Deletes everything.", run: () => "wiped" });
   const adminReset = tool({ name: "adminReset", description: "Internal reset.", hidden: true, run: () => "reset" });
-  return { twice, wipe, adminReset };
+  return { twice, peek, wipe, adminReset };
 }
+
+/** How a case runs: every step in a VM built from the stored variables, or in the job's VM kept warm. */
+type Mode = "cold" | "warm";
 
 /** One hostile case. */
 export interface HostileCase {
@@ -162,6 +177,8 @@ function trackingExecutor(inner: Executor): { executor: Executor; peaks: number[
             note();
           }
         },
+        ...(vm.readDuringCall ? { readDuringCall: vm.readDuringCall.bind(vm) } : {}),
+        ...(vm.invokeDuringCall ? { invokeDuringCall: vm.invokeDuringCall.bind(vm) } : {}),
         memoryUsage: () => vm.memoryUsage(),
         reservedMemory: () => vm.reservedMemory(),
         dispose: () => {
@@ -176,14 +193,13 @@ function trackingExecutor(inner: Executor): { executor: Executor; peaks: number[
   return { executor, peaks, live: () => live, maxLive: () => maxLive };
 }
 
-async function runCase(test: HostileCase): Promise<void> {
+async function runCase(test: HostileCase, mode: Mode): Promise<void> {
   gc();
   const rssBefore = process.memoryUsage().rss;
   const peakBefore = process.resourceUsage().maxRSS * 1024;
-  const quickjs = createQuickJsExecutor({ invokeTimeMs: 500 });
   const tracking = trackingExecutor(test.forge ? forgingExecutor(quickjs, test.forge) : quickjs);
   const calendar = new Calendar();
-  const { twice, wipe, adminReset } = hostileTools();
+  const { twice, peek, wipe, adminReset } = hostileTools();
   const hostileTurns: ScriptedTurn[] = [
     test.toolCalls ? { text: ts(test.code), toolCalls: test.toolCalls } : ts(test.code),
     ts("print('still alive', typeof calendar, twice(21))"),
@@ -192,10 +208,13 @@ async function runCase(test: HostileCase): Promise<void> {
   const hostile = new Agent({
     role: "hostile",
     model: scriptedModel(hostileTurns),
-    tools: [twice, wipe, adminReset],
-    allowedTools: ["twice"],
+    tools: [twice, peek, wipe, adminReset],
+    allowedTools: ["twice", "peek"],
     context: { calendar, meeting: new Meeting(), formatSlot: (slot: unknown) => `slot ${String(slot)}` },
     harness: { maxTurns: 10 },
+    // Hostile code is outside every declaration on purpose: these cases test the sandbox, not the type checker
+    // (whose thread would also count in the worker's memory bound below).
+    typeCheck: "off",
   });
   const ordinary = new Agent({
     role: "ordinary",
@@ -205,6 +224,7 @@ async function runCase(test: HostileCase): Promise<void> {
       ts("exit(total)"),
     ]),
     context: { counter: new Counter() },
+    typeCheck: "off",
   });
   const contended = test.contention ? contendedSqliteStore(test.contention) : undefined;
   const statek = await Statek.open({
@@ -213,7 +233,7 @@ async function runCase(test: HostileCase): Promise<void> {
     bindings: { adminVault: new AdminVault() },
     executor: tracking.executor,
     workspaceLimits: { cellTimeMs: 300, memoryBytes: HOSTILE_MEMORY_BYTES, maxHostCalls: 20_000, ...test.limits },
-    warmJobs: 0,
+    warmJobs: mode === "warm" ? 100 : 0,
   });
   statek.expose(Meeting, test.expose ?? { deny: ["delete*"], readOnly: ["title"] });
   contended?.arm();
@@ -256,7 +276,7 @@ export function hostileSuite(title: string, cases: readonly HostileCase[]): void
     for (const test of cases) {
       if (names.has(test.name)) throw new Error(`duplicate hostile case: ${test.name}`);
       names.add(test.name);
-      it(test.name, () => runCase(test));
+      for (const mode of ["cold", "warm"] as const) it(`${test.name} (${mode})`, () => runCase(test, mode));
     }
   });
 }

@@ -27,9 +27,9 @@ export interface WorkerChildStats {
   stepErrors: number;
 }
 
-/** Starts the fixture with `args` (and `env` added to this process's). */
-export function startWorkerChild(args: string[], env: Record<string, string> = {}): WorkerChild {
-  const child = spawn(process.execPath, [fixture, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+/** Starts the fixture (worker-process.ts unless another is named) with `args` (and `env` added to this process's). */
+export function startWorkerChild(args: string[], env: Record<string, string> = {}, script = fixture): WorkerChild {
+  const child = spawn(process.execPath, [script, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   let output = "";
   let errors = "";
   const waiters: Array<{ text: string; resolve: () => void }> = [];
@@ -53,8 +53,8 @@ export function startWorkerChild(args: string[], env: Record<string, string> = {
 }
 
 /** Runs the fixture to its end; fails unless it exits 0. Resolves to the child. */
-export async function runWorkerChild(args: string[]): Promise<WorkerChild> {
-  const child = startWorkerChild(args);
+export async function runWorkerChild(args: string[], script = fixture): Promise<WorkerChild> {
+  const child = startWorkerChild(args, {}, script);
   const { code } = await child.exited;
   assert.equal(code, 0, child.output());
   return child;

@@ -163,7 +163,7 @@ describe("the DIRECT chat style", () => {
   it("works only through ts_cli: code output is the tool result, not job console; plain text is dialog", async () => {
     const { statek, view, model, sent } = await conversation([
       { text: "Checking.", toolCalls: [{ name: "ts_cli", args: { code: "const n = 3\nprint('n is', n)" }, id: "cli-1" }] },
-      { toolCalls: [{ name: "ts_cli", args: { code: "```ts\nnope()\n```" }, id: "cli-2" }] },
+      { toolCalls: [{ name: "ts_cli", args: { code: "```ts\n// @ts-expect-error: a call that fails when it runs\nnope()\n```" }, id: "cli-2" }] },
       "You have 3 meetings. ```ts\nignored()\n```",
     ], { metadata: { CHAT_STYLE: "DIRECT" }, message: "How many meetings?" });
     await statek.close();
@@ -177,7 +177,7 @@ describe("the DIRECT chat style", () => {
       userText("How many meetings?"),
       { role: "assistant", content: [{ type: "text", text: "Checking." }, { type: "tool-call", toolCallId: "cli-1", toolName: "ts_cli", input: { code: "const n = 3\nprint('n is', n)" } }] },
       { role: "tool", content: [{ type: "tool-result", toolCallId: "cli-1", toolName: "ts_cli", output: { type: "text", value: "n is 3" } }] },
-      { role: "assistant", content: [{ type: "tool-call", toolCallId: "cli-2", toolName: "ts_cli", input: { code: "```ts\nnope()\n```" } }] },
+      { role: "assistant", content: [{ type: "tool-call", toolCallId: "cli-2", toolName: "ts_cli", input: { code: "```ts\n// @ts-expect-error: a call that fails when it runs\nnope()\n```" } }] },
       { role: "tool", content: [{ type: "tool-result", toolCallId: "cli-2", toolName: "ts_cli", output: { type: "error-text", value: "ReferenceError: nope is not defined" } }] },
     ]);
   });

@@ -15,7 +15,7 @@ import { truncateLine } from "../truncate-text.ts";
 const DEFAULT_LIMIT = 100;
 const WHAT_MAX_CHARS = 80;
 
-/** `statek approvals [--job ID] [--agent R] [--limit N] [--json] [--store PATH]`. */
+/** `statek approvals [--job ID] [--agent R] [--limit N] [--json] [--store STORE]`. */
 export const approvalsCommand: Command = {
   name: "approvals",
   summary: "List the approval requests jobs wait for.",

@@ -7,11 +7,11 @@
 import { Statek } from "../../jobs/statek.ts";
 import { CliError } from "../../errors/cli-error.ts";
 import { AGENTS_OPTION, HELP_OPTION, JSON_OPTION, STORE_OPTION, type Command, type CommandInput } from "../command.ts";
-import { loadAgents } from "../load-agents.ts";
+import { agentsModuleOf, loadAgents } from "../load-agents.ts";
 import { openCliStore } from "../open-cli-store.ts";
 import { MIN_ID_PREFIX, resolveJob } from "../resolve-job.ts";
 
-/** `statek cancel <id> [--reason TEXT] [--json] [--store PATH]`. */
+/** `statek cancel <id> [--reason TEXT] [--json] [--store STORE]`. */
 export const cancelCommand: Command = {
   name: "cancel",
   summary: "Cancel a job that has not finished, and its child jobs.",
@@ -37,7 +37,8 @@ async function runCancel({ values, positionals, io }: CommandInput): Promise<num
   if (reason !== undefined && (typeof reason !== "string" || reason.trim() === "")) {
     throw new CliError({ message: "--reason needs a non-empty text", exitCode: 2, command: "cancel" });
   }
-  const agents = typeof values.agents === "string" ? await loadAgents(values.agents, "cancel") : [];
+  const agentsModule = agentsModuleOf(values.agents);
+  const agents = agentsModule === undefined ? [] : await loadAgents(agentsModule, "cancel");
   const store = await openCliStore(values.store as string | undefined);
   try {
     const row = await resolveJob(store, positionals[0]!);

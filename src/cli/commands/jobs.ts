@@ -16,7 +16,7 @@ import { truncateLine } from "../truncate-text.ts";
 const DEFAULT_LIMIT = 100;
 const ERROR_MAX_CHARS = 60;
 
-/** `statek jobs [--status S] [--agent R] [--limit N] [--json] [--store PATH]`. */
+/** `statek jobs [--status S] [--agent R] [--limit N] [--json] [--store STORE]`. */
 export const jobsCommand: Command = {
   name: "jobs",
   summary: "List jobs, newest first.",

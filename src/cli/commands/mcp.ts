@@ -11,9 +11,9 @@ import { serveMcpHttp, serveMcpStdio } from "../../mcp/mcp-serve.ts";
 import { CliError } from "../../errors/cli-error.ts";
 import { HELP_OPTION, type Command, type CommandInput } from "../command.ts";
 import type { CliOutput } from "../cli-io.ts";
-import { loadAgents, pickAgent } from "../load-agents.ts";
+import { agentsModuleOf, loadAgents, pickAgent } from "../load-agents.ts";
 
-/** `statek mcp serve --agents <module> [--role R] [--http [--port N] [--host H]]`. */
+/** `statek mcp serve --agents <module> [--role R] [--http [--port N] [--host H] [--allow-origin O …]]`. */
 export const mcpCommand: Command = {
   name: "mcp",
   summary: "Serve an agent's tools over MCP (stdio, or Streamable HTTP on loopback).",
@@ -21,7 +21,8 @@ export const mcpCommand: Command = {
     "statek mcp serve exposes the visible tools of an agent (hidden ones never; the agent's allowedTools\n" +
     "narrow them) to MCP clients, with their descriptions and JSON Schemas. Calls are prepared, validated and\n" +
     "answered as a model's tool call in a job would be; errors come back as error results. Over stdio (the\n" +
-    "default) stdout carries the protocol; with --http the server listens on http://127.0.0.1:<port>/mcp.\n" +
+    "default) stdout carries the protocol; with --http the server listens on http://127.0.0.1:<port>/mcp and\n" +
+    "refuses requests from browser pages of other origins than its own (--allow-origin adds one).\n" +
     "Every call is logged on stderr as a JSON line; so is the address with --http ({\"event\":\"listening\"}).",
   arguments: [{ name: "action", description: "serve (the only action)." }],
   options: {
@@ -30,6 +31,10 @@ export const mcpCommand: Command = {
     http: { type: "boolean", description: "Serve Streamable HTTP instead of stdio." },
     port: { type: "string", valueName: "N", description: "The HTTP port (default: any free port, logged on stderr)." },
     host: { type: "string", valueName: "H", description: "The HTTP address to bind (default 127.0.0.1)." },
+    "allow-origin": {
+      type: "string", valueName: "ORIGIN", multiple: true,
+      description: "A browser origin (scheme://host[:port]) whose pages may call the HTTP server, besides its own (repeatable).",
+    },
     help: HELP_OPTION,
   },
   examples: [
@@ -42,13 +47,17 @@ export const mcpCommand: Command = {
 async function runMcp({ values, positionals, io }: CommandInput): Promise<number> {
   const usage = (message: string) => new CliError({ message, exitCode: 2, command: "mcp" });
   if (positionals[0] !== "serve") throw usage(`unknown action '${positionals[0]}' (the action is: serve)`);
-  if (typeof values.agents !== "string") throw usage("--agents <module> is needed: the module that exports the agent");
-  if (!values.http && (values.port !== undefined || values.host !== undefined)) throw usage("--port and --host go with --http");
+  const agentsModule = agentsModuleOf(values.agents);
+  if (agentsModule === undefined) throw usage("--agents <module> is needed: the module that exports the agent (or set STATEK_AGENTS)");
+  if (!values.http && (values.port !== undefined || values.host !== undefined || values["allow-origin"] !== undefined)) {
+    throw usage("--port, --host and --allow-origin go with --http");
+  }
+  const allowedOrigins = (values["allow-origin"] ?? []) as string[];
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw usage(`--port must be a port number (0–65535), got '${values.port}'`);
   // Over stdio, stdout is the protocol: what the agents module or a tool logs with console.log goes to stderr.
   if (!values.http) keepStdoutForProtocol();
-  const agent = pickAgent(await loadAgents(values.agents, "statek mcp serve"), values.role as string | undefined, "mcp");
+  const agent = pickAgent(await loadAgents(agentsModule, "statek mcp serve"), values.role as string | undefined, "mcp");
   const log = jsonLines(io.stderr);
   const onCall = (record: McpCallRecord) => log({ event: "tool-call", ...record });
   const tools = servedTools(agent).map((tool) => tool.name);
@@ -57,7 +66,13 @@ async function runMcp({ values, positionals, io }: CommandInput): Promise<number
     await serveMcpStdio(agent, { onCall });
     return 0;
   }
-  const server = await serveMcpHttp(agent, { port, ...(typeof values.host === "string" ? { host: values.host } : {}), onCall });
+  let server;
+  try {
+    server = await serveMcpHttp(agent, { port, ...(typeof values.host === "string" ? { host: values.host } : {}), allowedOrigins, onCall });
+  } catch (error) {
+    if (error instanceof TypeError) throw usage(error.message.replace(/^allowedOrigins: /, "--allow-origin: "));
+    throw error;
+  }
   log({ event: "listening", transport: "http", url: server.url, role: agent.role, tools });
   await new Promise<void>((resolve) => {
     const stop = () => {

@@ -10,7 +10,7 @@ import { HELP_OPTION, STORE_OPTION, type Command, type CommandInput } from "../c
 import { openCliStore } from "../open-cli-store.ts";
 import { MIN_ID_PREFIX, resolveJob } from "../resolve-job.ts";
 
-/** `statek push <id> <message> [--store PATH]`. */
+/** `statek push <id> <message> [--store STORE]`. */
 export const pushCommand: Command = {
   name: "push",
   summary: "Push a user message into a job.",

@@ -8,7 +8,7 @@ import { HELP_OPTION, JSON_OPTION, STORE_OPTION, type Command, type CommandInput
 import { openCliStore } from "../open-cli-store.ts";
 import { MIN_ID_PREFIX, resolveJob } from "../resolve-job.ts";
 
-/** `statek retry <id> [--json] [--store PATH]`. */
+/** `statek retry <id> [--json] [--store STORE]`. */
 export const retryCommand: Command = {
   name: "retry",
   summary: "Resume a FAILED job from its last committed state.",

@@ -16,7 +16,7 @@ import { formatError } from "../../tools/call-tool.ts";
 import { memoryBindingOfRows, readJobMemory, type JobMemoryView } from "../../jobs/memory/job-memory-view.ts";
 import type { HistoryRow, Store } from "../../store/store.ts";
 
-/** `statek show <id> [--json] [--full] [--store PATH]`. */
+/** `statek show <id> [--json] [--full] [--store STORE]`. */
 export const showCommand: Command = {
   name: "show",
   summary: "Show one job: header, current cell's journal, pending waits, and timeline.",

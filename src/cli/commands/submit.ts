@@ -5,12 +5,13 @@
  */
 import { Statek } from "../../jobs/statek.ts";
 import { DEFAULT_STORE_PATH } from "../../store/open-store.ts";
+import { cliStoreSpec } from "../open-cli-store.ts";
 import { formatError } from "../../tools/call-tool.ts";
 import { CliError } from "../../errors/cli-error.ts";
 import { AGENTS_OPTION, HELP_OPTION, JSON_OPTION, type Command, type CommandInput } from "../command.ts";
-import { loadAgents } from "../load-agents.ts";
+import { agentsModuleOf, loadAgents } from "../load-agents.ts";
 
-/** `statek submit <role> --agents MODULE [--var NAME=JSON …] [--param NAME=JSON …] [--message TEXT] [--store PATH] [--json]`. */
+/** `statek submit <role> --agents MODULE [--var NAME=JSON …] [--param NAME=JSON …] [--message TEXT] [--store STORE] [--json]`. */
 export const submitCommand: Command = {
   name: "submit",
   summary: "Submit a job of an agent; print its id.",
@@ -24,7 +25,7 @@ export const submitCommand: Command = {
     var: { type: "string", valueName: "NAME=JSON", multiple: true, description: "A workspace variable of the job (repeatable)." },
     param: { type: "string", valueName: "NAME=JSON", multiple: true, description: "A job parameter for prompt placeholders (repeatable)." },
     message: { type: "string", valueName: "TEXT", description: "The user's opening message." },
-    store: { type: "string", valueName: "PATH", description: `The SQLite store (default ${DEFAULT_STORE_PATH}; created if missing).` },
+    store: { type: "string", valueName: "STORE", description: `A SQLite file or a postgres:// URL (default $STATEK_STORE, else ${DEFAULT_STORE_PATH}; created if missing).` },
     json: { ...JSON_OPTION, description: "Print { \"id\": … } as JSON." },
     help: HELP_OPTION,
   },
@@ -34,15 +35,17 @@ export const submitCommand: Command = {
 
 async function runSubmit({ values, positionals, io }: CommandInput): Promise<number> {
   const role = positionals[0]!;
-  if (typeof values.agents !== "string") throw new CliError({ message: "missing --agents MODULE (the module exporting your agents)", exitCode: 2, command: "submit" });
+  const agentsModule = agentsModuleOf(values.agents);
+  if (agentsModule === undefined) throw new CliError({ message: "missing --agents MODULE (the module exporting your agents; or set STATEK_AGENTS)", exitCode: 2, command: "submit" });
   const vars = readAssignments(values.var, "--var");
   const params = readAssignments(values.param, "--param");
-  const agents = await loadAgents(values.agents, "submit");
+  const store = cliStoreSpec(typeof values.store === "string" ? values.store : undefined);
+  const agents = await loadAgents(agentsModule, "submit");
   const agent = agents.find((candidate) => candidate.role === role);
-  if (!agent) throw new CliError({ message: `no agent with role '${role}' in ${values.agents} (roles: ${agents.map((known) => known.role).join(", ")})` });
+  if (!agent) throw new CliError({ message: `no agent with role '${role}' in ${agentsModule} (roles: ${agents.map((known) => known.role).join(", ")})` });
   let statek: Statek;
   try {
-    statek = await Statek.open({ store: typeof values.store === "string" ? values.store : DEFAULT_STORE_PATH, agents });
+    statek = await Statek.open({ store, agents });
   } catch (error) {
     throw new CliError({ message: formatError(error), cause: error });
   }

@@ -11,7 +11,7 @@ import { CliError } from "../../errors/cli-error.ts";
 import { HELP_OPTION, STORE_OPTION, type Command, type CommandInput } from "../command.ts";
 import { openCliStore } from "../open-cli-store.ts";
 
-/** `statek ui [--store PATH] [--port N] [--host H] [--token NAME:SECRET]`. */
+/** `statek ui [--store STORE] [--port N] [--host H] [--token NAME:SECRET]`. */
 export const uiCommand: Command = {
   name: "ui",
   summary: "Serve the web UI: every job, live, with actions on the waiting ones.",

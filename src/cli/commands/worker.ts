@@ -2,24 +2,28 @@
  * @module
  * `statek worker --agents <module>`: runs the store's jobs as a service until SIGINT or
  * SIGTERM, which stop it gracefully (no new claims; running steps finish within the grace period, the rest are
- * released); a second signal exits at once (the leases it holds then simply expire).
+ * aborted — their tools' `ctx.signal` aborts — and their leases released), then the process exits, even when a
+ * tool ignores its signal; a second signal exits at once (the leases it holds then simply expire).
  */
 import { Statek } from "../../jobs/statek.ts";
 import { DEFAULT_GRACE_MS, DEFAULT_MAX_CONCURRENCY, type WorkerActivity } from "../../jobs/statek-worker.ts";
 import { DEFAULT_STORE_PATH } from "../../store/open-store.ts";
+import { cliStoreSpec, showStore } from "../open-cli-store.ts";
 import { formatError } from "../../tools/call-tool.ts";
 import { CliError } from "../../errors/cli-error.ts";
 import { AGENTS_OPTION, HELP_OPTION, type Command, type CommandInput } from "../command.ts";
 import { formatWorkerActivity, formatWorkerStatus } from "../format-worker-status.ts";
-import { loadAgents } from "../load-agents.ts";
+import { agentsModuleOf, loadAgents } from "../load-agents.ts";
 import { readCount } from "../read-count.ts";
 
+/** How long a stopped worker lets what is left of aborted tool calls end by itself before it exits anyway. */
+const EXIT_WAIT_MS = 1_000;
 /** How often the status line is redrawn on a terminal. */
 const REDRAW_MS = 250;
 /** How often a summary line is logged when the output is not a terminal (if anything happened). */
 const SUMMARY_MS = 10_000;
 
-/** `statek worker --agents MODULE [--store PATH] [--concurrency N] [--lease-ms N] [--grace-ms N]`. */
+/** `statek worker --agents MODULE [--store STORE] [--concurrency N] [--lease-ms N] [--grace-ms N]`. */
 export const workerCommand: Command = {
   name: "worker",
   summary: "Run the store's jobs as a service.",
@@ -28,11 +32,13 @@ export const workerCommand: Command = {
     "waking suspended jobs when their timer is due or a message, an approval or a future arrives (also from\n" +
     "other processes). Several workers may share one store. On a terminal a status line shows running,\n" +
     "suspended, done and failed jobs and the step rate; otherwise each finished job is a log line.\n" +
-    "SIGINT/SIGTERM stop it gracefully; a second signal exits at once (its leases then expire).",
+    "SIGINT/SIGTERM stop it gracefully: running steps get --grace-ms to finish, then they are aborted (tools see\n" +
+    "their AbortSignal), their leases released, and the process exits. A second signal exits at once (its\n" +
+    "leases then expire).",
   arguments: [],
   options: {
     agents: AGENTS_OPTION,
-    store: { type: "string", valueName: "PATH", description: `The SQLite store (default ${DEFAULT_STORE_PATH}; created if missing).` },
+    store: { type: "string", valueName: "STORE", description: `A SQLite file or a postgres:// URL (default $STATEK_STORE, else ${DEFAULT_STORE_PATH}; created if missing).` },
     concurrency: { type: "string", valueName: "N", description: `Steps running at once at most (default ${DEFAULT_MAX_CONCURRENCY}).` },
     "lease-ms": { type: "string", valueName: "MS", description: "How long a lease lasts unless renewed (default 30000)." },
     "grace-ms": { type: "string", valueName: "MS", description: `How long running steps may finish after a stop signal (default ${DEFAULT_GRACE_MS}).` },
@@ -43,12 +49,13 @@ export const workerCommand: Command = {
 };
 
 async function runWorker({ values, io }: CommandInput): Promise<number> {
-  if (typeof values.agents !== "string") throw new CliError({ message: "missing --agents MODULE (the module exporting your agents)", exitCode: 2, command: "worker" });
+  const agentsModule = agentsModuleOf(values.agents);
+  if (agentsModule === undefined) throw new CliError({ message: "missing --agents MODULE (the module exporting your agents; or set STATEK_AGENTS)", exitCode: 2, command: "worker" });
   const maxConcurrency = readCount(values.concurrency, "--concurrency", "worker") ?? DEFAULT_MAX_CONCURRENCY;
   const leaseMs = readCount(values["lease-ms"], "--lease-ms", "worker");
   const graceMs = readCount(values["grace-ms"], "--grace-ms", "worker") ?? DEFAULT_GRACE_MS;
-  const agents = await loadAgents(values.agents, "worker");
-  const storePath = typeof values.store === "string" ? values.store : DEFAULT_STORE_PATH;
+  const storePath = cliStoreSpec(typeof values.store === "string" ? values.store : undefined);
+  const agents = await loadAgents(agentsModule, "worker");
   let statek: Statek;
   try {
     statek = await Statek.open({ store: storePath, agents, ...(leaseMs === undefined ? {} : { leaseMs }) });
@@ -87,7 +94,7 @@ async function runWorker({ values, io }: CommandInput): Promise<number> {
   try {
     await worker.start();
     const roles = agents.map((agent) => agent.role).join(", ");
-    log(`${new Date().toISOString()} worker: running jobs of ${roles} from ${storePath}, at most ${maxConcurrency} steps at once`);
+    log(`${new Date().toISOString()} worker: running jobs of ${roles} from ${showStore(storePath)}, at most ${maxConcurrency} steps at once`);
     let lastSteps = 0;
     redraw = setInterval(() => {
       const stats = worker.stats;
@@ -105,8 +112,21 @@ async function runWorker({ values, io }: CommandInput): Promise<number> {
     return 0;
   } finally {
     clearInterval(redraw);
+    await statek.close();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
-    await statek.close();
+    exitOnceIdle(io);
   }
+}
+
+/**
+ * Once stopped, the process should end when its work has: a tool call that ignored its AbortSignal may still
+ * hold the event loop with a timer or a socket, though its step was aborted and its lease released. The timer
+ * is unref'd, so a process with nothing left ends on its own before it fires.
+ */
+function exitOnceIdle(io: CommandInput["io"]): void {
+  setTimeout(() => {
+    io.stderr.write(`${new Date().toISOString()} worker: exiting; an aborted tool call still held the process (it ignores its AbortSignal)\n`);
+    process.exit();
+  }, EXIT_WAIT_MS).unref();
 }

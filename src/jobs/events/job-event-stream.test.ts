@@ -35,6 +35,8 @@ function describe_(event: JobEvent): string {
       return `submitted ${event.role}`;
     case "message-pushed":
       return `pushed ${event.inbox}`;
+    case "agent-breaker":
+      return `breaker ${event.role} ${event.state}`;
     case "other":
       return `other ${event.name}`;
   }

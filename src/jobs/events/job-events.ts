@@ -81,6 +81,18 @@ export interface MessagePushedEvent extends RecordedEventBase {
 }
 
 /**
+ * An agent's circuit breaker opened — `jobId` is the job whose failure opened it — or was reset (`jobId` is
+ * empty then: no job did it).
+ */
+export interface AgentBreakerEvent extends RecordedEventBase {
+  kind: "agent-breaker";
+  role: string;
+  state: "open" | "closed";
+  /** Why it opened. */
+  reason?: string;
+}
+
+/**
  * A recorded event of a kind this version does not know (an application's `store.appendEvents`, a newer
  * version's), or one whose data cannot be read (`error` says why; `data` is then `null`). Kept, never dropped.
  */
@@ -94,7 +106,7 @@ export interface OtherJobEvent extends RecordedEventBase {
 
 /** An event read from the store's outbox. */
 export type RecordedJobEvent =
-  | StatusChangeEvent | StepEndEvent | ConsoleEvent | FutureSettledEvent | JobSubmittedEvent | MessagePushedEvent | OtherJobEvent;
+  | StatusChangeEvent | StepEndEvent | ConsoleEvent | FutureSettledEvent | JobSubmittedEvent | MessagePushedEvent | AgentBreakerEvent | OtherJobEvent;
 
 /** An event heard in this process as it happens, never stored. */
 export type LiveJobEvent = ModelTextEvent;

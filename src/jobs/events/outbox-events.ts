@@ -21,6 +21,7 @@ const EVENT_DATA = {
   "future-settled": z.object({ key: z.string(), state: z.enum(["resolved", "rejected", "cancelled"]) }),
   "job-submitted": z.object({ role: z.string() }),
   "message-pushed": z.object({ inbox: z.number().int().nonnegative() }),
+  "agent-breaker": z.object({ role: z.string(), state: z.enum(["open", "closed"]), reason: z.string().optional() }),
 } as const;
 
 /**
@@ -96,6 +97,12 @@ export function decodeEvent(row: JobEventRow): RecordedJobEvent {
     case "message-pushed": {
       const parsed = EVENT_DATA[kind].safeParse(data);
       return parsed.success ? { ...base, kind, ...parsed.data } : malformed(parsed.error);
+    }
+    case "agent-breaker": {
+      const parsed = EVENT_DATA[kind].safeParse(data);
+      if (!parsed.success) return malformed(parsed.error);
+      const { role, state, reason } = parsed.data;
+      return { ...base, kind, role, state, ...(reason === undefined ? {} : { reason }) };
     }
     default:
       return { ...base, kind: "other", name: kind, data };

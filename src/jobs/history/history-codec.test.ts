@@ -41,6 +41,10 @@ const SAMPLES: { [K in HistoryKind]: HistoryRecordData[K] } = {
   "child-ended": { childId: "c-1", role: "researcher", status: "FAILED", reason: "harness: too many turns" },
   difficulty: { level: "H", from: "M" },
   reminder: { text: "Report the outcome before you finish." },
+  "type-check": {
+    part: "cell", outcome: "refused", more: 1, durationMs: 12.5,
+    errors: [{ line: 3, column: 20, code: 2345, message: "Argument of type 'string' is not assignable to parameter of type 'Date'." }],
+  },
 };
 
 const KINDS = Object.keys(SAMPLES) as HistoryKind[];

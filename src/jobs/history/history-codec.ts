@@ -34,6 +34,7 @@ export const HISTORY_VERSIONS: { readonly [K in HistoryKind]: number } = {
   "child-ended": 1,
   difficulty: 1,
   reminder: 1,
+  "type-check": 1,
 };
 
 /** Upgrades from version `n` to `n + 1` of a kind's data (`v` already removed). */
@@ -69,6 +70,7 @@ const BUILDERS: { readonly [K in HistoryKind]: Builder<K> } = {
   "child-ended": builder("child-ended"),
   difficulty: builder("difficulty"),
   reminder: builder("reminder"),
+  "type-check": builder("type-check"),
 };
 
 /** True for a record kind this version of STATEK knows. */

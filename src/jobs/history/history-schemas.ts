@@ -11,7 +11,8 @@ import type {
   ApprovalRecord,
   ChildEndedRecord, DifficultyRecord, ReminderRecord,
   ConsoleRecord, DialogRecord, ErrorHandlerRecord, HistoryKind, HistoryRecordData, ModelAttemptRecord, ModelResponseRecord, PostProcessedRecord,
-  OperatorActionRecord, RecordedProviderOptions, RecordedToolCall, RecordedUsage, StatusRecord, SubmittedRecord, UserMessageRecord, VariablesRecord, WarmupRecord,
+  JournaledReply, OperatorActionRecord, RecordedProviderOptions, RecordedToolCall, RecordedUsage, StatusRecord, SubmittedRecord, TypeCheckRecord, UserMessageRecord,
+  VariablesRecord, WarmupRecord,
 } from "./history.ts";
 import { OPERATOR_ACTIONS } from "./history.ts";
 
@@ -49,24 +50,44 @@ const submitted: z.ZodType<SubmittedRecord> = z.looseObject({
 
 const userMessage: z.ZodType<UserMessageRecord> = z.looseObject({ text: z.string(), inbox: count.optional() });
 
+const reasoning = z.array(z.looseObject({ text: z.string(), providerOptions: providerOptions.optional() }));
+
+const replyParts = z.array(z.discriminatedUnion("type", [
+  z.looseObject({ type: z.literal("reasoning"), index: count }),
+  z.looseObject({ type: z.literal("text"), text: z.string(), providerOptions: providerOptions.optional() }),
+  z.looseObject({ type: z.literal("tool-call"), index: count }),
+]));
+
 const modelResponse: z.ZodType<ModelResponseRecord> = z.looseObject({
   turn: count,
   text: z.string(),
   code: z.string().nullable(),
   toolCalls: z.array(toolCall),
-  reasoning: z.array(z.looseObject({ text: z.string(), providerOptions: providerOptions.optional() })),
+  reasoning,
   usage,
   cost: z.number().optional(),
   model: z.string(),
   finishReason: z.string().optional(),
   rawFinishReason: z.string().optional(),
   difficulty: z.enum(["L", "M", "H"]).optional(),
-  parts: z.array(z.discriminatedUnion("type", [
-    z.looseObject({ type: z.literal("reasoning"), index: count }),
-    z.looseObject({ type: z.literal("text"), text: z.string(), providerOptions: providerOptions.optional() }),
-    z.looseObject({ type: z.literal("tool-call"), index: count }),
-  ])).optional(),
+  parts: replyParts.optional(),
   unseen: z.array(count).optional(),
+});
+
+/**
+ * A model reply as a step's journal keeps it from its arrival until the step commits (`jobs/step/journaled-
+ * reply.ts`): the reply as the model layer gave it, in its recorded (JSON) form.
+ */
+export const journaledReplySchema: z.ZodType<JournaledReply> = z.looseObject({
+  text: z.string(),
+  toolCalls: z.array(toolCall),
+  reasoning,
+  parts: replyParts.optional(),
+  usage,
+  finishReason: z.string(),
+  rawFinishReason: z.string().optional(),
+  modelName: z.string(),
+  messagesSeen: count.optional(),
 });
 
 const modelAttempt: z.ZodType<ModelAttemptRecord> = z.looseObject({
@@ -157,6 +178,15 @@ const difficulty: z.ZodType<DifficultyRecord> = z.looseObject({ level: z.enum(["
 
 const reminder: z.ZodType<ReminderRecord> = z.looseObject({ text: z.string() });
 
+const typeCheck: z.ZodType<TypeCheckRecord> = z.looseObject({
+  part: z.string(),
+  outcome: z.enum(["refused", "warned", "unchecked"]),
+  errors: z.array(z.looseObject({ line: count, column: count, code: count, message: z.string() })),
+  more: count.optional(),
+  reason: z.string().optional(),
+  durationMs: z.number(),
+});
+
 /** The current schema of each record kind's data. A new kind needs one here (the type says so). */
 export const HISTORY_SCHEMAS: { readonly [K in HistoryKind]: z.ZodType<HistoryRecordData[K]> } = {
   submitted,
@@ -176,4 +206,5 @@ export const HISTORY_SCHEMAS: { readonly [K in HistoryKind]: z.ZodType<HistoryRe
   "child-ended": childEnded,
   difficulty,
   reminder,
+  "type-check": typeCheck,
 };

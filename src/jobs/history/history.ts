@@ -235,6 +235,20 @@ export interface ApprovalRecord {
   decidedAt: number;
 }
 
+/** A model reply in its recorded (JSON) form, as a step's journal keeps it until the step commits. */
+export interface JournaledReply {
+  text: string;
+  toolCalls: RecordedToolCall[];
+  reasoning: Array<{ text: string; providerOptions?: RecordedProviderOptions }>;
+  parts?: RecordedReplyPart[];
+  usage: RecordedUsage;
+  finishReason: string;
+  rawFinishReason?: string;
+  modelName: string;
+  /** How many user messages the request that got the reply showed the model. */
+  messagesSeen?: number;
+}
+
 /** A child job this job started (`ctx.startJob`) ended. */
 export interface ChildEndedRecord {
   childId: string;
@@ -259,6 +273,32 @@ export interface ReminderRecord {
   text: string;
 }
 
+/** One type error of a checked cell (`TypeCheckRecord`), at the cell's own line and column (1-based). */
+export interface RecordedTypeError {
+  line: number;
+  column: number;
+  /** The compiler's error code: 2345 for TS2345. */
+  code: number;
+  message: string;
+}
+
+/**
+ * A model-written cell was type-checked before it ran and the check found something: its type errors (the cell
+ * was `refused` and did not run, or `warned` and ran), or it could not be checked and ran `unchecked`. Cells
+ * that type-check leave no record.
+ */
+export interface TypeCheckRecord {
+  /** Which code: `cell` (the reply's own cell) or `ts:<call id>` (a `ts_cli` call). */
+  part: string;
+  outcome: "refused" | "warned" | "unchecked";
+  /** The errors, at most 50 (`more` counts the rest). */
+  errors: RecordedTypeError[];
+  more?: number;
+  /** Why the cell could not be checked (`unchecked`). */
+  reason?: string;
+  durationMs: number;
+}
+
 /** Every record kind and its data. */
 export interface HistoryRecordData {
   submitted: SubmittedRecord;
@@ -278,6 +318,7 @@ export interface HistoryRecordData {
   "child-ended": ChildEndedRecord;
   difficulty: DifficultyRecord;
   reminder: ReminderRecord;
+  "type-check": TypeCheckRecord;
 }
 
 /** A history record kind. */

@@ -4,7 +4,7 @@
  * user's message) — as `statek.submitJob` and `ctx.startJob` (a child job) both create them.
  */
 import type { TraceCarrier } from "../../telemetry/trace-carrier.ts";
-import type { HistoryRow, JobRow, JsonValue, VariableRow } from "../../store/store.ts";
+import type { JobRow, JsonValue, NewJobRows } from "../../store/store.ts";
 import type { Agent } from "../../agents/agent.ts";
 import { checkAllowedTools } from "../../agents/agent.ts";
 import type { SubmittedRecord } from "../history/history.ts";
@@ -29,6 +29,8 @@ export interface NewJobOptions extends JobSettings {
   memory?: readonly string[];
   /** What the job may do with it. @default "read" */
   memoryAccess?: MemoryAccess;
+  /** Variables encoded already (an agent event, encoded when it was pushed), after those of `vars`. */
+  encodedVars?: ReadonlyArray<{ name: string; blob: string; type: string }>;
 }
 
 /** The job's memory binding from its options; a `TypeError` names a bad one. */
@@ -44,12 +46,7 @@ function memoryBindingOf(options: NewJobOptions, call: string): MemoryBinding | 
   return { specifiers: memorySpecifiers(memory, call), access: memoryAccess ?? "read" };
 }
 
-/** A new job's rows, ready for `store.insertJob`. */
-export interface NewJobRows {
-  job: JobRow;
-  variables: VariableRow[];
-  history: HistoryRow[];
-}
+export type { NewJobRows };
 
 /**
  * Builds a new job of `agent`. Throws a `TypeError` (starting with `call`) for variables or parameters that
@@ -65,7 +62,11 @@ export function newJobRows(agent: Agent, options: NewJobOptions, scope: SubmitSc
       throw new TypeError(`${call}: ${(error as Error).message}`);
     }
   }
-  const { rows, types } = encodeInitialVariables(options.vars ?? {}, scope);
+  const { rows, types } = encodeInitialVariables(options.vars ?? {}, scope, call);
+  for (const encoded of options.encodedVars ?? []) {
+    rows.push({ name: encoded.name, blob: encoded.blob, position: rows.length });
+    types.push({ name: encoded.name, type: encoded.type });
+  }
   const params = toJsonParams(options.params ?? {});
   const state: Record<string, JsonValue> = {};
   if (options.allowedTools !== undefined) state.allowedTools = checkAllowedTools(agent, options.allowedTools, call);

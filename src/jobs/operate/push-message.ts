@@ -2,14 +2,14 @@
  * @module
  * `statek.pushMessage`: a user message delivered into a job as a `user-message` record. A `DONE` dialog job
  * starts again (`STARTED`), with fresh turn and exception allowances; the message is the user's next turn.
- * In the other styles the message is shown with the console output of the step it arrived in.
+ * In the other styles the message is shown with the console output of the step it arrived in. A job that has
+ * finished for good (`FAILED`, `CANCELLED`, a `DONE` job that is not a dialog) refuses it: `allowed-actions.ts`.
  */
 import { JobConflictError } from "../../errors/job-conflict-error.ts";
 import { JobFinishedError } from "../../errors/job-finished-error.ts";
 import { NoSuchJobError } from "../../errors/no-such-job-error.ts";
 import type { HistoryRow, JobCommit, Store } from "../../store/store.ts";
-import { chatStyleOf } from "../../agents/chat-styles/chat-style.ts";
-import { chatStyleRules } from "../../agents/chat-styles/chat-styles.ts";
+import { allowedActions } from "./allowed-actions.ts";
 import type { HistoryKind, HistoryRecord, HistoryRecordData } from "../history/history.ts";
 import { encodeHistoryRow, historyRecord } from "../history/history-codec.ts";
 import type { JobSessions } from "../step/job-sessions.ts";
@@ -27,8 +27,7 @@ export async function pushUserMessage(store: Store, sessions: JobSessions, signa
   for (let attempt = 1; ; attempt++) {
     const row = await withStoreRetries(() => store.getJob(id));
     if (!row) throw new NoSuchJobError({ jobId: id });
-    const dialog = chatStyleRules(chatStyleOf(row.metadata)).dialog;
-    if (row.status === "FAILED" || (row.status === "DONE" && !dialog)) throw new JobFinishedError({ jobId: id, status: row.status });
+    if (!allowedActions(row).pushMessage) throw new JobFinishedError({ jobId: id, status: row.status });
     const history: HistoryRow[] = [];
     const records: HistoryRecord[] = [];
     const append = <K extends HistoryKind>(kind: K, data: HistoryRecordData[K]) => {

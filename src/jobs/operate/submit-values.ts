@@ -30,10 +30,11 @@ export function typeName(value: unknown): string {
   return classNameOf(value);
 }
 
-/** Encodes the initial variables, or throws a `TypeError` naming each one that cannot be stored. */
+/** Encodes the initial variables, or throws a `TypeError` (starting with `call`) naming each one that cannot be stored. */
 export function encodeInitialVariables(
   vars: Readonly<Record<string, unknown>>,
   scope: SubmitScope,
+  call = "submitJob",
 ): { rows: VariableRow[]; types: Array<{ name: string; type: string }> } {
   const references = new HostReferences(scope);
   const codec = createHostCodec({
@@ -42,14 +43,14 @@ export function encodeInitialVariables(
     resolveKey: (key) => references.resolve(key),
   });
   for (const name of Object.keys(vars)) {
-    if (!isIdentifier(name)) throw new TypeError(`submitJob: variable name '${name}' is not an identifier`);
+    if (!isIdentifier(name)) throw new TypeError(`${call}: variable name '${name}' is not an identifier`);
   }
   const entries = Object.entries(vars);
   const { texts, problems } = codec.encodeAll(entries, "persist");
   if (problems.length) {
     const detail = problems.map((problem) => `${problem.path}: ${problem.reason}`).join("; ");
     throw new TypeError(
-      `submitJob: these variables cannot be stored: ${detail}. Pass host objects in Statek.open({ bindings }) ` +
+      `${call}: these variables cannot be stored: ${detail}. Pass host objects in Statek.open({ bindings }) ` +
         "or the agent's context so they persist by name, or expose their class with statek.expose(Class, { id, load }).",
     );
   }

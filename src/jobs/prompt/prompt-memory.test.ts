@@ -17,7 +17,7 @@ const ts = (code: string) => "```ts\n" + code + "\n```";
 const SCRIPT: ScriptedTurn[] = [
   ts("const a = 1\nprint('hello')\na"),
   { text: "Checking.", toolCalls: [{ name: "lookup", args: { key: "x" } }, { name: "lookup", args: { key: "fail" } }] },
-  ts("undefinedThing()"),
+  ts("// @ts-expect-error: a NameError when it runs\nundefinedThing()"),
   { reasoning: "thinking", text: ts("let b = [a, 2]\nb") },
   "No code this time.",
   ts("console.log('x'.repeat(3))"),

@@ -11,6 +11,9 @@ import { endSpan } from "../../telemetry/tracer.ts";
 import { ModelCallError } from "../../errors/model-call-error.ts";
 import { callWithRetries, type FailedAttempt } from "../../models/call-with-retries.ts";
 import { generateReply } from "../../models/generate-reply.ts";
+import { describeModelError } from "../../models/describe-model-error.ts";
+import { effectiveLimits } from "../../agents/harness.ts";
+import { checkUsage } from "./harness-checks.ts";
 import type { LanguageModel } from "../../models/language-model.ts";
 import type { ModelUsage } from "../../models/model-request.ts";
 import { costOf, findPrice } from "../../models/pricing.ts";
@@ -37,6 +40,8 @@ import { languageHint, languageRule, parseLocale } from "../../agents/locale.ts"
 import { settingIsOn } from "../../agents/job-settings.ts";
 import { jobTools } from "../../agents/job-tools.ts";
 import type { JobMemory } from "../memory/job-memory.ts";
+import type { ReplyJournal } from "./journaled-reply.ts";
+import { MESSAGE_RESTART_REASON, restartedState } from "./job-state.ts";
 
 /**
  * Asks the model and commits its reply (or fails the job). `history` includes this step's records; `memory` is
@@ -44,7 +49,7 @@ import type { JobMemory } from "../memory/job-memory.ts";
  */
 export async function askModel(
   env: StepEnvironment, agent: Agent, row: JobRow, history: readonly HistoryRecord[], changes: StepChanges,
-  memory: PromptMemory = new PromptMemory(), shared?: JobMemory,
+  memory: PromptMemory = new PromptMemory(), replies?: ReplyJournal, shared?: JobMemory,
 ): Promise<void> {
   const style = chatStyleRules(chatStyleOf(row.metadata));
   // The job's difficulty picks the model of a MODEL mapping and the prompt sections shown.
@@ -87,6 +92,22 @@ export async function askModel(
   const modelName = `${model.provider}/${model.modelId}`;
   // What the attempt in flight has produced so far, for the record of an attempt that fails.
   let progress: AttemptProgress = { text: "", usage: undefined, started: 0 };
+  const messagesSeen = history.filter((record) => record.kind === "user-message").length;
+  const turnInfo = difficultyMatters(agent, row) ? { difficulty: level } : {};
+  // The reply an earlier attempt at this step received and journaled: this turn is paid already.
+  const journaled = replies?.find(turn);
+  if (journaled) {
+    changes.clearJournal = true;
+    // Messages pushed since that request are marked unseen by the reply (the prompt shows them after it).
+    const unseen = history.filter((record) => record.kind === "user-message").slice(journaled.messagesSeen).map((record) => record.seq);
+    await commitReply(env, agent, row, history, changes, style, journaled.reply, memory, unseen, turnInfo);
+    // A dialog turn the reply ended has a message to answer: the job goes on, as a pushed message restarts it.
+    if (unseen.length && style.dialog && changes.status === "DONE") {
+      changes.setStatus("STARTED", MESSAGE_RESTART_REASON);
+      changes.job.state = restartedState({ ...row.state, ...(changes.job.state ?? {}) }, changes.job.turns ?? row.turns);
+    }
+    return;
+  }
   let reply;
   try {
     reply = await callWithRetries(
@@ -94,7 +115,7 @@ export async function askModel(
         const current: AttemptProgress = { text: "", usage: undefined, started: performance.now() };
         progress = current;
         const traced = startModelSpan(env.trace, model, attempt);
-        return generateReply(model, { system, messages, tools, abortSignal: signal, ...(Object.keys(settings).length ? { settings } : {}) }, {
+        return generateReply(model, { system, messages, tools, abortSignal: signal, jobId: row.id, ...(Object.keys(settings).length ? { settings } : {}) }, {
           onTextDelta: (delta) => {
             current.text += delta;
             env.emit?.({ kind: "model-text", jobId: row.id, role: row.role, turn, attempt, delta });
@@ -114,13 +135,27 @@ export async function askModel(
       },
       env.models.retry,
       env.signal,
-      { onAttemptFailed: (failure) => recordFailedAttempt(env, changes, row, turn, modelName, failure, progress) },
+      {
+        onAttemptFailed: (failure) => recordFailedAttempt(env, changes, row, turn, modelName, failure, progress),
+        describeError: (error) => describeModelError(error, modelName),
+        // The spending limits hold between attempts too: dropped streams are paid for.
+        stopBeforeRetry: () => {
+          const { reported, cost, priced } = attemptSpending(env, modelName, progress);
+          const usage = changes.job.usage ?? row.usage;
+          return checkUsage(effectiveLimits(agent.harness, env.harness), reported ? addUsage(usage, reported, cost) : usage, modelName, priced);
+        },
+      },
     );
   } catch (error) {
     if (env.signal?.aborted) throw error;
     return changes.fail(error instanceof ModelCallError ? error.message : `model call failed: ${formatError(error)}`, error);
   }
-  await commitReply(env, agent, row, history, changes, style, reply, memory, difficultyMatters(agent, row) ? { difficulty: level } : {});
+  if (replies) {
+    // Durable before anything else can fail: a step done again takes it from here (`journaled-reply.ts`).
+    await replies.record(turn, reply, messagesSeen);
+    changes.clearJournal = true;
+  }
+  await commitReply(env, agent, row, history, changes, style, reply, memory, [], turnInfo);
 }
 
 /** What one attempt produced before it ended. */
@@ -137,10 +172,7 @@ interface AttemptProgress {
 function recordFailedAttempt(
   env: StepEnvironment, changes: StepChanges, row: JobRow, turn: number, modelName: string, failure: FailedAttempt, progress: AttemptProgress,
 ): void {
-  const reported = progress.usage ?? (progress.text !== "" ? { inputTokens: null, cachedInputTokens: null, outputTokens: null } : undefined);
-  const price = findPrice(env.models.pricing, modelName);
-  const counts = reported && knownCounts(reported);
-  const cost = price && counts ? costOf(counts, price) : undefined;
+  const { reported, cost } = attemptSpending(env, modelName, progress);
   const record: ModelAttemptRecord = {
     turn,
     attempt: failure.attempt,
@@ -155,6 +187,17 @@ function recordFailedAttempt(
   };
   changes.append("model-attempt", record);
   if (reported) changes.job.usage = addUsage(changes.job.usage ?? row.usage, reported, cost);
+}
+
+/**
+ * What a failed attempt spent: what the provider reported, or — when it reported none but text had arrived
+ * (tokens were spent) — unknown usage; and its cost when the model has a price.
+ */
+function attemptSpending(env: StepEnvironment, modelName: string, progress: AttemptProgress): { reported: ModelUsage | undefined; cost: number | undefined; priced: boolean } {
+  const reported = progress.usage ?? (progress.text !== "" ? { inputTokens: null, cachedInputTokens: null, outputTokens: null } : undefined);
+  const price = findPrice(env.models.pricing, modelName);
+  const counts = reported && knownCounts(reported);
+  return { reported, cost: price && counts ? costOf(counts, price) : undefined, priced: price !== undefined };
 }
 
 /** What the default prompt's `{shared_memory}` says of a job's shared memory and its tools. */

@@ -36,7 +36,7 @@ async function runChildren(statek: Statek, parentId: string): Promise<void> {
 describe("child jobs", () => {
   it("a tool starts a child; agent code prints its handle and awaits its exit value; the child names its parent", async () => {
     const child = childAgent("researcher", ts("exit(topic.toUpperCase())"));
-    const cell = "const handle = research('cats')\nprint(handle)\nconst found = await handle\nprint(found)\nprint(handle.state)\nexit(found)";
+    const cell = "const handle = research('cats')\nprint(handle)\nprint(handle.state)\nconst found = await handle\nprint(found)\nprint(handle.state)\nexit(found)";
     const model = scriptedModel([ts(cell)]);
     const parent = new Agent({ role: "lead", model, tools: [starter("research", child)] });
     const statek = await Statek.open({ store: ":memory:", agents: [parent, child] });
@@ -50,7 +50,7 @@ describe("child jobs", () => {
       assert.equal(summary!.parentId, id);
       assert.equal(summary!.role, "researcher");
       assert.equal(summary!.status, "READY");
-      assert.deepEqual(view.console, [`{jobId:"${summary!.id}",role:"researcher",state:"WAITING"}`]);
+      assert.deepEqual(view.console, [`{id:"${summary!.id}",role:"researcher"}`, "WAITING"]);
       const childView = await statek.runJob(summary!.id);
       assert.equal(childView.status, "DONE");
       assert.equal(childView.parentId, id);
@@ -60,7 +60,7 @@ describe("child jobs", () => {
       view = await statek.runJob(id);
       assert.equal(view.status, "DONE");
       assert.equal(view.exitStatus, "CATS");
-      assert.deepEqual(view.console.slice(1), ["CATS", "COMPLETED"]);
+      assert.deepEqual(view.console.slice(2), ["CATS", "COMPLETED"]);
       const ended = view.history.find((record) => record.kind === "child-ended");
       assert.ok(ended?.kind === "child-ended");
       assert.deepEqual(ended.data, { childId: summary!.id, role: "researcher", status: "DONE", result: '"CATS"' });

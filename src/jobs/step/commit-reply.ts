@@ -42,10 +42,13 @@ function dueReminderIn(reminders: Agent["reminders"], history: readonly HistoryR
   return dueReminder(reminders, length);
 }
 
-/** Post-processes, records and (in dialog styles) delivers one model reply. */
+/**
+ * Post-processes, records and (in dialog styles) delivers one model reply. `unseen`: the user messages (their
+ * `seq`s) pushed after the request that got the reply, which it did not see.
+ */
 export async function commitReply(
   env: StepEnvironment, agent: Agent, row: JobRow, history: readonly HistoryRecord[], changes: StepChanges,
-  style: ChatStyleRules, reply: ModelReply, memory: PromptMemory, turnInfo: { difficulty?: ModelResponseRecord["difficulty"] } = {},
+  style: ChatStyleRules, reply: ModelReply, memory: PromptMemory, unseen: readonly number[] = [], turnInfo: { difficulty?: ModelResponseRecord["difficulty"] } = {},
 ): Promise<void> {
   const turn = row.turns + 1;
   const job = { id: row.id, role: row.role };
@@ -92,6 +95,7 @@ export async function commitReply(
       finishReason,
       ...(reply.rawFinishReason === undefined ? {} : { rawFinishReason: reply.rawFinishReason }),
       ...(parts ? { parts } : {}),
+      ...(unseen.length ? { unseen: [...unseen] } : {}),
     };
     const seq = changes.append("model-response", record);
     for (const note of processing.records) changes.append("post-processed", note);

@@ -26,10 +26,11 @@ import type { StepChanges } from "./step-changes.ts";
 import { retried, withStoreRetries } from "../../store/store-retries.ts";
 import type { StepTransaction } from "./step-transaction.ts";
 import type { JobMemory } from "../memory/job-memory.ts";
+import { admitCell } from "./typed-cell.ts";
 
 /** What a durable cell needs from its step. */
 export interface DurableCellContext {
-  env: Pick<StepEnvironment, "signal" | "signals" | "store" | "bindings" | "exposed" | "agentFor" | "trace">;
+  env: Pick<StepEnvironment, "signal" | "signals" | "store" | "bindings" | "exposed" | "agentFor" | "trace" | "typeChecker">;
   row: JobRow;
   tx: StepTransaction;
   changes: StepChanges;
@@ -106,6 +107,8 @@ export async function runDurableCell(
   const { row, tx, changes } = context;
   const state = durableState(row, changes);
   const items = journal.get(part) ?? [];
+  // Checked when it first runs; a cell with a journal passed its check then (a refused cell never has one).
+  const admission = await admitCell(context, workspace, code, part, items.length > 0);
   const futures = new JobFutures({
     store: waitStore(tx),
     jobId: row.id,
@@ -118,6 +121,10 @@ export async function runDurableCell(
     errorHandlers: { ...row.state, ...(changes.job.state ?? {}) }.errorHandlers ?? null,
     childEnded: (child) => settleParentWait(context.env, child),
   });
+  if (admission.refused) {
+    futures.close();
+    return { report: admission.refused, futures };
+  }
   tx.journalFor(row.cell, journalLength(journal));
   if (context.memory) pinMemoryNames(context.memory, row.id, tx, part, journal);
   const traced = startCellSpan(context.env.trace, { number: row.cell, part });
@@ -129,6 +136,7 @@ export async function runDurableCell(
       journal: { journal: items, committedItems: state.journalCommitted[part] ?? 0, sink: partSink(tx, part), futures },
       trace: traced.context,
     });
+    if (admission.warnings) report.console = [...admission.warnings, ...report.console];
     traced.span.setAttribute("statek.cell.crossings", report.crossings.length);
     if (report.suspended) traced.span.setAttribute("statek.cell.suspended", true);
     if (items.length) traced.span.setAttribute("statek.cell.replayed_items", items.length);
@@ -187,6 +195,7 @@ function waitStore(tx: StepTransaction): FutureStore {
     createFutures: (jobId, fence, futures) => retry(() => store.createFutures(jobId, fence, futures)),
     settleFuture: (key, settlement) => retry(() => store.settleFuture(key, settlement)),
     getJob: (id) => retry(() => store.getJob(id)),
+    listJobs: (filter) => retry(() => store.listJobs(filter)),
     // Inserted already (an attempt whose answer was lost): the caller finds the job and goes on.
     insertJob: (job, variables, history) => retry(() => store.insertJob(job, variables, history)),
   };

@@ -20,7 +20,8 @@ import type { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { TS_CLI } from "../../agents/chat-styles/ts-cli-tool.ts";
 import { runTsCli } from "./ts-cli.ts";
-import { readJournal, runDurableCell, settleCell, type DurableCellContext } from "./durable-cell.ts";
+import { runDurableCell, settleCell, type DurableCellContext } from "./durable-cell.ts";
+import type { JournalItem } from "../../workspace/cell-journal.ts";
 import { runFormalCall } from "./durable-formal.ts";
 import type { StepTransaction } from "./step-transaction.ts";
 import { childStarter } from "./child-jobs.ts";
@@ -43,6 +44,7 @@ export interface Execution {
 /** Executes a committed response. Calls after one whose code called `exit` are not run. */
 export async function executeResponse(
   env: StepEnvironment, agent: Agent, row: JobRow, session: JobSession, response: ModelResponseRecord, changes: StepChanges, tx: StepTransaction,
+  readJournalOnce: () => Promise<Map<string, JournalItem[]>>,
 ): Promise<Execution> {
   const held = replyDisposition(response, chatStyleRules(chatStyleOf(row.metadata))).held;
   if (held) return holdReply(response, held, changes);
@@ -50,7 +52,7 @@ export async function executeResponse(
   const workspace = session.workspace;
   const context: DurableCellContext = { env, row, tx, changes, history: session.history, memory: session.memory };
   // What an earlier attempt at this response did (a crash, a suspension): replayed, never done again.
-  const journal = await readJournal(context);
+  const journal = await readJournalOnce();
   let exceptions = 0;
   for (const call of response.toolCalls) {
     if (call.invalidArguments) {

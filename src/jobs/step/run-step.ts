@@ -12,12 +12,15 @@ import { contextFromCarrier, type TraceCarrier } from "../../telemetry/trace-car
 import { failSpan, inSpan } from "../../telemetry/tracer.ts";
 import { NoSuchJobError } from "../../errors/no-such-job-error.ts";
 import type { JobRow, JobStatus, Lease } from "../../store/store.ts";
-import { agentForJob, type Agent } from "../../agents/agent.ts";
+import { agentForJob, DEFAULT_BREAKER_FAILURES, type Agent } from "../../agents/agent.ts";
 import { askModel } from "./ask-model.ts";
 import { chatStyleOf } from "../../agents/chat-styles/chat-style.ts";
 import { chatStyleRules } from "../../agents/chat-styles/chat-styles.ts";
 import { runErrorHandlers } from "./error-handlers.ts";
 import { executeResponse } from "./execute-response.ts";
+import { readJournal } from "./durable-cell.ts";
+import { replyJournal } from "./journaled-reply.ts";
+import type { JournalItem } from "../../workspace/cell-journal.ts";
 import { effectiveLimits } from "../../agents/harness.ts";
 import { checkTurns, countExceptions } from "./harness-checks.ts";
 import type { HistoryRecord } from "../history/history.ts";
@@ -50,6 +53,8 @@ export interface StepOutcome {
   status: JobStatus;
   /** For a `SUSPENDED` job, when it becomes runnable by itself (its earliest timer), else `null`. */
   wakeAt: number | null;
+  /** The job's agent role, when its row could be read. */
+  role?: string;
 }
 
 /**
@@ -177,7 +182,7 @@ async function stepWithRegistries(env: StepEnvironment, tx: StepTransaction, car
     const outcome = await stepRow(env, env.agentFor(row.role), tx, carry !== undefined, row);
     kept = carry !== undefined && tx.usable;
     if (kept) carry!.tx = tx;
-    return outcome;
+    return { ...outcome, role: row.role };
   } finally {
     if (env.activeSteps?.get(id) === tx) env.activeSteps.delete(id);
     if (!kept) await tx.abandon();
@@ -218,6 +223,7 @@ async function stepLoaded(
 ): Promise<{ changes: StepChanges; status: JobStatus }> {
   const id = row.id;
   const changes = new StepChanges(row);
+  changes.breakerFailures = agent.breaker.failures;
   let committed = false;
   let reported: JobStatus | undefined;
   // The job the commit was made against, and what clients appended before it (a rebased commit).
@@ -290,6 +296,7 @@ async function failCorrupt(env: StepEnvironment, row: JobRow, error: unknown): P
     // The handlers still run, against the process's bindings only.
   }
   await runErrorHandlers(env, agent, changes);
+  changes.breakerFailures = agent?.breaker.failures ?? DEFAULT_BREAKER_FAILURES;
   const ending = await parentSettlement(env, row, changes);
   if (ending) changes.settleFutures.push(ending);
   await retried(env, () => env.store.commit(changes.commit(row)));
@@ -322,13 +329,16 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, se
     if (blocks.length && !(await runWarmupBlock(env, agent, row, session, blocks, changes, tx))) return;
   }
   if (changes.status === "READY") changes.setStatus("STARTED");
+  // The job's journal, read once for the step: the pending response's cell and the model's reply use it.
+  let journal: Promise<Map<string, JournalItem[]>> | undefined;
+  const readOnce = () => (journal ??= readJournal({ env, row, tx, changes, history: session.history }));
   if (row.pendingSeq !== null) {
     const pending = session.history.findLast((record) => record.seq === row.pendingSeq);
     if (!pending || pending.kind !== "model-response") {
       throw new CorruptRecordError({ jobId: row.id, location: `history[${row.pendingSeq}] (the pending model response)` });
     }
     changes.job.pendingSeq = null;
-    const execution = await executeResponse(env, agent, row, session, pending.data, changes, tx);
+    const execution = await executeResponse(env, agent, row, session, pending.data, changes, tx, readOnce);
     if (execution.suspended) {
       // The cell waits for durable futures: the response stays pending, to be replayed when one settles.
       changes.job.pendingSeq = row.pendingSeq;
@@ -344,7 +354,9 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, se
   // [model layer] harness: the turn limit.
   const turnsExceeded = checkTurns(limits, row.turns, readJobState(row, changes), dialog);
   if (turnsExceeded) return changes.fail(turnsExceeded);
-  await askModel(env, agent, row, [...session.history, ...changes.records], changes, session.prompt, session.memory);
+  // A reply an earlier attempt at this step received is taken from the journal, not asked for again.
+  const replies = replyJournal(tx, row, await readOnce());
+  await askModel(env, agent, row, [...session.history, ...changes.records], changes, session.prompt, replies, session.memory);
 }
 
 /** The job's warmup blocks, fixed at submit time. */

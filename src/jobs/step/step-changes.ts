@@ -62,6 +62,8 @@ export class StepChanges {
   #seq: number;
   readonly #row: JobRow;
   readonly #handlers: RegisteredErrorHandler[];
+  /** The reason a cell of this step gave `failTask(reason)`: its exit fails the job. */
+  #taskFailure: string | undefined;
 
   /** A row whose `status` or `state` cannot be read is accepted: the step can still fail it. */
   constructor(row: JobRow) {
@@ -133,8 +135,9 @@ export class StepChanges {
     };
   }
 
-  /** Ends the job as `DONE` with the encoded exit status. */
+  /** Ends the job as `DONE` with the encoded exit status — or `FAILED`, when its code called `failTask(reason)`. */
   finish(exitStatus: string): void {
+    if (this.#taskFailure !== undefined) return this.fail(this.#taskFailure);
     this.job.exitStatus = exitStatus;
     this.setStatus("DONE", undefined, exitStatus);
   }
@@ -165,6 +168,7 @@ export class StepChanges {
 
   /** Takes in what a cell or formal call did. */
   absorb(report: WorkspaceReport): void {
+    if (report.taskFailure !== undefined) this.#taskFailure = report.taskFailure;
     for (const call of report.toolCalls) this.append("tool-call", call);
     for (const handler of report.errorHandlers ?? []) this.registerErrorHandler(handler);
     for (const entry of report.console) this.append("console", entry);
@@ -218,10 +222,25 @@ export class StepChanges {
   wakeIfSettled: string[] | undefined;
   /** Futures the commit settles with its changes (a child's end settles its parent's wait: `child-jobs.ts`). */
   readonly settleFutures: NonNullable<JobCommit["settleFutures"]> = [];
+  /**
+   * The failures in a row that open the job's agent's breaker: when set, a commit that ends the job `DONE` or
+   * `FAILED` counts it for the breaker (`JobCommit.agentOutcome`).
+   */
+  breakerFailures: number | undefined;
+  /** The job failed in its warmup: that opens its agent's breaker at once. */
+  warmupFailed = false;
+
+  #agentOutcome(from: JobStatus): JobCommit["agentOutcome"] {
+    if (this.breakerFailures === undefined || this.status === from) return undefined;
+    if (this.status === "DONE") return { failed: false };
+    if (this.status !== "FAILED") return undefined;
+    return { failed: true, reason: this.failure?.reason ?? "failed", threshold: this.breakerFailures, opensAtOnce: this.warmupFailed };
+  }
 
   /** The commit for the row this step read, with its events (`outbox-events.ts`) for `statek.events()`. */
   commit(row: JobRow): JobCommit {
     const from = readable(() => row.status) ?? this.status;
+    const agentOutcome = this.#agentOutcome(from);
     return {
       id: row.id,
       expectedVersion: row.version,
@@ -234,6 +253,7 @@ export class StepChanges {
       ...(this.wakeIfSettled ? { wakeIfSettled: this.wakeIfSettled } : {}),
       ...(this.settleFutures.length ? { settleFutures: this.settleFutures } : {}),
       events: stepEvents(this.records, from, this.status, row.version + 1),
+      ...(agentOutcome ? { agentOutcome } : {}),
     };
   }
 }

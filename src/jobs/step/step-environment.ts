@@ -8,6 +8,7 @@ import type { Store } from "../../store/store.ts";
 import type { Registries } from "../../registries/registries.ts";
 import type { ErrorHandler } from "../../tools/error-handler.ts";
 import type { Executor } from "../../workspace/executor.ts";
+import type { TypeChecker } from "../../typecheck/type-checker.ts";
 import type { ExposedClasses } from "../../workspace/membrane/host-references.ts";
 import type { WorkspaceLimits } from "../../workspace/workspace.ts";
 import type { FutureSignals } from "../../durable/future-signals.ts";
@@ -24,6 +25,8 @@ export const DEFAULT_MAX_TURNS = 50;
 export interface StepEnvironment {
   store: Store;
   executor: Executor;
+  /** Type-checks model-written cells before they run (each job's `TYPE_CHECK` says what to do with errors); none: cells run unchecked. */
+  typeChecker?: TypeChecker;
   /** The instance's enums, formatters, class docs and tracer: current while a step runs. */
   registries: Registries;
   /** The registered agent for a role; throws `NoSuchAgentError`. */

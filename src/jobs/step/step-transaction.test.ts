@@ -45,7 +45,7 @@ function recordingStore(): { store: Store; writes: string[][]; reads: () => numb
 }
 
 describe("StepTransaction", () => {
-  it("writes a cell's journal up to its last effect only: the commit that ends the cell deletes the rest unwritten", async () => {
+  it("writes a cell's journal up to its last effect, the rest with the model's reply that saw it; the last cell's rest is never written", async () => {
     const { store, writes } = recordingStore();
     const sent: string[] = [];
     const send = tool({ name: "send", description: "Sends.", params: z.object({ text: z.string().describe("What.") }), run: ({ text }) => void sent.push(text) });
@@ -58,9 +58,15 @@ describe("StepTransaction", () => {
       assert.equal(view.status, "DONE");
       assert.deepEqual(view.console, ["true"]);
       assert.deepEqual(sent, ["a"]);
-      // The effect's intent (and the read before it) are durable before it runs, its result before the cell goes
-      // on; the read and the prints after it, and the whole of the last cell, are never written.
-      assert.deepEqual(writes, [["msg Date.now()", "intent send(…)"], ["done"]]);
+      // Each model reply is durable as it arrives (a step done again does not pay its turn twice). The effect's
+      // intent (and the read before it) are durable before it runs, its result before the cell goes on; the read
+      // and the print after it go with the next reply, which saw them; the whole of the last cell is never written.
+      assert.deepEqual(writes, [
+        ["msg the model's reply of turn 1"],
+        ["msg Date.now()", "intent send(…)"],
+        ["done"],
+        ["msg Math.random()", "msg print(…)", "msg the model's reply of turn 2"],
+      ]);
       assert.equal(await store.getJournal(id), null);
     } finally {
       await statek.close();
@@ -80,11 +86,18 @@ describe("StepTransaction", () => {
       assert.equal(view.status, "DONE");
       assert.deepEqual(view.console, ["1", "true"]);
       assert.deepEqual(sent, ["b"]);
-      // Step 1 asks the model (no cell); step 2 reads the journal (not known yet) and clears it; step 3 needs
-      // no read, writes its effect's entries and so clears again; step 4 neither reads nor clears.
+      // Step 1 reads the journal (nothing is known of it under a new lease), journals its reply and clears it;
+      // steps 2 and 3 need no read, journal their replies (step 3 its effect's entries first) and clear; step 4,
+      // which asks no model, neither reads nor clears.
       assert.equal(reads(), 1);
-      assert.deepEqual(clears, [false, true, true, false]);
-      assert.deepEqual(writes, [["intent send(…)"], ["done"]]);
+      assert.deepEqual(clears, [true, true, true, false]);
+      assert.deepEqual(writes, [
+        ["msg the model's reply of turn 1"],
+        ["msg print(…)", "msg the model's reply of turn 2"],
+        ["intent send(…)"],
+        ["done"],
+        ["msg Date.now()", "msg print(…)", "msg the model's reply of turn 3"],
+      ]);
       assert.equal(await store.getJournal(id), null);
     } finally {
       await statek.close();
@@ -98,10 +111,11 @@ describe("StepTransaction", () => {
     const statek = await Statek.open({ store, agents: [agent] });
     try {
       const { id } = await statek.submitJob(agent);
-      // Each statek.step claims and releases its own lease: nothing is known of the journal at its start.
+      // Each statek.step claims and releases its own lease: nothing is known of the journal at its start, and
+      // each reads it (the first for a reply an earlier attempt may have journaled, the others for that and the cell).
       for (let step = 0; step < 4; step++) await statek.step(id);
       assert.equal((await statek.getJob(id))?.status, "DONE");
-      assert.equal(reads(), 3);
+      assert.equal(reads(), 4);
     } finally {
       await statek.close();
     }

@@ -92,6 +92,7 @@ export async function runWarmupBlock(
   }
   writeJobState(row, changes, { warmupBlock: index + 1 });
   if (error !== undefined) {
+    changes.warmupFailed = true;
     changes.fail(warmupFailure(index, blocks.length, error));
     return false;
   }

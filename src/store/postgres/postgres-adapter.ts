@@ -184,7 +184,15 @@ export class PostgresAdapter implements StoreAdapter {
   readLeaseOwners(now: number): Promise<StoredRow[]> {
     return this.#reads.readLeaseOwners(now);
   }
-
+  readAgents(roles?: readonly string[]): Promise<StoredRow[]> {
+    return this.#reads.readAgents(roles);
+  }
+  countAgentEvents(roles?: readonly string[]): Promise<StoredRow[]> {
+    return this.#reads.countAgentEvents(roles);
+  }
+  readAgentEvents(role: string, limit: number): Promise<StoredRow[]> {
+    return this.#reads.readAgentEvents(role, limit);
+  }
   readMemory(contexts: readonly string[]): Promise<StoredRow[]> {
     return this.#reads.readMemory(contexts);
   }

@@ -119,6 +119,32 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
   },
   {
     version: 4,
+    name: "agents that run themselves: breakers, queued events, pending jobs by role",
+    // As SQLite's version 5. An agent's row is what a transaction locks (FOR UPDATE) to count its pending jobs
+    // and create jobs or take events: two workers on one role take turns.
+    up: (s) => `
+      CREATE TABLE ${s}.agents (
+        role text PRIMARY KEY,
+        state text NOT NULL,
+        reason text,
+        opened_at bigint,
+        failures bigint NOT NULL,
+        loop_size bigint,
+        loop_at bigint,
+        updated_at bigint NOT NULL
+      );
+      CREATE TABLE ${s}.agent_events (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        role text NOT NULL,
+        data text NOT NULL,
+        at bigint NOT NULL
+      );
+      CREATE INDEX agent_events_role ON ${s}.agent_events (role, id);
+      CREATE INDEX jobs_pending_role ON ${s}.jobs (role) WHERE status IN ('READY', 'WARMING_UP');
+    `,
+  },
+  {
+    version: 5,
     name: "shared memory",
     // One row per key of a context (a sorted JSON array of specifiers); a job reads its contexts by primary key.
     up: (s) => `

@@ -9,12 +9,12 @@
  */
 import type { FutureState } from "../durable-rows.ts";
 import {
-  CLAIM_FIELDS, FUTURE_COLUMNS, JOB_COLUMNS, LOCKED_JOB_FIELDS, SqlParameters, assignments, cursorOf, insertLists, jobConditions, memorySelect,
-  memoryUpsert, pageConditions, rolesCondition, selectList, where, type SqlDialect,
+  AGENT_COLUMNS, PENDING_SQL, rolesWhere, CLAIM_FIELDS, FUTURE_COLUMNS, JOB_COLUMNS, LOCKED_JOB_FIELDS, SqlParameters, assignments, cursorOf, insertLists, jobConditions,
+  memorySelect, memoryUpsert, pageConditions, rolesCondition, selectList, where, type SqlDialect,
 } from "../sql-builders.ts";
 import type {
-  AdapterReads, AdapterTransaction, ClaimQuery, EventRowQuery, EventValues, FutureValues, HistoryValues, JobPageQuery, JobQuery, JobValues, JournalValues,
-  MemoryValues, StoredRow,
+  AdapterReads, AdapterTransaction, AgentEventValues, AgentValues, ClaimQuery, EventRowQuery, EventValues, FutureValues, HistoryValues, JobPageQuery, JobQuery, JobValues,
+  JournalValues, MemoryValues, StoredRow,
 } from "../store-adapter.ts";
 import { readInteger } from "../store-rows.ts";
 import { ACTIVE_STATUSES, WAITING_STATUS } from "../store-rules.ts";
@@ -176,6 +176,21 @@ export class PostgresReads implements AdapterReads {
     return this.rows(`SELECT DISTINCT lease_owner AS "leaseOwner" FROM ${this.sql.table("jobs")} WHERE lease_owner IS NOT NULL AND lease_until > $1`, [now]);
   }
 
+  async readAgents(roles?: readonly string[]): Promise<StoredRow[]> {
+    const p = parametersOf();
+    return this.built(`SELECT ${selectList(AGENT_COLUMNS)} FROM ${this.sql.table("agents")}${rolesWhere(roles, p, POSTGRES_DIALECT)} ORDER BY role COLLATE "C"`, p);
+  }
+
+  async countAgentEvents(roles?: readonly string[]): Promise<StoredRow[]> {
+    const p = parametersOf();
+    return this.built(`SELECT role, COUNT(*)::integer AS count FROM ${this.sql.table("agent_events")}${rolesWhere(roles, p, POSTGRES_DIALECT)}
+      GROUP BY role ORDER BY role COLLATE "C"`, p);
+  }
+
+  async readAgentEvents(role: string, limit: number): Promise<StoredRow[]> {
+    return this.rows(`SELECT id, role, data, at FROM ${this.sql.table("agent_events")} WHERE role = $1 ORDER BY id LIMIT $2`, [role, limit]);
+  }
+
   async readNextClaim(roles?: readonly string[]): Promise<StoredRow> {
     const jobs = this.sql.table("jobs");
     const p = parametersOf();
@@ -279,10 +294,12 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
     );
   }
 
-  async summarizeJournal(jobId: string): Promise<StoredRow> {
-    const sql = `SELECT COUNT(DISTINCT cell) AS cells, MAX(cell) AS cell, COUNT(*) AS count, MAX(idx) AS "lastIndex"
-      FROM ${this.sql.table("journal")} WHERE job_id = $1`;
-    return (await this.rows(sql, [jobId]))[0] ?? { count: 0 };
+  async journalEnds(jobId: string): Promise<StoredRow | undefined> {
+    const journal = this.sql.table("journal");
+    const sql = `SELECT f.idx AS "firstIndex", f.cell AS "firstCell", l.idx AS "lastIndex", l.cell AS "lastCell"
+      FROM (SELECT idx, cell FROM ${journal} WHERE job_id = $1 ORDER BY idx ASC LIMIT 1) AS f,
+        (SELECT idx, cell FROM ${journal} WHERE job_id = $1 ORDER BY idx DESC LIMIT 1) AS l`;
+    return (await this.rows(sql, [jobId]))[0];
   }
 
   async insertJournal(jobId: string, cell: number, entries: readonly JournalValues[]): Promise<void> {
@@ -344,6 +361,36 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
   async expireLeasesOf(owner: string, now: number): Promise<number> {
     const expired = await this.rows(`UPDATE ${this.sql.table("jobs")} SET lease_until = $1 WHERE lease_owner = $2 AND lease_until > $1 RETURNING id`, [now, owner]);
     return expired.length;
+  }
+
+  async lockAgent(values: AgentValues): Promise<StoredRow> {
+    const agents = this.sql.table("agents");
+    const p = parametersOf();
+    const { names, values: placeholders } = insertLists(AGENT_COLUMNS, values, p);
+    // A concurrent insert of the same role waits for the first to commit, then does nothing; FOR UPDATE then waits
+    // for whoever holds the row, so every transaction on one role counts what the one before it wrote.
+    await this.run(`INSERT INTO ${agents} (${names}) VALUES (${placeholders}) ON CONFLICT (role) DO NOTHING`, p.values);
+    return (await this.rows(`SELECT ${selectList(AGENT_COLUMNS)} FROM ${agents} WHERE role = $1 FOR UPDATE`, [values.role]))[0]!;
+  }
+
+  async updateAgent(role: string, values: Partial<Omit<AgentValues, "role">>): Promise<void> {
+    const p = parametersOf();
+    const set = assignments(AGENT_COLUMNS, values, p, POSTGRES_DIALECT.name);
+    if (set) await this.run(`UPDATE ${this.sql.table("agents")} SET ${set} WHERE role = ${p.add(role)}`, p.values);
+  }
+
+  async insertAgentEvent(values: AgentEventValues): Promise<unknown> {
+    const [row] = await this.rows(`INSERT INTO ${this.sql.table("agent_events")} (role, data, at) VALUES ($1, $2, $3) RETURNING id`, [values.role, values.data, values.at]);
+    return row?.["id"];
+  }
+
+  async deleteAgentEvents(ids: readonly number[]): Promise<void> {
+    if (ids.length) await this.run(`DELETE FROM ${this.sql.table("agent_events")} WHERE id = ANY($1::bigint[])`, [[...ids]]);
+  }
+
+  async countPendingJobs(role: string): Promise<unknown> {
+    const [row] = await this.rows(`SELECT COUNT(*)::integer AS count FROM ${this.sql.table("jobs")} WHERE role = $1 AND ${PENDING_SQL}`, [role]);
+    return row?.["count"];
   }
 
   async selectClaimable(query: ClaimQuery & { limit: number }): Promise<StoredRow[]> {

@@ -177,6 +177,18 @@ export class SqliteAdapter implements StoreAdapter {
     return this.#read((queries) => queries.readLeaseOwners(now));
   }
 
+  readAgents(roles?: readonly string[]): Promise<StoredRow[]> {
+    return this.#read((queries) => queries.readAgents(roles));
+  }
+
+  countAgentEvents(roles?: readonly string[]): Promise<StoredRow[]> {
+    return this.#read((queries) => queries.countAgentEvents(roles));
+  }
+
+  readAgentEvents(role: string, limit: number): Promise<StoredRow[]> {
+    return this.#read((queries) => queries.readAgentEvents(role, limit));
+  }
+
   readMemory(contexts: readonly string[]): Promise<StoredRow[]> {
     return this.#read((queries) => queries.readMemory(contexts));
   }

@@ -14,7 +14,7 @@ export type SqliteValue = null | number | bigint | string | Uint8Array;
 
 /** The slice of `node:sqlite`'s `StatementSync` the store calls. */
 export interface SqliteStatement {
-  run(...parameters: SqliteValue[]): { changes: number | bigint };
+  run(...parameters: SqliteValue[]): { changes: number | bigint; lastInsertRowid: number | bigint };
   get(...parameters: SqliteValue[]): Record<string, SqliteValue> | undefined;
   all(...parameters: SqliteValue[]): Record<string, SqliteValue>[];
 }

@@ -127,6 +127,33 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   },
   {
     version: 5,
+    name: "agents that run themselves: breakers, queued events, pending jobs by role",
+    // agents holds a row per role that has ever been locked (a loop, an event taken, a job's end counted). An
+    // event's id orders its role's FIFO (AUTOINCREMENT never reuses one). jobs_pending_role holds only the jobs
+    // a loop counts (READY, WARMING_UP), so counting them never reads a role's finished jobs.
+    up: `
+      CREATE TABLE agents (
+        role TEXT PRIMARY KEY,
+        state TEXT NOT NULL,
+        reason TEXT,
+        opened_at INTEGER,
+        failures INTEGER NOT NULL,
+        loop_size INTEGER,
+        loop_at INTEGER,
+        updated_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE TABLE agent_events (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        role TEXT NOT NULL,
+        data TEXT NOT NULL,
+        at INTEGER NOT NULL
+      );
+      CREATE INDEX agent_events_role ON agent_events (role, id);
+      CREATE INDEX jobs_pending_role ON jobs (role) WHERE status IN ('READY', 'WARMING_UP');
+    `,
+  },
+  {
+    version: 6,
     name: "shared memory",
     // One row per key of a context (a sorted JSON array of specifiers); a job reads its contexts by primary key.
     up: `

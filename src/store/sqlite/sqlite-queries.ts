@@ -9,12 +9,12 @@
  */
 import type { FutureState } from "../durable-rows.ts";
 import {
-  CLAIM_FIELDS, FUTURE_COLUMNS, JOB_COLUMNS, LOCKED_JOB_FIELDS, SqlParameters, assignments, cursorOf, insertLists, jobConditions, memorySelect,
-  memoryUpsert, pageConditions, rolesCondition, selectList, where, type SqlDialect,
+  AGENT_COLUMNS, PENDING_SQL, rolesWhere, CLAIM_FIELDS, FUTURE_COLUMNS, JOB_COLUMNS, LOCKED_JOB_FIELDS, SqlParameters, assignments, cursorOf, insertLists, jobConditions,
+  memorySelect, memoryUpsert, pageConditions, rolesCondition, selectList, where, type SqlDialect,
 } from "../sql-builders.ts";
 import type {
-  AdapterTransaction, ClaimQuery, EventRowQuery, EventValues, FutureValues, HistoryValues, JobPageQuery, JobQuery, JobValues, JournalValues, MemoryValues,
-  StoredRow,
+  AdapterTransaction, AgentEventValues, AgentValues, ClaimQuery, EventRowQuery, EventValues, FutureValues, HistoryValues, JobPageQuery, JobQuery, JobValues, JournalValues,
+  MemoryValues, StoredRow,
 } from "../store-adapter.ts";
 import { ACTIVE_STATUSES, WAITING_STATUS } from "../store-rules.ts";
 import type { VariableRow } from "../store.ts";
@@ -177,6 +177,47 @@ export class SqliteQueries implements AdapterTransaction {
       WHERE lease_owner IS NOT NULL AND lease_until > ?`).all(now);
   }
 
+  async readAgents(roles?: readonly string[]): Promise<StoredRow[]> {
+    const p = parametersOf();
+    return this.#all(`SELECT ${selectList(AGENT_COLUMNS)} FROM agents${rolesWhere(roles, p, SQLITE_DIALECT)} ORDER BY role`, p);
+  }
+
+  async countAgentEvents(roles?: readonly string[]): Promise<StoredRow[]> {
+    const p = parametersOf();
+    return this.#all(`SELECT role, COUNT(*) AS count FROM agent_events INDEXED BY agent_events_role${rolesWhere(roles, p, SQLITE_DIALECT)} GROUP BY role ORDER BY role`, p);
+  }
+
+  async readAgentEvents(role: string, limit: number): Promise<StoredRow[]> {
+    return this.#statement("SELECT id, role, data, at FROM agent_events INDEXED BY agent_events_role WHERE role = ? ORDER BY id LIMIT ?").all(role, limit);
+  }
+
+  async lockAgent(values: AgentValues): Promise<StoredRow> {
+    // No FOR UPDATE: the transaction holds SQLite's write lock from its start.
+    const p = parametersOf();
+    const { names, values: placeholders } = insertLists(AGENT_COLUMNS, values, p);
+    this.#run(`INSERT INTO agents (${names}) VALUES (${placeholders}) ON CONFLICT (role) DO NOTHING`, p);
+    return this.#statement(`SELECT ${selectList(AGENT_COLUMNS)} FROM agents WHERE role = ?`).get(values.role)!;
+  }
+
+  async updateAgent(role: string, values: Partial<Omit<AgentValues, "role">>): Promise<void> {
+    const p = parametersOf();
+    const set = assignments(AGENT_COLUMNS, values, p, SQLITE_DIALECT.name);
+    if (set) this.#run(`UPDATE agents SET ${set} WHERE role = ${p.add(role)}`, p);
+  }
+
+  async insertAgentEvent(values: AgentEventValues): Promise<unknown> {
+    return this.#statement("INSERT INTO agent_events (role, data, at) VALUES (?, ?, ?)").run(values.role, values.data, values.at).lastInsertRowid;
+  }
+
+  async deleteAgentEvents(ids: readonly number[]): Promise<void> {
+    const remove = this.#statement("DELETE FROM agent_events WHERE id = ?");
+    for (const id of ids) remove.run(id);
+  }
+
+  async countPendingJobs(role: string): Promise<unknown> {
+    return this.#statement(`SELECT COUNT(*) AS count FROM jobs INDEXED BY jobs_pending_role WHERE role = ? AND ${PENDING_SQL}`).get(role)?.["count"];
+  }
+
   async lockJob(id: string): Promise<StoredRow | undefined> {
     // No FOR UPDATE: the transaction holds SQLite's write lock from its start.
     return this.#statement(LOCK_SELECT).get(id);
@@ -212,9 +253,11 @@ export class SqliteQueries implements AdapterTransaction {
     for (const record of records) append.run(jobId, record.seq, record.kind, record.at, record.data);
   }
 
-  async summarizeJournal(jobId: string): Promise<StoredRow> {
-    const sql = `SELECT COUNT(DISTINCT cell) AS cells, MAX(cell) AS cell, COUNT(*) AS count, MAX(idx) AS "lastIndex" FROM journal WHERE job_id = ?`;
-    return this.#statement(sql).get(jobId) ?? { count: 0 };
+  async journalEnds(jobId: string): Promise<StoredRow | undefined> {
+    const sql = `SELECT f.idx AS "firstIndex", f.cell AS "firstCell", l.idx AS "lastIndex", l.cell AS "lastCell"
+      FROM (SELECT idx, cell FROM journal WHERE job_id = ? ORDER BY idx ASC LIMIT 1) AS f,
+        (SELECT idx, cell FROM journal WHERE job_id = ? ORDER BY idx DESC LIMIT 1) AS l`;
+    return this.#statement(sql).get(jobId, jobId);
   }
 
   async insertJournal(jobId: string, cell: number, entries: readonly JournalValues[]): Promise<void> {

@@ -15,15 +15,16 @@ import { insertSample, type SuiteContext } from "./suite-context.ts";
 const HOUR = 3_600_000;
 
 /** Each kind, its own door, and what its refusal says settles it. */
-const KINDS: ReadonlyArray<{ kind: FutureKind; door: WaitDoor; settledBy: RegExp }> = [
+const KINDS: ReadonlyArray<{ kind: FutureKind; door: WaitDoor; settledBy: RegExp; also?: WaitDoor }> = [
   { kind: "external", door: "application", settledBy: /an application's future \(kind external\): only resolveFuture\(\)\/rejectFuture\(\) settles it/ },
   { kind: "approval", door: "decision", settledBy: /an approval request \(kind approval\): only approve\(\)\/deny\(\) settles it/ },
   { kind: "message", door: "message", settledBy: /a wait for a pushed message \(kind message\): only pushMessage\(\) settles it/ },
   { kind: "timer", door: "time", settledBy: /a timer \(kind timer\): only its time coming settles it/ },
   { kind: "child", door: "child-end", settledBy: /a wait for a child job's end \(kind child\): only the child job's end settles it/ },
+  { kind: "checked", door: "check", also: "application", settledBy: /a checked future \(kind checked\): only a worker's check or resolveFuture\(\)\/rejectFuture\(\) settles it/ },
 ];
 
-const DOORS: readonly WaitDoor[] = ["application", "decision", "message", "time", "child-end"];
+const DOORS: readonly WaitDoor[] = ["application", "decision", "message", "time", "child-end", "check"];
 
 async function waitingJob(store: Store): Promise<{ id: string; fence: { owner: string; epoch: number } }> {
   const job = await insertSample(store, { status: "STARTED" });
@@ -34,12 +35,12 @@ async function waitingJob(store: Store): Promise<{ id: string; fence: { owner: s
 
 /** Defines the wait-kind cases. */
 export function waitCases({ test }: SuiteContext): void {
-  for (const { kind, door, settledBy } of KINDS) {
-    test(`a ${kind} wait is settled by ${door} only; every other door is refused, naming its kind`, async (store) => {
+  for (const { kind, door, settledBy, also } of KINDS) {
+    test(`a ${kind} wait is settled by ${door}${also ? ` or ${also}` : ""} only; every other door is refused, naming its kind`, async (store) => {
       const { id, fence } = await waitingJob(store);
       const key = `${id}:${kind}`;
       await store.createFutures(id, fence, [{ key, jobId: id, kind, wakeAt: null, data: null }]);
-      for (const other of DOORS.filter((candidate) => candidate !== door)) {
+      for (const other of DOORS.filter((candidate) => candidate !== door && candidate !== also)) {
         const refused = await store.settleFuture(key, { state: "resolved", value: "forged", door: other }).then(() => undefined, (error: unknown) => error);
         assert.ok(refused instanceof WaitKindError, `${other} must not settle a ${kind} wait (got ${String(refused)})`);
         assert.match(refused.message, settledBy);
@@ -52,10 +53,19 @@ export function waitCases({ test }: SuiteContext): void {
       assert.deepEqual([settled.settled, settled.future.value], [true, "real"]);
       // Settled already: its own door loses (first writer wins), another is still refused.
       assert.equal((await store.settleFuture(key, { state: "resolved", value: "again", door })).settled, false);
-      const other = DOORS.find((candidate) => candidate !== door)!;
+      const other = DOORS.find((candidate) => candidate !== door && candidate !== also)!;
       await assert.rejects(store.settleFuture(key, { state: "resolved", value: "again", door: other }), WaitKindError);
     });
   }
+
+  test("the application settles a checked future too (a webhook before the next check)", async (store) => {
+    const { id, fence } = await waitingJob(store);
+    await store.createFutures(id, fence, [{ key: "shipped", jobId: id, kind: "checked", wakeAt: Date.now() + HOUR, data: { tool: "whenShipped", args: {}, everyMs: 1000 } }]);
+    assert.deepEqual((await store.waitingFutures({ kind: "checked" })).map((future) => [future.key, future.data]), [["shipped", { tool: "whenShipped", args: {}, everyMs: 1000 }]]);
+    assert.equal((await store.settleFuture("shipped", { state: "resolved", value: "2026-12-04", door: "application" })).settled, true);
+    assert.equal((await store.settleFuture("shipped", { state: "resolved", value: "later", door: "check" })).settled, false, "first writer wins");
+    assert.deepEqual(await store.waitingFutures({ kind: "checked" }), []);
+  });
 
   test("time settles the timeout of an application's future, never one without a timeout", async (store) => {
     const { id, fence } = await waitingJob(store);
@@ -70,7 +80,7 @@ export function waitCases({ test }: SuiteContext): void {
   test("only an application's future or a message may be settled before anyone waits for it", async (store) => {
     assert.equal((await store.settleFuture("early-app", { state: "resolved", value: 1, door: "application" })).future.kind, "external");
     assert.equal((await store.settleFuture("early-message", { state: "resolved", value: "hi", door: "message" })).future.kind, "message");
-    for (const door of ["decision", "time", "child-end"] as const) {
+    for (const door of ["decision", "time", "child-end", "check"] as const) {
       await assert.rejects(store.settleFuture(`early-${door}`, { state: "resolved", value: 1, door }), /there is no future "early-[a-z-]+" to settle/);
       assert.equal(await store.getFuture(`early-${door}`), null);
     }

@@ -22,6 +22,7 @@ main { padding: 16px 20px 40px; max-width: 1200px; }
 h1 { font-size: 22px; margin: 4px 0 12px; } h2 { font-size: 18px; margin: 28px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; } h3 { font-size: 15px; margin: 18px 0 6px; }
 table { border-collapse: collapse; width: 100%; } th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-weight: 600; color: var(--muted); font-size: 13px; } td.num, th.num { text-align: right; }
+.wide { overflow-x: auto; max-width: 100%; }
 .id { font-family: ui-monospace, monospace; font-size: 13px; }
 .status { font-weight: 600; font-size: 12px; letter-spacing: .02em; } .status-FAILED { color: var(--bad); } .status-DONE { color: var(--ok); } .status-SUSPENDED { color: var(--wait); } .status-CANCELLED { color: var(--muted); }
 ul.counts { display: flex; flex-wrap: wrap; gap: 8px; list-style: none; padding: 0; margin: 0 0 12px; }

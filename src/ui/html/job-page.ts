@@ -1,9 +1,10 @@
 /**
  * @module
- * The job page (`/jobs/:id`): the header (status, agent, parent and children, times, usage and cost, exit value,
- * error), the actions an operator can take now (each a CSRF-protected form POST), the pending waits (timers
- * with their due time, futures by key, approval requests with their arguments), the workspace variables, the
- * shared memory the job is bound to, the current cell's journal, and the timeline.
+ * The job page (`/jobs/:id`), in the order an operator reads it: the header (status, agent, parent and children,
+ * times, usage and cost, exit value, error), the pending waits (timers with their due time, futures by key,
+ * approval requests with their arguments), the actions the job's state allows (each a CSRF-protected form
+ * POST), the workspace variables, the shared memory the job is bound to, the current cell's journal, and the
+ * timeline.
  */
 import { html } from "hono/html";
 import type { FutureRow, JobRow } from "../../store/store.ts";
@@ -16,8 +17,7 @@ import { block, time } from "./format.ts";
 import type { Html } from "./html-types.ts";
 import { safe } from "./jobs-page.ts";
 import { TIMELINE_SECTIONS, timeline } from "./timeline.ts";
-
-const FINAL = new Set(["DONE", "FAILED", "CANCELLED"]);
+import { allowedActions } from "../../jobs/operate/allowed-actions.ts";
 
 /** What the job page needs besides the job. */
 export interface JobPageContext {
@@ -38,10 +38,10 @@ export function jobPage(details: JobDetails, context: JobPageContext): Html {
 ${context.notice ? html`<p class="notice" role="status">${context.notice}</p>` : ""}
 ${context.problem ? html`<p class="problem" role="alert">${context.problem}</p>` : ""}
 ${header(details)}
-<h2 id="actions">Actions</h2>
-${actionsSection(details, context)}
 <h2 id="waits">Pending waits</h2>
 ${waitsSection(details, context)}
+<h2 id="actions">Actions</h2>
+${actionsSection(details, context)}
 <h2 id="variables">Variables</h2>
 ${details.variables.length === 0 ? html`<p>No variables.</p>` : html`<dl class="facts">${details.variables.map((variable) => html`<dt><code>${variable.name}</code></dt><dd>${variable.error ? html`<span class="error-text">cannot be shown: ${variable.error}</span>` : block(variable.preview)}</dd>`)}</dl>`}
 ${memorySection(details)}
@@ -91,18 +91,21 @@ function form(job: JobRow, path: string, csrf: string, label: string, fields: Ht
 function actionsSection(details: JobDetails, context: JobPageContext): Html {
   const { job } = details;
   const { csrf } = context;
-  const status = safe(() => job.status);
+  const allowed = safe(() => allowedActions(job));
   const parts: Html[] = [];
-  parts.push(html`<h3>Push a message</h3>`);
-  parts.push(form(job, "message", csrf, "Push message", html`<label for="message-text">Message to the job</label><textarea id="message-text" name="message" rows="2" required></textarea>`, { name: "Push a message" }));
-  if (status !== undefined && !FINAL.has(status)) {
+  if (allowed?.pushMessage) {
+    parts.push(html`<h3>Push a message</h3>`);
+    parts.push(form(job, "message", csrf, "Push message", html`<label for="message-text">Message to the job</label><textarea id="message-text" name="message" rows="2" required></textarea>`, { name: "Push a message" }));
+  }
+  if (allowed?.cancel) {
     parts.push(html`<h3>Cancel</h3>`);
     parts.push(form(job, "cancel", csrf, "Cancel job", html`<label>Reason <input id="cancel-reason" name="reason" size="40"></label>`, { danger: true, name: "Cancel the job" }));
   }
-  if (status === "FAILED") {
+  if (allowed?.retry) {
     parts.push(html`<h3>Retry</h3>`);
     parts.push(form(job, "retry", csrf, "Retry job", html``, { name: "Retry the job" }));
   }
+  if (parts.length === 0) return html`<p>None: a ${safe(() => job.status) ?? "unreadable"} job takes no messages and cannot be cancelled or retried.</p>`;
   return html`${parts}`;
 }
 
@@ -138,14 +141,15 @@ function waitItem(job: JobRow, wait: FutureRow, context: JobPageContext): Html {
   const head = html`<strong>${wait.kind}</strong> <code>${wait.key}</code> <span class="meta">since ${time(wait.createdAt)}${wait.wakeAt !== null ? html` · ${wait.kind === "timer" ? "due" : "times out"} ${time(wait.wakeAt)}` : ""}</span>${data ? block(data) : ""}`;
   switch (wait.kind) {
     case "message":
-      return html`${head}<p class="meta">Answered by pushing a message (above).</p>`;
+      return html`${head}<p class="meta">Answered by pushing a message (below).</p>`;
     case "timer":
       return head;
     case "approval":
       return head;
     case "child":
       return html`${head}<p class="meta">Ends when the child job ends.</p>`;
-    case "external": {
+    case "external":
+    case "checked": {
       const id = wait.key.replace(/[^\w-]/g, "_");
       const resolve = form(job, "future/resolve", csrf, "Resolve", html`<input type="hidden" name="key" value="${wait.key}">
 <label for="value-${id}">Value</label><textarea id="value-${id}" name="value" rows="1"></textarea>

@@ -8,7 +8,7 @@
  * shown as such, never skipped; long texts are collapsed behind "show all".
  */
 import { html } from "hono/html";
-import type { HistoryRecord } from "../../jobs/history/history.ts";
+import type { HistoryRecord, TypeCheckRecord } from "../../jobs/history/history.ts";
 import type { HistoryRow } from "../../store/store.ts";
 import { formatError } from "../../tools/call-tool.ts";
 import { formatDuration } from "../../format/format-duration.ts";
@@ -128,6 +128,8 @@ ${call.error !== undefined ? html`<p class="meta">error</p>${block(call.error, {
       return html`${record.data.target ? html`<p class="meta">on ${record.data.target}</p>` : ""}${record.data.note ? block(record.data.note) : ""}`;
     case "approval":
       return html`<p><strong>${record.data.approved ? "Approved" : "Denied"}</strong> by ${record.data.by}: <code>${record.data.tool}</code> <span class="meta">${time(record.data.decidedAt)}</span></p>${record.data.args ? block(record.data.args) : ""}${record.data.note ? block(record.data.note) : ""}`;
+    case "type-check":
+      return typeCheckBody(record.data);
     case "child-ended":
       return html`<p>Child job <a href="/jobs/${encodeURIComponent(record.data.childId)}" class="id">${record.data.childId.slice(0, 8)}</a> (${record.data.role}) ended <span class="status status-${record.data.status}">${record.data.status}</span></p>${record.data.result ? block(record.data.result) : ""}${record.data.reason ? block(record.data.reason) : ""}`;
     case "difficulty":
@@ -135,4 +137,13 @@ ${call.error !== undefined ? html`<p class="meta">error</p>${block(call.error, {
     case "reminder":
       return html`<div class="record"><span class="meta">reminder</span>${block(record.data.text)}</div>`;
   }
+}
+
+/** A type check that found something: what it did with the cell, and the errors by line (the console record has the text the model read). */
+function typeCheckBody(data: TypeCheckRecord): Html {
+  const what = data.outcome === "refused" ? "refused the cell (it did not run)" : data.outcome === "warned" ? "found type errors; the cell ran" : "could not check the cell; it ran unchecked";
+  const part = data.part === "cell" ? "" : ` (${data.part})`;
+  const count = data.errors.length + (data.more ?? 0);
+  const errors = data.errors.map((error) => `line ${error.line}:${error.column} TS${error.code}: ${error.message}`).join("\n");
+  return html`<div class="record"><p class="${data.outcome === "refused" ? "error-text" : "meta"}">Type check${part} ${what}${count ? ` · ${count} error${count === 1 ? "" : "s"}` : ""} <span class="meta">· ${formatDuration(data.durationMs)}</span></p>${errors ? block(data.more ? `${errors}\n… and ${data.more} more` : errors, { className: "error" }) : ""}${data.reason ? block(data.reason) : ""}</div>`;
 }

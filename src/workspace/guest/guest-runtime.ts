@@ -62,8 +62,10 @@ export function installGuestRuntime(
   const tombstones = new WeakMap<object, { why: string; k?: string }>();
   // `again`: a tool call that may come back approved (`a<key>`) is made again with the approval's key.
   const pending = new Map<number, { resolve: Function; reject: Function; again?: (key: string) => string }>();
-  // Makes the handle of a child job (`c<json>` replies); installed with the waits below.
+  // Make, persist and restore the handles of child jobs (`c<json>` replies); installed with the waits below.
   let childHandle: ((info: any) => unknown) | undefined;
+  let taskKeyOf: ((value: object) => string | undefined) | undefined;
+  let fromTaskKey: ((key: unknown) => unknown) | undefined;
   const EXIT = { exit: true };
   // Set by `exit()`: every `catch` of the cell re-throws (the compiler calls `checkExit` there).
   let exiting = false;
@@ -193,6 +195,9 @@ export function installGuestRuntime(
       }
       const dead = tombstones.get(value);
       if (dead) return dead.k !== undefined && mode === "persist" ? { k: dead.k } : { why: dead.why };
+      // A sub-task's handle persists as its key (crossing to the host now, it is copied as its id and role).
+      const task = mode === "persist" && taskKeyOf ? taskKeyOf(value) : undefined;
+      if (task) return { k: task };
       const branded = mode === "persist" && typeof value === "object" ? privateClassOf(value) : undefined;
       if (branded) {
         const own = Object.getPrototypeOf(value).constructor;
@@ -205,6 +210,8 @@ export function installGuestRuntime(
     },
     fromHandle(ref: any, path: string) {
       if (ref.id !== undefined) return handles.make(ref);
+      const task = fromTaskKey ? fromTaskKey(ref.k) : undefined;
+      if (task) return task;
       let value;
       try {
         value = answer(send(RESOLVE, String(ref.k), path));
@@ -317,7 +324,15 @@ export function installGuestRuntime(
   });
   // A timer callback that throws ends the cell, whether its code is still running or finished.
   const resetTimers = installGuestTimers(G, send, answer, ops, (error: unknown) => (failRunning ? failRunning(error) : reportEnd(error)));
-  childHandle = installGuestWaits(G, send, answer, ops).childHandle;
+  // Ends the cell as `exit(status)` does; a `failure` (`failTask(reason)`) ends the job FAILED instead.
+  const exitWith = (status: unknown, failure: string | undefined): never => {
+    if (failure === undefined) answer(send(EXIT_OP, encode(status)));
+    else answer(send(EXIT_OP, encode(status), failure));
+    exiting = true;
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- a sentinel no Error-catching code mistakes for a failure
+    throw EXIT;
+  };
+  ({ childHandle, taskKeyOf, fromTaskKey } = installGuestWaits(G, send, answer, ops, exitWith));
   // The engine hands `Error.prepareStackTrace` call sites whose `getFunction()` returns the functions on the
   // stack, the runtime's own among them. Nothing is secret there (the broker checks everything), but agent
   // code has no business with the runtime's closures: the hook is fixed to "none".
@@ -332,12 +347,7 @@ export function installGuestRuntime(
     error: freeze((...args: unknown[]) => emit("err", args)),
   }));
   hidden("print", freeze((...args: unknown[]) => emit("out", args)));
-  hidden("exit", freeze((status?: unknown) => {
-    answer(send(EXIT_OP, encode(status)));
-    exiting = true;
-    // eslint-disable-next-line @typescript-eslint/only-throw-error -- a sentinel no Error-catching code mistakes for a failure
-    throw EXIT;
-  }));
+  hidden("exit", freeze((status?: unknown) => exitWith(status, undefined)));
 
   const variables = variablesParts.create(G, {
     codec,

@@ -20,6 +20,7 @@ import type { ToolCallRecord } from "../../tools/call-tool.ts";
 import { bindArguments } from "../../tools/bind-arguments.ts";
 import type { CrossingKind } from "../cell-journal.ts";
 import type { CrossingPolicy } from "../cell-host.ts";
+import { HeldReply } from "../cell-host-contracts.ts";
 import type { Crossing, CrossingJournal, CrossingOp } from "./crossing-journal.ts";
 import type { ClassPolicy } from "./exposed-classes.ts";
 import type { HandleEntry, HandleTable } from "./handle-table.ts";
@@ -39,14 +40,20 @@ export interface BrokerOptions {
   /** Calls a tool from agent code (preparation, validation, logging, error handlers); may return a promise. */
   callTool(tool: Tool, args: unknown[]): unknown;
   /**
+   * Reads, before a tool call from agent code runs, the workspace variables its arguments name (argument binding
+   * by variable name), when they name any: the guest waits in its call meanwhile. `undefined` when there is
+   * nothing to read.
+   */
+  bindArguments?(tool: Tool, args: unknown[]): Promise<void> | undefined;
+  /**
    * Calls a `needsApproval` tool whose request `key` a human approved (the guest makes the call again with the
    * key): the job checks the approval and that it was not used before. Without it, such calls are refused.
    */
   callApproved?(tool: Tool, args: unknown[], key: string): unknown;
   /** Records a tool call that tool access refused. */
   refused(tool: Tool, args: unknown[], error: Error): void;
-  /** Records `exit(status)`. */
-  exit(status: unknown): void;
+  /** Records `exit(status)`; `failure` is the reason of `failTask(reason)` (the job ends `FAILED`). */
+  exit(status: unknown, failure?: string): void;
   /** The host object a persisted handle key stands for, or why it cannot be restored (`path`: where it was). */
   resolveKey(key: string, path: string): { value: unknown } | { why: string };
   /** The time agent code reads (`Date.now()`, `new Date()`). */
@@ -77,8 +84,11 @@ export class Broker {
   readonly #options: BrokerOptions;
   /** True while the host restores variables: only then may the guest ask to resolve a stored reference. */
   restoring = false;
-  /** Receives every message of the workspace's guest; a promise is a result the guest gets later. */
-  readonly channel: (op: string, args: readonly string[]) => string | Promise<string>;
+  /**
+   * Receives every message of the workspace's guest; a promise is a result the guest gets later, a
+   * {@link HeldReply} an answer the guest waits for in its call.
+   */
+  readonly channel: (op: string, args: readonly string[]) => string | Promise<string> | HeldReply;
   /** How each guest message is journaled: side effects, reads, or the step's own business. */
   readonly policy: CrossingPolicy = {
     kind: (op, args) => this.#kindOf(op, args),
@@ -160,7 +170,7 @@ export class Broker {
     return reply;
   }
 
-  #receive(op: string, args: readonly string[]): string | Promise<string> {
+  #receive(op: string, args: readonly string[]): string | Promise<string> | HeldReply {
     if (op === "resolve") return this.#resolve(args);
     // Numbers sent as they are: the same call, with its argument list written here.
     if (op === "callNumbers") return this.#receive("call", [args[0] ?? "", args[1] ?? "", `[${args.slice(2).join(",")}]`]);
@@ -204,7 +214,7 @@ export class Broker {
               this.#options.refused(tool, args, refusal);
               throw refusal;
             }
-            return this.#settle(record, this.#options.callTool(tool, args));
+            return this.#afterBinding(record, tool, args, () => this.#options.callTool(tool, args));
           }
           record = this.#open("call", "write", entry, second || undefined, third);
           return this.#settle(record, this.#call(entry, second ?? "", this.#arguments(third)));
@@ -223,7 +233,8 @@ export class Broker {
             throw refusal;
           }
           if (!this.#options.callApproved) throw new TypeError(`${tool.name}: an approved call needs a job`);
-          return this.#settle(record, this.#options.callApproved(tool, args, second ?? ""));
+          const callApproved = this.#options.callApproved;
+          return this.#afterBinding(record, tool, args, () => callApproved(tool, args, second ?? ""));
         }
         case "now":
           record = this.#options.journal.open("now", "read", undefined, undefined, undefined);
@@ -248,7 +259,7 @@ export class Broker {
           return this.#print(first, second);
         case "exit":
           record = this.#options.journal.open("exit", "write", undefined, undefined, first);
-          this.#options.exit(this.#options.codec.decode(first ?? ""));
+          this.#options.exit(this.#options.codec.decode(first ?? ""), second === undefined ? undefined : String(second));
           this.#options.journal.close(record, UNDEFINED_REPLY);
           return UNDEFINED_REPLY;
         default:
@@ -258,6 +269,23 @@ export class Broker {
       if (record) this.#options.journal.fail(record, error);
       return thrownReply(error);
     }
+  }
+
+  /** Makes a tool call once the variables its arguments name are read (at once when they name none). */
+  #afterBinding(record: Crossing, tool: Tool, args: unknown[], call: () => unknown): string | Promise<string> | HeldReply {
+    const reading = this.#options.bindArguments?.(tool, args);
+    if (!reading) return this.#settle(record, call());
+    const fail = (error: unknown) => {
+      this.#options.journal.fail(record, error);
+      return thrownReply(error);
+    };
+    return new HeldReply(reading.then(() => {
+      try {
+        return this.#settle(record, call());
+      } catch (error) {
+        return fail(error);
+      }
+    }, fail));
   }
 
   // A crossing is side-effecting unless it only reads: a read-only tool, a property read, a method its class

@@ -50,6 +50,7 @@ export interface ExposedEntry {
 /** The classes exposed to a `Statek` instance. */
 export class ExposedClasses {
   #byName = new Map<string, ExposedEntry>();
+  #version = 0;
 
   /** Registers a class; a later registration under the same name replaces it. Throws a `TypeError` for bad options. */
   register<T>(cls: abstract new (...args: any[]) => T, options: ExposeOptions<T> = {}): void {
@@ -79,6 +80,17 @@ export class ExposedClasses {
       readOnlyMethods: new Set(memberList(label, "readOnlyMethods", options.readOnlyMethods ?? [])),
     };
     this.#byName.set(name, { cls, name, options, policy, persists: hasId });
+    this.#version++;
+  }
+
+  /** Counts registrations: what was derived from the registered classes is stale when it changed. */
+  get version(): number {
+    return this.#version;
+  }
+
+  /** Every registration, in the order of their names' first registration. */
+  entries(): IterableIterator<ExposedEntry> {
+    return this.#byName.values();
   }
 
   /** The registration covering `value` (the nearest class in its prototype chain), if any. */

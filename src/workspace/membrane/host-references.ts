@@ -105,6 +105,11 @@ export class HostReferences {
       return this.#bindings.has(name) ? { value: this.#bindings.get(name) } : { why: `binding '${name}' is not registered in this process` };
     }
     if (kind === "x") return this.#loaded.get(key) ?? { why: `${key} was not loaded` };
+    if (kind === "task") {
+      // A sub-task's handle, read outside its VM (a job view, a tool's `ctx.variable`): its id and role.
+      const colon = name.indexOf(":");
+      if (colon > 0) return { value: Object.freeze({ id: name.slice(0, colon), role: name.slice(colon + 1) }) };
+    }
     return { why: `unknown reference '${key}'` };
   }
 }

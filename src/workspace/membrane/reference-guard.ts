@@ -5,10 +5,14 @@
  * stored texts are written by the guest, which agent code can subvert, so a forged text could name any
  * binding of the process or load any object of an exposed class by id. Before the workspace stores a changed
  * variable (or an exit status), every key in it must be one the job legitimately holds: a key of a handle
- * issued to this job, or one that was in its variables when the workspace opened.
+ * issued to this job, or one that was in its variables when the workspace opened. A sub-task handle's key
+ * (`task:<id>:<role>`) names no host object: every use of the handle checks that the job is the child's parent.
  */
 import { parseUntrusted } from "./untrusted-json.ts";
 import { errorMessage } from "../../errors/error-text.ts";
+
+/** The start of a sub-task handle's persisted key (`guest-waits.ts`). */
+export const TASK_KEY_PREFIX = "task:";
 
 /** Keys a job legitimately holds, and the check of a text against them. */
 export class ReferenceGuard {
@@ -43,7 +47,7 @@ export class ReferenceGuard {
     } catch (error) {
       return [`(malformed: ${errorMessage(error)})`];
     }
-    return keys.filter((key) => !this.#known.has(key));
+    return keys.filter((key) => !this.#known.has(key) && !key.startsWith(TASK_KEY_PREFIX));
   }
 }
 

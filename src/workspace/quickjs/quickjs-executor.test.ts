@@ -1,4 +1,8 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { compileCell } from "../cell-compiler.ts";
 import { DEFAULT_VM_LIMITS, type VmHost } from "../executor.ts";
@@ -7,6 +11,9 @@ import { runWorkspaceSuite } from "../workspace.suite.ts";
 import { createQuickJsExecutor } from "./quickjs-executor.ts";
 
 runWorkspaceSuite({ name: "quickjs", executor: createQuickJsExecutor });
+
+/** The executor of this file's own cases (one sandbox pool for them all, as in a worker). */
+const shared = createQuickJsExecutor();
 
 function script(code: string): string {
   const compiled = compileCell(code);
@@ -25,7 +32,7 @@ function recordingHost(): { host: VmHost; messages: Array<[string, readonly stri
 
 async function openWorkspace(globals: Record<string, unknown> = {}, limits = {}) {
   return Workspace.open(
-    { executor: createQuickJsExecutor(), limits: { cellTimeMs: 2_000, ...limits }, job: { id: "j", role: "r" }, tools: [], globals, bindings: new Map() },
+    { executor: shared, limits: { cellTimeMs: 2_000, ...limits }, job: { id: "j", role: "r" }, tools: [], globals, bindings: new Map() },
     [],
   );
 }
@@ -38,7 +45,7 @@ describe("quickjs executor", () => {
   });
 
   it("reports the guest heap in use", async () => {
-    const vm = await createQuickJsExecutor().createVm({ limits: DEFAULT_VM_LIMITS, host: recordingHost().host });
+    const vm = await shared.createVm({ limits: DEFAULT_VM_LIMITS, host: recordingHost().host });
     try {
       const before = vm.memoryUsage();
       assert.equal(typeof before, "number");
@@ -54,7 +61,7 @@ describe("quickjs executor", () => {
 
   it("sends messages to the host and reports the cell's end", async () => {
     const { host, messages } = recordingHost();
-    const vm = await createQuickJsExecutor().createVm({ limits: DEFAULT_VM_LIMITS, host });
+    const vm = await shared.createVm({ limits: DEFAULT_VM_LIMITS, host });
     try {
       const { cpuMs: _printed, ...printed } = await vm.runCell(script("print('hi')"), { timeLimitMs: 1_000 });
       assert.deepEqual(printed, {});
@@ -89,7 +96,7 @@ describe("quickjs executor", () => {
   });
 
   it("marks a VM that hit its time limit as poisoned", async () => {
-    const vm = await createQuickJsExecutor().createVm({ limits: DEFAULT_VM_LIMITS, host: recordingHost().host });
+    const vm = await shared.createVm({ limits: DEFAULT_VM_LIMITS, host: recordingHost().host });
     try {
       const outcome = await vm.runCell(script("while (true) {}"), { timeLimitMs: 100 });
       assert.equal(outcome.poisoned, true);
@@ -137,7 +144,7 @@ describe("quickjs executor", () => {
     const controller = new AbortController();
     const slow = { wait: () => new Promise((resolve) => setTimeout(resolve, 20)) };
     const workspace = await Workspace.open(
-      { executor: createQuickJsExecutor(), job: { id: "j", role: "r" }, tools: [], globals: { slow }, bindings: new Map(), signal: controller.signal },
+      { executor: shared, job: { id: "j", role: "r" }, tools: [], globals: { slow }, bindings: new Map(), signal: controller.signal },
       [],
     );
     try {
@@ -150,7 +157,7 @@ describe("quickjs executor", () => {
   });
 
   it("dispose is idempotent", async () => {
-    const vm = await createQuickJsExecutor().createVm({ limits: DEFAULT_VM_LIMITS, host: recordingHost().host });
+    const vm = await shared.createVm({ limits: DEFAULT_VM_LIMITS, host: recordingHost().host });
     vm.dispose();
     vm.dispose();
     const workspace = await openWorkspace();
@@ -194,5 +201,83 @@ describe("quickjs executor: bounds", () => {
     await assert.rejects(openWorkspace({}, { stackBytes: 16 * MiB }), /workspace limit stackBytes: expected at most 4 MiB for the quickjs executor/);
     await assert.rejects(openWorkspace({}, { cellTimeMs: -1 }), /workspace limit cellTimeMs: expected a positive integer, got -1/);
     await assert.rejects(openWorkspace({}, { cpuSeconds: 1 } as never), /workspace limit cpuSeconds: expected one of the known limits/);
+  });
+});
+
+describe("quickjs executor: memory held and given back", () => {
+  const MiB = 1024 * 1024;
+  const BOUND = 32 * MiB;
+
+  it("never lets a cell take its VM past the memory bound, whatever it allocates", async () => {
+    const bombs = [
+      "const big = 'x'.repeat(2 ** 28)",
+      "const bytes = new Uint8Array(64 * 1024 * 1024)",
+      "const chunks = []\nfor (;;) chunks.push(new Uint8Array(1 << 20))",
+      "const m = new Map()\nfor (let i = 0; ; i++) m.set(i, 'x'.repeat(100) + i)",
+      "const rows = []\nfor (;;) rows.push({ a: rows.length, b: [rows.length] })",
+      "let s = 'ab'\nfor (;;) s = (s + s).slice(1)",
+      "const fns = []\nfor (let i = 0; ; i++) { const captured = new Array(1000).fill(i); fns.push(() => captured) }",
+      "const buffer = new ArrayBuffer(1024, { maxByteLength: 2 ** 30 })\nfor (let size = 1 << 20; ; size *= 2) buffer.resize(size)",
+    ];
+    for (const code of bombs) {
+      const vm = await shared.createVm({ limits: { memoryBytes: BOUND, stackBytes: 256 * 1024 }, host: recordingHost().host });
+      try {
+        const outcome = await vm.runCell(script(code), { timeLimitMs: 10_000 });
+        assert.ok(outcome.error, `${code}: the cell failed`);
+        assert.ok(/MemoryLimitError|RangeError|out of memory/.test(`${outcome.error.name}: ${outcome.error.message}`), `${code}: ${outcome.error.name}: ${outcome.error.message}`);
+        const reserved = vm.reservedMemory();
+        assert.ok(reserved !== undefined && reserved <= BOUND, `${code}: the VM held ${reserved} bytes, over its bound of ${BOUND}`);
+      } finally {
+        vm.dispose();
+      }
+    }
+  });
+
+  it("lets go of an idle VM whose memory grew, so the worker's memory falls back after a burst", () => {
+    // In a process of its own: its RSS is the burst's alone.
+    const workspaceModule = new URL("../workspace.ts", import.meta.url).href;
+    const executorModule = new URL("./quickjs-executor.ts", import.meta.url).href;
+    const script = `
+      const { Workspace } = await import(${JSON.stringify(workspaceModule)});
+      const { createQuickJsExecutor } = await import(${JSON.stringify(executorModule)});
+      const MiB = 1024 * 1024;
+      const executor = createQuickJsExecutor({ pool: { threads: 1 } });
+      const open = () => Workspace.open({ executor, limits: { memoryBytes: 64 * MiB }, job: { id: "j", role: "r" }, tools: [], globals: {}, bindings: new Map() }, []);
+      const warm = await open();
+      await warm.runCell("1");
+      warm.dispose();
+      const rss = () => process.memoryUsage().rss;
+      const before = rss();
+      // The peak is sampled: on a loaded machine the first VMs may be let go before the last cell has run.
+      let peak = before;
+      const sampler = setInterval(() => (peak = Math.max(peak, rss())), 10);
+      const workspaces = await Promise.all(Array.from({ length: 6 }, open));
+      await Promise.all(workspaces.map(async (workspace) => {
+        const report = await workspace.runCell("const kept = 1\\n{ const parts = []\\nfor (let i = 0; i < 40; i++) parts.push(new Uint8Array(1 << 20).fill(i + 1)) }");
+        if (report.error) throw new Error(report.error);
+      }));
+      clearInterval(sampler);
+      peak = Math.max(peak, rss());
+      const deadline = Date.now() + 20_000;
+      while (rss() - before > 60 * MiB && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+      const after = rss();
+      const again = (await workspaces[0].runCell("kept + 1")).console.map((entry) => entry.text);
+      console.log(JSON.stringify({ grew: (peak - before) / MiB, above: (after - before) / MiB, again }));
+      for (const workspace of workspaces) workspace.dispose();
+      executor.close();
+    `;
+    // A file, not `--eval`: the sandbox threads inherit the process's options, and `--input-type` is refused there.
+    const dir = mkdtempSync(join(tmpdir(), "statek-memory-burst-"));
+    let output: string;
+    try {
+      writeFileSync(join(dir, "burst.mjs"), script);
+      output = execFileSync(process.execPath, [join(dir, "burst.mjs")], { encoding: "utf8", timeout: 120_000 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const { grew, above, again } = JSON.parse(output.trim().split("\n").at(-1)!) as { grew: number; above: number; again: string[] };
+    assert.ok(grew > 150, `the burst grew the worker by ${grew.toFixed(0)} MiB`);
+    assert.ok(above <= 60, `the worker's memory stayed ${above.toFixed(0)} MiB above where it was`);
+    assert.deepEqual(again, ["2"], "the next cell runs in a VM rebuilt from the stored variables");
   });
 });

@@ -2,12 +2,14 @@
  * @module
  * The `quickjs` executor (the default, and the isolation boundary): each VM is a QuickJS-NG runtime and
  * context compiled to WebAssembly, in a module instance of its own whose memory cannot grow past the VM's
- * memory bound, on a sandbox thread (`sandbox/`) so that no guest code ever runs on the scheduling thread.
- * Agent code sees only the guest runtime; its one host function carries text messages to the {@link VmHost}.
+ * memory bound, on a thread of the executor's sandbox pool (`sandbox/`) so that no guest code ever runs on the
+ * scheduling thread. Agent code sees only the guest runtime; its one host function carries text messages to
+ * the {@link VmHost}.
  */
 import { InvalidWorkspaceLimitError } from "../../errors/invalid-workspace-limit-error.ts";
-import type { Executor, VmLimits } from "../executor.ts";
+import type { VmLimits } from "../executor.ts";
 import { formatBytes } from "../limits.ts";
+import { lazyPool, type PooledExecutor, type SandboxPool, type SandboxPoolOptions } from "../sandbox/sandbox-pool.ts";
 import { createThreadVm } from "../sandbox/thread-vm.ts";
 import { QUICKJS_MIN_MEMORY_BYTES } from "./quickjs-wasm.ts";
 
@@ -15,6 +17,11 @@ import { QUICKJS_MIN_MEMORY_BYTES } from "./quickjs-wasm.ts";
 export interface QuickJsExecutorOptions {
   /** Wall-clock budget of the runtime's own entry points (restore, collect, …) per call. @default 5_000 */
   invokeTimeMs?: number;
+  /**
+   * The sandbox threads the VMs run on: a pool (which several executors may share), or how to set up the
+   * executor's own, made when its first VM is. @default a pool of its own with the default settings
+   */
+  pool?: SandboxPool | SandboxPoolOptions;
 }
 
 /** The smallest memory bound a QuickJS VM can have: the module's initial memory plus room for a heap. */
@@ -27,16 +34,31 @@ export const QUICKJS_MIN_VM_MEMORY_BYTES = QUICKJS_MIN_MEMORY_BYTES + 8 * 1024 *
  */
 export const QUICKJS_MAX_STACK_BYTES = 4 * 1024 * 1024;
 
-/** Creates the default, isolating executor. The WebAssembly module is compiled once per process. */
-export function createQuickJsExecutor(options: QuickJsExecutorOptions = {}): Executor {
+/**
+ * Creates the default, isolating executor, with a sandbox pool of its own unless it is given one.
+ *
+ * @example
+ * ```ts
+ * const executor = createQuickJsExecutor({ pool: { threads: 2, readyVms: 0 } });
+ * const statek = await Statek.open({ executor, agents: [agent] });
+ * ```
+ */
+export function createQuickJsExecutor(options: QuickJsExecutorOptions = {}): PooledExecutor {
   const invokeTimeMs = options.invokeTimeMs ?? 5_000;
+  const pool = lazyPool(options.pool);
   return {
     name: "quickjs",
     isolated: true,
     checkLimits,
+    get pool() {
+      return pool();
+    },
     async createVm({ limits, host }) {
       checkLimits(limits);
-      return createThreadVm("quickjs", { limits, host }, invokeTimeMs);
+      return createThreadVm(pool(), "quickjs", { limits, host }, invokeTimeMs);
+    },
+    close() {
+      pool().close();
     },
   };
 }

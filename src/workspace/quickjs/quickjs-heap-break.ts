@@ -5,10 +5,12 @@
  * reusing the slot then zeroes up to there rather than the whole memory (16 MiB or more, which also made every
  * page of every pooled slot resident).
  *
+ * The break also says how much of a slot's memory its VMs ever touched (what stays resident while it is kept).
+ *
  * The module is minified and exports no `sbrk`, so the word holding the break is found by probing a throwaway
- * instance once per thread: it is the one word of the module's data that grows with each allocation past the
- * top of the heap and keeps its value when the memory is freed (this build never gives heap back). When the
- * probe finds no such word, or more than one, there is no address and slots are zeroed whole, as before.
+ * instance once per thread (`quickjs-engine.ts`): it is the one word of the module's data that grows with each
+ * allocation past the top of the heap and keeps its value when the memory is freed (this build never gives heap
+ * back). When the probe finds no such word, or more than one, there is no address and slots are zeroed whole.
  */
 import { instantiateQuickJs, type QuickJsWasm } from "./quickjs-wasm.ts";
 import { wasmApi } from "./wasm-api.ts";
@@ -19,12 +21,9 @@ const PROBE_MEMORY_PAGES = 512; // 32 MiB: room for the probe's allocations with
 const FIRST = 2 * 1024 * 1024;
 const SECOND = 4 * 1024 * 1024;
 
-let probing: Promise<number | undefined> | undefined;
-
-/** The address of the word holding the heap's break, or undefined when it cannot be told. Probed once. */
+/** The address of the word holding the heap's break, or undefined when it cannot be told (each thread probes once). */
 export function heapBreakAddress(wasm: QuickJsWasm): Promise<number | undefined> {
-  probing ??= probe(wasm).catch(() => undefined);
-  return probing;
+  return probe(wasm).catch(() => undefined);
 }
 
 /** Reads the break a memory's allocator reached, from the word at `address`. */

@@ -4,10 +4,13 @@ import { compileCell } from "../cell-compiler.ts";
 import type { CellOutcome, VmLimits } from "../executor.ts";
 import { readHeapBreak } from "./quickjs-heap-break.ts";
 import { QuickJsImage } from "./quickjs-image.ts";
-import { vmImage } from "./quickjs-images.ts";
+import { QuickJsEngine } from "./quickjs-engine.ts";
 import { QuickJsSlot } from "./quickjs-slot.ts";
 import { QuickJsVm } from "./quickjs-vm.ts";
 import { QUICKJS_MIN_MEMORY_BYTES, loadQuickJsWasm } from "./quickjs-wasm.ts";
+
+const engine = new QuickJsEngine();
+const wasm = loadQuickJsWasm();
 
 const LIMITS: VmLimits = { memoryBytes: 48 * 1024 * 1024, stackBytes: 256 * 1024 };
 const INVOKE_MS = 5_000;
@@ -29,7 +32,7 @@ function vmIn(slot: QuickJsSlot, image: QuickJsImage | undefined, limits: VmLimi
 
 /** Runs a cell of synchronous code to its end. */
 function run(vm: QuickJsVm, code: string, timeLimitMs = 2_000): CellOutcome {
-  const slice = vm.start(script(code), timeLimitMs, [], undefined);
+  const slice = vm.start(script(code), timeLimitMs, 60_000, [], undefined);
   const over = slice.state === "over" ? slice : vm.finish("finished");
   assert.equal(over.state, "over");
   const { cpuMs: _cpu, ...outcome } = over.outcome!;
@@ -37,11 +40,11 @@ function run(vm: QuickJsVm, code: string, timeLimitMs = 2_000): CellOutcome {
 }
 
 async function newSlot(limitBytes = LIMITS.memoryBytes): Promise<QuickJsSlot> {
-  return QuickJsSlot.create(await loadQuickJsWasm(), limitBytes, QUICKJS_MIN_MEMORY_BYTES);
+  return QuickJsSlot.create(await wasm, limitBytes, QUICKJS_MIN_MEMORY_BYTES);
 }
 
 async function image(): Promise<QuickJsImage> {
-  const built = await vmImage(LIMITS, INVOKE_MS);
+  const built = await engine.images.image(LIMITS, INVOKE_MS);
   assert.ok(built, "this thread has a VM image");
   return built;
 }

@@ -17,7 +17,7 @@ import { CODE_START_OP, errorReply } from "../guest/guest-protocol.ts";
 import { formatBytes } from "../limits.ts";
 import { CellClock } from "../sandbox/cell-clock.ts";
 import { CellProgress } from "../sandbox/cell-progress.ts";
-import { EntryError, VM_START_TIMEOUT, type CellEnd, type EngineVm, type GuestLink, type Slice, type VmMemory } from "../sandbox/engine-vm.ts";
+import { EntryError, NESTED_TIMEOUT, VM_START_TIMEOUT, type CellEnd, type EngineVm, type GuestLink, type Slice, type VmMemory } from "../sandbox/engine-vm.ts";
 import { readHeapBreak } from "./quickjs-heap-break.ts";
 import { QuickJsImage, type Baseline } from "./quickjs-image.ts";
 import type { QuickJsSlot } from "./quickjs-slot.ts";
@@ -142,14 +142,21 @@ export class QuickJsVm implements EngineVm {
   }
 
   /**
-   * Sends the guest's messages to `link`; `interrupted` tells the interrupt handler the host wants it
-   * stopped; `publish` is told the deadline of running guest code (see `CellClock`).
+   * Sends the guest's messages to `link`; `interrupted` tells the interrupt handler the host wants everything
+   * stopped, `stopRequested` that it wants the cell's own code stopped (see `CellClock`); `publish` is told the
+   * deadline of running guest code.
    */
-  connect(link: GuestLink, interrupted: () => boolean, publish: (absoluteDeadlineMs: number) => void): this {
+  connect(link: GuestLink, interrupted: () => boolean, publish: (absoluteDeadlineMs: number) => void, stopRequested: () => boolean = () => false): this {
     this.#link = link;
     this.#clock.interrupted = interrupted;
+    this.#clock.stopRequested = stopRequested;
     this.#clock.publish = publish;
     return this;
+  }
+
+  /** The slot the VM runs in (for tests and measurements). */
+  get slot(): QuickJsSlot {
+    return this.#slot;
   }
 
   /** The limits the VM was made with. */
@@ -185,16 +192,28 @@ export class QuickJsVm implements EngineVm {
 
   invoke(entry: string, args: readonly string[], timeLimitMs: number = this.#invokeTimeMs): string {
     this.#live();
-    // Inside a host call of a running cell (a nested call, e.g. reading a variable for argument binding) the
-    // entry runs on the cell's clock; otherwise on a budget of its own.
-    const nested = this.#hostDepth > 0;
-    if (nested) this.#clock.resume();
-    else this.#clock.enter(timeLimitMs);
+    // Inside a host call of a running cell the entry runs on the cell's clock; otherwise on a budget of its own.
+    if (this.#hostDepth > 0) return this.invokeNested(entry, args, Infinity);
+    this.#clock.enter(timeLimitMs);
     try {
       return this.#callEntry(entry, args);
     } finally {
-      if (nested) this.#clock.pause();
-      else this.#clock.leave();
+      this.#clock.leave();
+    }
+  }
+
+  invokeNested(entry: string, args: readonly string[], untilAbsoluteMs: number): string {
+    this.#live();
+    // Picked up after the host stopped waiting for it: nothing runs.
+    if (performance.timeOrigin + performance.now() >= untilAbsoluteMs) throw new EntryError({ guest: NESTED_TIMEOUT });
+    this.#clock.resume(untilAbsoluteMs);
+    try {
+      return this.#callEntry(entry, args);
+    } catch (error) {
+      if (error instanceof EntryError && this.#clock.capped()) throw new EntryError({ guest: NESTED_TIMEOUT });
+      throw error;
+    } finally {
+      this.#clock.pause();
     }
   }
 
@@ -253,14 +272,17 @@ export class QuickJsVm implements EngineVm {
       this.#clock.pause();
     }
     const expired = this.#clock.expired();
-    if (expired && !this.#clock.interrupted()) this.#progress.clockStopped();
+    if (expired && !this.#clock.interrupted()) {
+      if (this.#clock.stopRequested()) this.#progress.wallStopped();
+      else this.#progress.clockStopped();
+    }
     return this.#fault === undefined && !expired;
   }
 
-  start(script: string, timeLimitMs: number, before: readonly EntryCall[], after: EntryCall | undefined): Slice {
+  start(script: string, timeLimitMs: number, wallTimeMs: number, before: readonly EntryCall[], after: EntryCall | undefined): Slice {
     const context = this.#live();
     this.#fault = undefined;
-    this.#progress.start(timeLimitMs, after);
+    this.#progress.start(timeLimitMs, wallTimeMs, after);
     this.#clock.startCell(timeLimitMs);
     this.#reservedAtStart = this.#slot.reservedBytes;
     // Restoring runs agent code (static blocks, getters): on the cell's clock, before the cell's own code.

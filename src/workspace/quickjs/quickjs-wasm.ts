@@ -1,8 +1,8 @@
 /**
  * @module
- * The parts of QuickJS-NG that are loaded once per process: the compiled WebAssembly module, the
- * Emscripten loader and the FFI class. Instances (see `quickjs-slot.ts`) are made from them, each with its
- * own fixed-size memory.
+ * The parts of QuickJS-NG that instances are made from: the compiled WebAssembly module, the Emscripten loader
+ * and the FFI class. Each sandbox thread loads them once (`quickjs-engine.ts`); every instance (see
+ * `quickjs-slot.ts`) has its own fixed-size memory.
  */
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -24,35 +24,24 @@ export interface QuickJsWasm {
   readonly Ffi: new (module: QuickJSEmscriptenModule) => QuickJSFFI;
 }
 
-let loading: Promise<QuickJsWasm> | undefined;
-let compiling: Promise<WasmModule> | undefined;
-
 /**
- * The compiled WebAssembly module, compiled once per process. The scheduling thread compiles it and hands
- * it to each sandbox thread ({@link useCompiledQuickJs}), so a new thread does not compile it again.
+ * Compiles the QuickJS WebAssembly module (~5 ms: V8 compiles its functions lazily). Each sandbox pool compiles it
+ * once and hands it to its threads, so a new thread does not compile it again.
  */
-export function compileQuickJs(): Promise<WasmModule> {
-  compiling ??= readFile(createRequire(import.meta.url).resolve("@jitl/quickjs-ng-wasmfile-release-sync/wasm")).then((bytes) => wasmApi.compile(bytes));
-  return compiling;
+export async function compileQuickJs(): Promise<WasmModule> {
+  const bytes = await readFile(createRequire(import.meta.url).resolve("@jitl/quickjs-ng-wasmfile-release-sync/wasm"));
+  return wasmApi.compile(bytes);
 }
 
-/** Uses a module compiled elsewhere (a sandbox thread is given the scheduling thread's). */
-export function useCompiledQuickJs(module: WasmModule): void {
-  compiling ??= Promise.resolve(module);
-}
-
-/** The process-wide compiled module and loader (made on first use). */
-export function loadQuickJsWasm(): Promise<QuickJsWasm> {
-  loading ??= (async () => {
-    const [module, loaderImport, Ffi] = await Promise.all([
-      compileQuickJs(),
-      variant.importModuleLoader(),
-      variant.importFFI(),
-    ]);
-    const load = unwrapDefault(loaderImport) as QuickJsWasm["load"];
-    return { module, load, Ffi };
-  })();
-  return loading;
+/** The compiled module (`compiled`, or compiled now) with the Emscripten loader and FFI class instances are made from. */
+export async function loadQuickJsWasm(compiled?: WasmModule | Promise<WasmModule>): Promise<QuickJsWasm> {
+  const [module, loaderImport, Ffi] = await Promise.all([
+    Promise.resolve(compiled ?? compileQuickJs()),
+    variant.importModuleLoader(),
+    variant.importFFI(),
+  ]);
+  const load = unwrapDefault(loaderImport) as QuickJsWasm["load"];
+  return { module, load, Ffi };
 }
 
 /**

@@ -4,18 +4,27 @@
  * guest waits for the host (a host call, or between slices while the host decides) and resumes when the
  * guest runs again, so the time the host takes is never charged to the cell. Runtime entries called outside
  * a cell (restoring, collecting) run on a budget of their own.
+ *
+ * Besides its budget, running guest code stops when the host asks: `interrupted` (the step was cancelled: stop
+ * everything) or `stopRequested` (the cell's wall-clock time is up: stop the cell's code, but let the entries
+ * that run outside the cell's budget, such as collecting its variables, do their work). A nested entry — one
+ * the host runs while the guest waits in a host call — also stops at the deadline the host gave it.
  */
 
 /** The CPU budget of the current cell and of entries called outside it. */
 export class CellClock {
   /** Set by the host: true when it wants the current work stopped (a cancelled step). */
   interrupted: () => boolean = () => false;
+  /** Set by the host: true when it wants the cell's own code stopped (its wall-clock limit). */
+  stopRequested: () => boolean = () => false;
   /** Told the absolute time by which running guest code must stop, or `Infinity` when none runs (the watchdog reads it). */
   publish: (absoluteDeadlineMs: number) => void = () => {};
   #left = Infinity;
   #limit = Infinity;
   #since: number | undefined;
   #deadline = Infinity;
+  /** A deadline on top of the budget (a nested entry's), in `performance.now()` time. */
+  #cap = Infinity;
   readonly #saved: Array<{ left: number; limit: number; since: number | undefined }> = [];
 
   /** Starts a cell's budget (paused until the guest runs). */
@@ -23,6 +32,7 @@ export class CellClock {
     this.#left = this.#limit = limitMs;
     this.#since = undefined;
     this.#deadline = Infinity;
+    this.#cap = Infinity;
   }
 
   /** True while no guest time is being counted. */
@@ -30,12 +40,16 @@ export class CellClock {
     return this.#since === undefined;
   }
 
-  /** Guest code runs from now on. */
-  resume(): void {
+  /**
+   * Guest code runs from now on. `untilAbsoluteMs` (in `performance.timeOrigin + performance.now()` time) stops it
+   * earlier than the budget would, until the next {@link pause}.
+   */
+  resume(untilAbsoluteMs = Infinity): void {
     if (this.#since !== undefined) return;
     const now = performance.now();
     this.#since = now;
-    this.#deadline = now + this.#left;
+    this.#cap = untilAbsoluteMs - performance.timeOrigin;
+    this.#deadline = Math.min(now + this.#left, this.#cap);
     this.publish(performance.timeOrigin + this.#deadline);
   }
 
@@ -45,13 +59,23 @@ export class CellClock {
     this.#left -= performance.now() - this.#since;
     this.#since = undefined;
     this.#deadline = Infinity;
+    this.#cap = Infinity;
     this.publish(Infinity);
   }
 
-  /** True when the budget is spent or the host wants the work stopped (the interrupt handler asks this). */
+  /**
+   * True when the budget is spent, the deadline of a nested entry passed, or the host wants the work stopped
+   * (the interrupt handler asks this).
+   */
   expired(): boolean {
     if (this.interrupted()) return true;
+    if (this.#saved.length === 0 && this.stopRequested()) return true;
     return this.#since === undefined ? this.#left <= 0 : performance.now() > this.#deadline;
+  }
+
+  /** True when the running entry passed the deadline it was given (not its budget). */
+  capped(): boolean {
+    return this.#cap !== Infinity && performance.now() > this.#cap;
   }
 
   /** Milliseconds of budget left. */

@@ -5,7 +5,7 @@
  * call to make once it is over. From these it decides, after each slice, whether the cell must stop.
  */
 import type { CellOutcome, EntryCall, GuestError } from "../executor.ts";
-import { CANCELLED_OUTCOME, STALLED, isPendingReply, timeLimitOutcome } from "./engine-vm.ts";
+import { CANCELLED_OUTCOME, STALLED, isPendingReply, timeLimitOutcome, wallLimitOutcome } from "./engine-vm.ts";
 
 /** The state of the current cell of one VM. */
 export class CellProgress {
@@ -13,17 +13,21 @@ export class CellProgress {
   #failure: GuestError | undefined;
   #outstanding = 0;
   #timeLimitMs = 0;
+  #wallTimeMs = 0;
   #clockStopped = false;
+  #wallStopped = false;
   /** The entry call to make when the cell is over. */
   after: EntryCall | undefined;
 
   /** A new cell. */
-  start(timeLimitMs: number, after: EntryCall | undefined): void {
+  start(timeLimitMs: number, wallTimeMs: number, after: EntryCall | undefined): void {
     this.#end = undefined;
     this.#failure = undefined;
     this.#outstanding = 0;
     this.#timeLimitMs = timeLimitMs;
+    this.#wallTimeMs = wallTimeMs;
     this.#clockStopped = false;
+    this.#wallStopped = false;
     this.after = after;
   }
 
@@ -41,6 +45,11 @@ export class CellProgress {
   /** The CPU clock stopped guest code (after the cell's own code finished, a timer callback may still run out of time). */
   clockStopped(): void {
     this.#clockStopped = true;
+  }
+
+  /** The host stopped guest code at the cell's wall-clock limit. */
+  wallStopped(): void {
+    this.#wallStopped = true;
   }
 
   /** The host answered a guest message with `reply`. */
@@ -65,6 +74,7 @@ export class CellProgress {
 
   /** The outcome when the cell must stop now (`leftMs`: CPU budget left), or `undefined`. */
   stopOutcome(leftMs: number): CellOutcome | undefined {
+    if (this.#wallStopped) return wallLimitOutcome(this.#wallTimeMs);
     if (this.#clockStopped || (leftMs <= 0 && !this.ended)) return timeLimitOutcome(this.#timeLimitMs);
     if (this.#end?.error) return { error: this.#end.error };
     if (this.#failure && this.#end === undefined) return { error: this.#failure };
@@ -77,8 +87,9 @@ export class CellProgress {
   }
 
   /** The outcome when the host ends an idle cell. */
-  outcomeWhenIdle(end: "finished" | "stalled" | "suspended"): CellOutcome {
+  outcomeWhenIdle(end: "finished" | "stalled" | "suspended" | "stopped"): CellOutcome {
     if (end === "suspended") return { suspended: true, poisoned: true };
+    if (end === "stopped" || this.#wallStopped) return wallLimitOutcome(this.#wallTimeMs);
     if (this.#end?.error) return { error: this.#end.error };
     return this.ended ? {} : { error: STALLED };
   }

@@ -36,15 +36,24 @@ export interface VmMemory {
   reserved?: number;
 }
 
-/** How the host ends a cell that is idle. */
-export type CellEnd = "finished" | "stalled" | "suspended";
+/** How the host ends a cell that is idle (`stopped`: its wall-clock time is up). */
+export type CellEnd = "finished" | "stalled" | "suspended" | "stopped";
 
 /** An engine running one VM on a sandbox thread. Every method is synchronous. */
 export interface EngineVm {
   /** Calls a runtime entry; throws an {@link EntryError} for a guest error. */
   invoke(entry: string, args: readonly string[], timeLimitMs?: number): string;
-  /** Starts a cell: runs `before`, then the script, with `timeLimitMs` of CPU time in all. */
-  start(script: string, timeLimitMs: number, before: readonly EntryCall[], after: EntryCall | undefined): Slice;
+  /**
+   * Calls a runtime entry while the guest waits in a host call (a nested call), on the cell's clock and stopped
+   * at `untilAbsoluteMs` (`performance.timeOrigin + performance.now()` time) at the latest; throws an
+   * {@link EntryError} for a guest error.
+   */
+  invokeNested(entry: string, args: readonly string[], untilAbsoluteMs: number): string;
+  /**
+   * Starts a cell: runs `before`, then the script, with `timeLimitMs` of CPU time in all; `wallTimeMs` is its
+   * wall-clock limit (the host stops it, see {@link wallLimitOutcome}).
+   */
+  start(script: string, timeLimitMs: number, wallTimeMs: number, before: readonly EntryCall[], after: EntryCall | undefined): Slice;
   /** Hands the guest host results, in order (the guest's jobs run after each). */
   deliver(deliveries: readonly Delivery[]): Slice;
   /** Ends an idle cell as the host decided, and makes its `after` call. */
@@ -62,6 +71,14 @@ export interface EngineVm {
 export function timeLimitOutcome(timeLimitMs: number): CellOutcome {
   return { error: errorInfo(new TimeoutError({ kind: "cell", limitMs: timeLimitMs })), poisoned: true, limit: "time" };
 }
+
+/** `the cell ran for more than its 60 s wall-clock limit …`: the host stopped it (the step goes on). */
+export function wallLimitOutcome(wallTimeMs: number): CellOutcome {
+  return { error: errorInfo(new TimeoutError({ kind: "cell-wall", limitMs: wallTimeMs })), poisoned: true, limit: "time" };
+}
+
+/** The error a nested entry reads when it ran past the deadline the host gave it. */
+export const NESTED_TIMEOUT: GuestError = Object.freeze(errorInfo(new TimeoutError({ kind: "nested-deadline" })));
 
 /** The outcome of a cell whose code never finished and that waits for nothing the host can deliver. */
 export const STALLED: GuestError = Object.freeze({ name: "Error", message: "the cell awaits a promise that can never settle" });

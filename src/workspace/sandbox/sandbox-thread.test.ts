@@ -3,16 +3,20 @@ import { describe, it } from "node:test";
 import { z } from "zod";
 import { tool } from "../../tools/tool.ts";
 import { createQuickJsExecutor } from "../quickjs/quickjs-executor.ts";
+import { compileCell } from "../cell-compiler.ts";
+import { DEFAULT_VM_LIMITS, type VmHost } from "../executor.ts";
 import { Workspace } from "../workspace.ts";
-import { configureSandboxPool, sandboxThreadCount } from "./sandbox-pool.ts";
+import { SandboxThread } from "./sandbox-thread.ts";
+import { SEQ_LIMIT } from "./thread-protocol.ts";
+import { ThreadVm } from "./thread-vm.ts";
 
 // One sandbox thread for this file's workspaces, so that a stopped thread takes every other VM with it.
-configureSandboxPool({ threads: 1 });
+const executor = createQuickJsExecutor({ pool: { threads: 1 } });
 
 const NATIVE_LOOP = "Array.prototype.includes.call({ length: 2 ** 53 - 1 }, 1)";
 
 function open(globals: Record<string, unknown> = {}, tools: Parameters<typeof Workspace.open>[0]["tools"] = [], cellTimeMs = 300) {
-  return Workspace.open({ executor: createQuickJsExecutor(), limits: { cellTimeMs }, job: { id: "j", role: "r" }, tools, globals, bindings: new Map() }, []);
+  return Workspace.open({ executor, limits: { cellTimeMs }, job: { id: "j", role: "r" }, tools, globals, bindings: new Map() }, []);
 }
 
 /** A promise and the function that settles it. */
@@ -40,7 +44,7 @@ describe("sandbox threads", () => {
       assert.ok(performance.now() - started < 5_000, "stopped a margin past the limit, not at the entry limit");
       assert.ok(ticks >= 10, `the scheduling thread kept running its own timers (${ticks} ticks)`);
       assert.deepEqual((await looping.runCell("typeof kept")).console.map((entry) => entry.text), ["undefined"], "a new VM, from the variables saved before");
-      assert.equal(sandboxThreadCount(), 1, "the stopped thread was replaced");
+      assert.equal(executor.pool.threadCount, 1, "the stopped thread was replaced");
     } finally {
       looping.dispose();
     }
@@ -120,6 +124,32 @@ describe("sandbox threads", () => {
     } finally {
       patient.dispose();
       looping.dispose();
+    }
+  });
+});
+
+describe("a sandbox thread whose sequence numbers wrap", () => {
+  it("runs, stops and cancels cells past 2³¹ commands as before it", async () => {
+    const thread = new SandboxThread({ settings: {}, firstSeq: SEQ_LIMIT - 3 });
+    const host: VmHost = { receive: () => "", idle: async ({ ended }) => ({ end: ended ? "finished" : "stalled" }) };
+    await thread.command({ kind: "create", vm: 1, engine: "quickjs", limits: DEFAULT_VM_LIMITS, invokeTimeMs: 5_000 });
+    const vm = new ThreadVm(thread, 1, host, 5_000);
+    try {
+      const script = (code: string) => (compileCell(code) as { script: string }).script;
+      // Each cell is a command or more: these take the numbers past the wrap.
+      for (let cell = 0; cell < 6; cell++) assert.equal((await vm.runCell(script(`${cell} + 1`), { timeLimitMs: 2_000 })).error, undefined);
+      const controller = new AbortController();
+      const cancelled = vm.runCell(script("while (true) {}"), { timeLimitMs: 60_000, signal: controller.signal });
+      setTimeout(() => controller.abort(), 100);
+      assert.equal((await cancelled).error?.name, "AbortError", "a cancel reaches the cell after the wrap");
+      const fresh = new ThreadVm(thread, 2, host, 5_000);
+      await thread.command({ kind: "create", vm: 2, engine: "quickjs", limits: DEFAULT_VM_LIMITS, invokeTimeMs: 5_000 });
+      const stopped = await fresh.runCell(script("while (true) {}"), { timeLimitMs: 60_000, wallTimeMs: 200 });
+      assert.match(stopped.error?.message ?? "", /wall-clock limit/, "so does a stop");
+      fresh.dispose();
+    } finally {
+      vm.dispose();
+      thread.close();
     }
   });
 });

@@ -2,7 +2,10 @@
  * @module
  * One sandbox thread as the scheduling thread sees it: the `Worker`, its shared channel, the commands in
  * flight, and the watchdog. Guest host calls arrive on the channel (`Atomics.waitAsync`, so the scheduling
- * thread never blocks) and go to the host of the VM that made them; their replies go back the same way.
+ * thread never blocks) and go to the host of the VM that made them; their replies go back the same way. The one
+ * wait on a guest the scheduling thread makes — a nested runtime entry, run while the guest waits in a host
+ * call (`nestedInvoke`) — lasts a few milliseconds at most: past that the entry's result is dropped when it
+ * comes, and the caller reads a `TimeoutError`.
  *
  * The watchdog: while guest code runs, the sandbox thread publishes the time by which it must stop (its
  * CPU clock's deadline; none while the guest waits for the host). Guest code still running a margin past that
@@ -11,11 +14,13 @@
  * variables.
  */
 import { MessageChannel, Worker } from "node:worker_threads";
+import type { EntryAnswer } from "../executor.ts";
 import { errorReply, thrownReply } from "../guest/guest-protocol.ts";
 import { batchMessages } from "./one-way-messages.ts";
-import { CommandClaims } from "./command-claims.ts";
-import { AdaptiveSpin, BATCH, CALL, NESTED, NESTED_DONE, REPLY, SharedChannel } from "./shared-channel.ts";
-import type { PostedCommand, ThreadAnswers, ThreadCommand, ThreadData, ThreadResult } from "./thread-protocol.ts";
+import { AdaptiveSpin, BATCH, ChannelState, SharedChannel } from "./shared-channel.ts";
+import {
+  CommandClaims, CommandMarks, nextSeq, SEQ_LIMIT, type PostedCommand, type ThreadAnswers, type ThreadCommand, type ThreadData, type ThreadResult,
+} from "./thread-protocol.ts";
 import { GuestEntryError, errorInfo } from "../../errors/guest-entry-error.ts";
 import { TimeoutError } from "../../errors/timeout-error.ts";
 import { SandboxThreadBusyError } from "../../errors/sandbox-thread-busy-error.ts";
@@ -26,6 +31,13 @@ export { GuestEntryError, SandboxThreadBusyError, SandboxThreadLostError };
 
 /** Receives the guest messages of one VM on the thread. */
 export type ThreadGuestHost = (op: string, args: readonly string[]) => string | Promise<string>;
+
+/** A nested entry in flight (see `SandboxThread.#nested`). */
+interface NestedInFlight {
+  vm: number;
+  resolve?: (answer: NestedAnswer) => void;
+  reply?: string;
+}
 
 interface InFlight {
   command: PostedCommand;
@@ -51,8 +63,12 @@ const YOUNG_GENERATION_MB = 8;
 
 /** Commands posted to a thread ahead of the one it runs (see `#posted`). */
 const POSTED_AHEAD = 4;
-/** Slots of the shared interrupt marks by sequence number; far more than commands in flight at once. */
-export const MARK_SLOTS = 256;
+
+/** A nested runtime entry's answer: its text, or the guest error it threw. */
+export type NestedAnswer = EntryAnswer;
+
+/** How a command's guest code is to be stopped: everything (`cancel`), or the cell's own code (`stop`). */
+export type StopKind = "cancel" | "stop";
 
 /**
  * A thread that has shown no progress for this long is busy with a long cell: new VMs go elsewhere, and a
@@ -86,16 +102,22 @@ export class SandboxThread {
   readonly #posted: number[] = [];
   /** Set once the thread answered its first command (it has loaded the engine). */
   #started = false;
-  /** Marks, by sequence number, commands to skip (`-seq`) or to interrupt (`seq`); read by the thread. */
-  readonly #marks: Int32Array;
+  /** The thread reads these to stop a command's guest code. */
+  readonly #marks: CommandMarks;
   readonly #queue: number[] = [];
-  /** Commands whose guest code is to be interrupted when they start. */
-  readonly #interrupts = new Set<number>();
+  /** Commands whose guest code is to be stopped when they are posted. */
+  readonly #stops = new Map<number, StopKind>();
   #stallTimer: NodeJS.Timeout | undefined;
-  #seq = 0;
+  #seq: number;
   #lost: SandboxThreadLostError | undefined;
-  /** Set while the host answers a guest call of VM `vm`. */
-  #answering: { vm: number } | undefined;
+  /** Set while the host answers a guest call of VM `vm` (`call` tells this answer from one given up on). */
+  #answering: { vm: number; call: number } | undefined;
+  #calls = 0;
+  /**
+   * A nested entry in flight that the listener takes when its result comes: one the host awaits (`resolve`), or
+   * one it stopped waiting for (its result is dropped). `reply`: the call's reply, held until the entry is over.
+   */
+  #nested: NestedInFlight | undefined;
   #watchdog: NodeJS.Timeout | undefined;
   /** How long to look for the guest's next call after answering one. */
   readonly #spin = new AdaptiveSpin();
@@ -109,17 +131,21 @@ export class SandboxThread {
 
   readonly #claims: CommandClaims;
 
-  constructor(start: Omit<ThreadData, "buffer" | "marks" | "claims">) {
+  /** `firstSeq`: the sequence number of the first command (1; a test starts near the wrap). */
+  constructor(start: Omit<ThreadData, "buffer" | "marks" | "claims"> & { firstSeq?: number }) {
+    const { firstSeq = 1, ...threadStart } = start;
+    if (!Number.isInteger(firstSeq) || firstSeq < 1 || firstSeq > SEQ_LIMIT) throw new RangeError(`firstSeq must be an integer from 1 to ${SEQ_LIMIT}, got ${firstSeq}`);
+    this.#seq = firstSeq === 1 ? SEQ_LIMIT : firstSeq - 1;
     const buffer = SharedChannel.allocate();
     const { port1, port2 } = new MessageChannel();
-    const marks = new SharedArrayBuffer(MARK_SLOTS * 4);
-    this.#marks = new Int32Array(marks);
+    const marks = CommandMarks.allocate();
+    this.#marks = new CommandMarks(marks);
     const claims = CommandClaims.allocate();
     this.#claims = new CommandClaims(claims);
-    const data: ThreadData & { port: typeof port2 } = { ...start, buffer, marks, claims, port: port2 };
+    const data: ThreadData & { port: typeof port2 } = { ...threadStart, buffer, marks, claims, port: port2 };
     const resourceLimits = { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB };
     this.#worker = new Worker(workerFile, { workerData: data, transferList: [port2], stdout: false, stderr: false, resourceLimits });
-    this.#channel = new SharedChannel(buffer, port1);
+    this.#channel = new SharedChannel(buffer, port1, "host");
     // No guest code runs until the thread says so (a new thread spends a while loading before it can).
     this.#channel.publishDeadline(Infinity);
     this.#worker.unref();
@@ -185,7 +211,8 @@ export class SandboxThread {
    */
   command<K extends ThreadCommand["kind"]>(command: Extract<ThreadCommand, { kind: K }>): Promise<ThreadAnswers[K]> {
     if (this.#lost) return Promise.reject(this.#lost);
-    const posted = { ...command, seq: ++this.#seq } as PostedCommand;
+    this.#seq = nextSeq(this.#seq);
+    const posted = { ...command, seq: this.#seq } as PostedCommand;
     return new Promise((resolve, reject) => {
       this.#inFlight.set(posted.seq, { command: posted, resolve: resolve as (value: unknown) => void, reject });
       this.#queue.push(posted.seq);
@@ -203,7 +230,11 @@ export class SandboxThread {
       const flight = this.#inFlight.get(seq)!;
       if (this.#posted.length === 0) this.#progressAt = performance.now();
       this.#posted.push(seq);
-      if (this.#interrupts.delete(seq)) Atomics.store(this.#marks, seq % MARK_SLOTS, seq);
+      const stop = this.#stops.get(seq);
+      if (stop) {
+        this.#stops.delete(seq);
+        this.#mark(seq, stop);
+      }
       this.#worker.postMessage(flight.command);
     }
     if (this.#posted.length > 1 || this.#queue.length) this.#watchQueue();
@@ -236,38 +267,84 @@ export class SandboxThread {
     this.#stallTimer.unref();
   }
 
-  /** Asks the thread to stop the guest code of VM `vm`'s command at its next interrupt check. */
-  interrupt(vm: number): void {
+  /**
+   * Asks the thread to stop the guest code of VM `vm`'s commands at their next interrupt check: all of it
+   * (`cancel`), or the cell's own code, letting the command collect the cell's variables (`stop`).
+   */
+  interrupt(vm: number, how: StopKind = "cancel"): void {
     for (const flight of this.#inFlight.values()) {
       if (!("vm" in flight.command) || flight.command.vm !== vm) continue;
-      if (this.#posted.includes(flight.command.seq)) Atomics.store(this.#marks, flight.command.seq % MARK_SLOTS, flight.command.seq);
-      else this.#interrupts.add(flight.command.seq);
+      const seq = flight.command.seq;
+      if (this.#posted.includes(seq)) this.#mark(seq, how);
+      else if (how === "cancel" || !this.#stops.has(seq)) this.#stops.set(seq, how);
     }
   }
 
+  #mark(seq: number, how: StopKind): void {
+    if (how === "cancel") this.#marks.cancel(seq);
+    else this.#marks.stop(seq);
+  }
+
   /**
-   * Calls a runtime entry of VM `vm` *while its guest is blocked in a host call* (a nested call), blocking the
-   * scheduling thread until it answers or `timeoutMs` passes. Returns `undefined` when the guest of `vm` is
-   * not blocked in a call now.
+   * Answers the host call VM `vm`'s guest waits in now with `reply`, without waiting for the host's own answer
+   * (which is dropped when it comes): a cell stopped or cancelled while a tool call of it hangs. False when the
+   * guest of `vm` waits in no call.
    */
-  nestedInvoke(vm: number, entry: string, args: readonly string[], timeoutMs: number): { text: string } | { error: { name: string; message: string } } | undefined {
-    if (this.#lost || this.#answering?.vm !== vm || this.#channel.state() !== CALL) return undefined;
-    this.#channel.send(NESTED, vm, [entry, ...args]);
-    const state = this.#channel.waitWhile(NESTED, timeoutMs);
-    if (state !== NESTED_DONE) {
-      this.terminate(new SandboxThreadLostError({ message: "a runtime entry did not answer within its time limit; the sandbox thread was stopped" }));
-      return { error: errorInfo(new TimeoutError({ kind: "read" })) };
+  answerNow(vm: number, reply: string): boolean {
+    if (this.#lost || this.#answering?.vm !== vm) return false;
+    this.#reply(this.#answering.call, reply);
+    return true;
+  }
+
+  /**
+   * Calls a runtime entry of VM `vm` *while its guest is blocked in a host call* (a nested call), waiting on the
+   * scheduling thread for `waitMs` at most; the entry is stopped at that deadline on the sandbox thread too.
+   * Returns `undefined` when the guest of `vm` is not blocked in a call now, or a `TimeoutError` when the answer
+   * did not come in time (the entry's late result is dropped; the call's reply waits for it).
+   */
+  nestedInvoke(vm: number, entry: string, args: readonly string[], waitMs: number): NestedAnswer | undefined {
+    if (this.#lost || this.#answering?.vm !== vm) return undefined;
+    if (this.#nested) return NESTED_BUSY;
+    if (this.#channel.state() !== ChannelState.CALL) return undefined;
+    this.#channel.setNestedDeadline(SharedChannel.now() + waitMs);
+    this.#channel.send("nested", vm, [entry, ...args]);
+    const state = this.#channel.waitWhile(ChannelState.NESTED, waitMs);
+    if (state !== ChannelState.NESTED_DONE) {
+      this.#nested = { vm };
+      // The watchdog covers the entry while it still runs (it might be stuck where the engine cannot stop it).
+      this.#arm(WATCHDOG_MARGIN_MS);
+      return { error: errorInfo(new TimeoutError({ kind: "nested", waitMs })) };
     }
-    const [kind, text = ""] = this.#channel.read();
+    const answer = readNestedAnswer(this.#channel.read());
     // The channel stays with the host until it replies to the call that is still waiting.
-    this.#channel.set(CALL);
-    if (kind === "ok") return { text };
-    try {
-      const info = JSON.parse(text) as { name?: unknown; message?: unknown };
-      return { error: { name: String(info.name ?? "Error"), message: String(info.message ?? "") } };
-    } catch {
-      return { error: { name: "Error", message: "unreadable answer" } };
-    }
+    this.#channel.signal("resume");
+    return answer;
+  }
+
+  /**
+   * Like {@link nestedInvoke}, without blocking: resolves with the entry's answer when it comes (the scheduling
+   * thread goes on meanwhile), or with a `TimeoutError` after `timeoutMs`, or `undefined` at once when the guest
+   * of `vm` is not blocked in a call.
+   */
+  nestedInvokeAsync(vm: number, entry: string, args: readonly string[], timeoutMs: number): Promise<NestedAnswer | undefined> {
+    if (this.#lost || this.#answering?.vm !== vm) return Promise.resolve(undefined);
+    if (this.#nested) return Promise.resolve(NESTED_BUSY);
+    if (this.#channel.state() !== ChannelState.CALL) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const nested: NestedInFlight = { vm };
+      const timer = setTimeout(() => {
+        delete nested.resolve;
+        resolve({ error: errorInfo(new TimeoutError({ kind: "nested", waitMs: timeoutMs })) });
+      }, timeoutMs);
+      nested.resolve = (answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      };
+      this.#nested = nested;
+      this.#channel.setNestedDeadline(SharedChannel.now() + timeoutMs);
+      this.#channel.send("nested", vm, [entry, ...args]);
+      this.#arm(WATCHDOG_MARGIN_MS);
+    });
   }
 
   /** Stops the thread: its VMs are lost. */
@@ -288,7 +365,9 @@ export class SandboxThread {
     if (this.#lost || this.#inFlight.size === 0) return;
     const deadline = this.#channel.deadline();
     const now = SharedChannel.now();
-    if (deadline === Infinity || this.#answering || now < deadline + WATCHDOG_MARGIN_MS) {
+    // While the host answers a call the guest does not run — unless a nested entry runs meanwhile.
+    const guestIdle = this.#answering !== undefined && this.#channel.state() !== ChannelState.NESTED;
+    if (deadline === Infinity || guestIdle || now < deadline + WATCHDOG_MARGIN_MS) {
       this.#arm(deadline === Infinity ? WATCHDOG_MARGIN_MS : deadline + WATCHDOG_MARGIN_MS - now);
       return;
     }
@@ -329,7 +408,7 @@ export class SandboxThread {
 
   #done(flight: InFlight): void {
     this.#inFlight.delete(flight.command.seq);
-    this.#interrupts.delete(flight.command.seq);
+    this.#stops.delete(flight.command.seq);
     if (--this.#refs === 0) {
       this.#worker.unref();
       if (this.#watchdog) clearTimeout(this.#watchdog);
@@ -365,7 +444,11 @@ export class SandboxThread {
     let burstStart = performance.now();
     while (!this.#lost) {
       const state = Atomics.load(control, 0);
-      if (state === CALL && !this.#answering) {
+      if (state === ChannelState.NESTED_DONE && this.#nested) {
+        this.#takeNested();
+        continue;
+      }
+      if (state === ChannelState.CALL && !this.#answering) {
         this.#answer();
         // A guest in a loop calls again within microseconds: look for its next call briefly before sleeping,
         // but give the rest of the scheduling thread its turn at least every BURST_MS.
@@ -375,13 +458,24 @@ export class SandboxThread {
           continue;
         }
         // An answer given at once (not while the host awaits something) is followed by the guest's next call.
-        if (!this.#answering) this.#spin.look(() => Atomics.load(control, 0) === CALL);
+        if (!this.#answering) this.#spin.look(() => Atomics.load(control, 0) === ChannelState.CALL);
         continue;
       }
       const waited = waitAsync(control, 0, state);
       if (waited.async) await waited.value;
       burstStart = performance.now();
     }
+  }
+
+  // A nested entry's result: to the host that awaits it, or dropped (the host stopped waiting). Then the call's
+  // reply goes if the host has it, else the call waits on.
+  #takeNested(): void {
+    const nested = this.#nested!;
+    this.#nested = undefined;
+    const answer = readNestedAnswer(this.#channel.read());
+    if (nested.reply === undefined) this.#channel.signal("resume");
+    else this.#channel.send("reply", nested.vm, [nested.reply]);
+    nested.resolve?.(answer);
   }
 
   #answer(): void {
@@ -391,7 +485,8 @@ export class SandboxThread {
     const strings = this.#channel.read();
     const [op = "", ...args] = batch ? strings.slice(batch) : strings;
     const host = this.#hosts.get(vm);
-    this.#answering = { vm };
+    const call = ++this.#calls;
+    this.#answering = { vm, call };
     if (batch) this.#oneWay(vm, strings, batch);
     let reply: string | Promise<string>;
     try {
@@ -400,18 +495,37 @@ export class SandboxThread {
       reply = thrownReply(error);
     }
     if (typeof reply === "string") {
-      this.#reply(vm, reply);
+      this.#reply(call, reply);
       return;
     }
     reply.then(
-      (text) => this.#reply(vm, text),
-      (error: unknown) => this.#reply(vm, thrownReply(error)),
+      (text) => this.#reply(call, text),
+      (error: unknown) => this.#reply(call, thrownReply(error)),
     );
   }
 
-  #reply(vm: number, reply: string): void {
-    if (this.#lost) return;
+  // The reply to call `call`, unless that call was answered already (`answerNow`). While a nested entry the host
+  // gave up on still runs, the reply waits for it.
+  #reply(call: number, reply: string): void {
+    if (this.#lost || this.#answering?.call !== call) return;
+    const { vm } = this.#answering;
     this.#answering = undefined;
-    this.#channel.send(REPLY, vm, [reply]);
+    if (this.#nested) {
+      this.#nested.reply = reply;
+      return;
+    }
+    this.#channel.send("reply", vm, [reply]);
+  }
+}
+
+const NESTED_BUSY: NestedAnswer = Object.freeze({ error: errorInfo(new TimeoutError({ kind: "nested-busy" })) });
+
+function readNestedAnswer([kind, text = ""]: string[]): NestedAnswer {
+  if (kind === "ok") return { text };
+  try {
+    const info = JSON.parse(text) as { name?: unknown; message?: unknown };
+    return { error: { name: String(info.name ?? "Error"), message: String(info.message ?? "") } };
+  } catch {
+    return { error: { name: "Error", message: "unreadable answer" } };
   }
 }

@@ -7,21 +7,15 @@
  * write, say). While the guest waits, the host may ask its thread to run a runtime entry (a *nested* call,
  * e.g. reading a workspace variable for argument binding).
  *
- * One message is in flight per thread at a time; the state word says whose turn it is:
- *
- * | state | written by | meaning |
- * |---|---|---|
- * | `IDLE` | sandbox | nothing in flight |
- * | `CALL` | sandbox | a guest host call waits for its reply |
- * | `REPLY` | host | the reply to the call |
- * | `NESTED` | host | while the call waits: run this runtime entry first |
- * | `NESTED_DONE` | sandbox | the entry's result |
+ * One message is in flight per thread at a time; the state word says whose turn it is, and every change of it is
+ * one of the protocol's transitions (`CHANNEL_TRANSITIONS` in `thread-protocol.ts`), checked on both sides.
  *
  * A message is a list of strings, written as UTF-8 with each string's UTF-16 length, so the reader decodes
  * once and slices. One too large for the buffer travels on a `MessagePort` instead (read with
  * `receiveMessageOnPort`, which needs no event loop), and the length word says so.
  */
 import { receiveMessageOnPort, type MessagePort } from "node:worker_threads";
+import { channelTransition, type ChannelEvent, type ChannelSide } from "./thread-protocol.ts";
 
 /** Index of the state word. */
 export const STATE = 0;
@@ -32,15 +26,13 @@ export const VM_ID = 3;
 /** Index of the word a call carries: how many of its leading strings are one-way messages sent ahead of it. */
 export const BATCH = 5;
 
-export const IDLE = 0;
-export const CALL = 1;
-export const REPLY = 2;
-export const NESTED = 3;
-export const NESTED_DONE = 4;
+export { ChannelState } from "./thread-protocol.ts";
 
 const CONTROL_WORDS = 16;
 /** Offset of the guest deadline: a float64 in `performance.timeOrigin + performance.now()` time. */
 const DEADLINE_OFFSET = 8 * 4;
+/** Offset of the deadline of the nested entry in flight (same clock), written by the host with `nested`. */
+const NESTED_DEADLINE_OFFSET = 10 * 4;
 const MAX_STRINGS = 64;
 const LENGTHS_OFFSET = CONTROL_WORDS * 4;
 const DATA_OFFSET = LENGTHS_OFFSET + MAX_STRINGS * 4;
@@ -56,14 +48,19 @@ const decoder = new TextDecoder();
 /** One side's view of a thread's shared buffer and overflow port. */
 export class SharedChannel {
   readonly control: Int32Array;
+  readonly #side: ChannelSide;
   readonly #deadline: Float64Array;
+  readonly #nestedDeadline: Float64Array;
   readonly #lengths: Int32Array;
   readonly #data: Uint8Array;
   readonly #port: MessagePort;
 
-  constructor(buffer: SharedArrayBuffer, port: MessagePort) {
+  /** `side`: which end of the channel this view is (it may make only that side's transitions). */
+  constructor(buffer: SharedArrayBuffer, port: MessagePort, side: ChannelSide) {
     this.control = new Int32Array(buffer, 0, CONTROL_WORDS);
+    this.#side = side;
     this.#deadline = new Float64Array(buffer, DEADLINE_OFFSET, 1);
+    this.#nestedDeadline = new Float64Array(buffer, NESTED_DEADLINE_OFFSET, 1);
     this.#lengths = new Int32Array(buffer, LENGTHS_OFFSET, MAX_STRINGS);
     this.#data = new Uint8Array(buffer, DATA_OFFSET);
     this.#port = port;
@@ -79,9 +76,10 @@ export class SharedChannel {
     return Atomics.load(this.control, STATE);
   }
 
-  /** Writes `strings` about VM `vm`, then sets the state to `state` and wakes the other thread. */
-  send(state: number, vm: number, strings: readonly string[]): void {
+  /** Writes `strings` about VM `vm`, then makes `event` (its state change) and wakes the other thread. */
+  send(event: ChannelEvent, vm: number, strings: readonly string[]): void {
     const control = this.control;
+    const state = channelTransition(Atomics.load(control, STATE), event, this.#side);
     let bytes = 0;
     let fits = strings.length <= MAX_STRINGS;
     if (fits) {
@@ -155,10 +153,20 @@ export class SharedChannel {
     return this.control[VM_ID]!;
   }
 
-  /** Sets the state without a message (the sandbox's acknowledgement of a reply). */
-  set(state: number): void {
-    Atomics.store(this.control, STATE, state);
+  /** Makes `event` without a message (the sandbox's acknowledgement of a reply, the host's resuming of a call). */
+  signal(event: ChannelEvent): void {
+    Atomics.store(this.control, STATE, channelTransition(Atomics.load(this.control, STATE), event, this.#side));
     Atomics.notify(this.control, STATE);
+  }
+
+  /** The host, with a `nested` message: the nested entry must be over by `absoluteMs` (same clock as deadlines). */
+  setNestedDeadline(absoluteMs: number): void {
+    this.#nestedDeadline[0] = absoluteMs;
+  }
+
+  /** When the nested entry in flight must be over. */
+  nestedDeadline(): number {
+    return this.#nestedDeadline[0]!;
   }
 
   /** Blocks this thread until the state is no longer `current` (or `timeoutMs` passed); returns the state. */

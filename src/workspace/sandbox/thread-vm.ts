@@ -4,19 +4,37 @@
  * `start` runs it until the guest is idle; then the host decides ({@link VmHost.idle}) — hand it results
  * (`deliver`), or end it (`finish`) — until the cell is over. If the thread is lost (the watchdog stopped it,
  * or it failed), the cell is reported as broken and the VM as no longer usable.
+ *
+ * Every cell has an end: past its wall-clock limit (`RunCellOptions.wallTimeMs`, host time included) its running
+ * code is stopped, a host call it waits in is answered with a `TimeoutError`, an idle cell is ended — and its
+ * variables are still collected, so the step goes on.
  */
 import type { CellOutcome, CreateVmOptions, EntryCall, RunCellOptions, Vm, VmHost } from "../executor.ts";
-import { VM_START_TIMEOUT, timeLimitOutcome, type Slice, type VmMemory } from "./engine-vm.ts";
-import { STALLED_MS, placeVm } from "./sandbox-pool.ts";
-import { GuestEntryError, SandboxThreadBusyError, SandboxThreadLostError, WATCHDOG_MARGIN_MS, type SandboxThread } from "./sandbox-thread.ts";
+import { errorReply } from "../guest/guest-protocol.ts";
+import { VM_START_TIMEOUT, timeLimitOutcome, wallLimitOutcome, type Slice, type VmMemory } from "./engine-vm.ts";
+import { STALLED_MS, type SandboxPool } from "./sandbox-pool.ts";
+import { GuestEntryError, SandboxThreadBusyError, SandboxThreadLostError, type NestedAnswer, type SandboxThread } from "./sandbox-thread.ts";
 import type { EngineName } from "./thread-protocol.ts";
 import { errorInfo } from "../../errors/guest-entry-error.ts";
 import { TimeoutError } from "../../errors/timeout-error.ts";
 
-/** Makes a VM of `engine` on a sandbox thread. */
-export async function createThreadVm(engine: EngineName, options: CreateVmOptions, invokeTimeMs: number): Promise<ThreadVm> {
+/**
+ * The longest the scheduling thread waits for a nested runtime entry (reading a workspace variable while the
+ * guest waits in a host call): every job of the worker waits with it. A read that takes longer fails with a
+ * `TimeoutError`, and the VM's later reads in the same cell fail at once, so a cell can cost the scheduling
+ * thread this much once at most. An ordinary read of a small variable takes ~8 ms here (thread wake-ups
+ * included), so the bound leaves room for a loaded machine.
+ */
+export const NESTED_WAIT_MS = 50;
+
+/** With no `wallTimeMs` given, a cell's wall-clock limit. */
+const DEFAULT_WALL_TIME_MS = 60_000;
+
+/** Makes a VM of `engine` on a thread of `pool`. */
+export async function createThreadVm(pool: SandboxPool, engine: EngineName, options: CreateVmOptions, invokeTimeMs: number): Promise<ThreadVm> {
   for (let attempt = 1; ; attempt++) {
-    const { thread, vm } = placeVm({ limits: { ...options.limits }, invokeTimeMs });
+    // A new thread makes QuickJS VMs of these limits ahead of time (it has nothing to prepare for `trusted` ones).
+    const { thread, vm } = pool.place(engine === "quickjs" ? { limits: { ...options.limits }, invokeTimeMs } : undefined);
     const threadVm = new ThreadVm(thread, vm, options.host, invokeTimeMs);
     try {
       threadVm.noteMemory(await thread.command({ kind: "create", vm, engine, limits: { ...options.limits }, invokeTimeMs }));
@@ -46,6 +64,8 @@ export class ThreadVm implements Vm {
   readonly #invokeTimeMs: number;
   #memory: VmMemory = {};
   #disposed = false;
+  /** A nested read of the current cell timed out: the cell's later reads fail at once. */
+  #nestedTimedOut = false;
 
   constructor(thread: SandboxThread, id: number, host: VmHost, invokeTimeMs: number) {
     this.#thread = thread;
@@ -76,25 +96,58 @@ export class ThreadVm implements Vm {
 
   /**
    * Calls a runtime entry now, synchronously, while the guest is blocked in a host call (e.g. to read a
-   * workspace variable for argument binding); `undefined` when it is not.
+   * workspace variable for argument binding); `undefined` when it is not. The scheduling thread waits
+   * {@link NESTED_WAIT_MS} at most, and once per cell: past that the answer is a `TimeoutError`.
    */
-  invokeDuringCall(entry: string, args: readonly string[]): { text: string } | { error: { name: string; message: string } } | undefined {
+  invokeDuringCall(entry: string, args: readonly string[]): NestedAnswer | undefined {
     if (!this.usable) return undefined;
-    return this.#thread.nestedInvoke(this.#id, entry, args, this.#invokeTimeMs + WATCHDOG_MARGIN_MS);
+    if (this.#nestedTimedOut) {
+      return { error: { name: "TimeoutError", message: `an earlier read of the workspace during this cell took longer than ${NESTED_WAIT_MS} ms; the host no longer reads it while the cell runs` } };
+    }
+    const answer = this.#thread.nestedInvoke(this.#id, entry, args, NESTED_WAIT_MS);
+    if (answer && "error" in answer && answer.error.name === "TimeoutError") {
+      this.#nestedTimedOut = true;
+      return { error: { name: "TimeoutError", message: `reading the workspace took longer than ${NESTED_WAIT_MS} ms (the host does not wait longer while the cell runs)` } };
+    }
+    return answer;
+  }
+
+  /**
+   * Calls a runtime entry while the guest is blocked in a host call, without blocking the scheduling thread: the
+   * host keeps the guest waiting until the answer comes (or the executor's entry limit passes: a
+   * `TimeoutError`); `undefined` when the guest waits in no call.
+   */
+  readDuringCall(entry: string, args: readonly string[]): Promise<NestedAnswer | undefined> {
+    if (!this.usable) return Promise.resolve(undefined);
+    return this.#thread.nestedInvokeAsync(this.#id, entry, args, this.#invokeTimeMs);
   }
 
   async runCell(script: string, options: RunCellOptions): Promise<CellOutcome> {
     if (this.#disposed) throw new Error("the VM is disposed");
     const { timeLimitMs, signal } = options;
+    const wallTimeMs = options.wallTimeMs ?? DEFAULT_WALL_TIME_MS;
     const after: EntryCall | undefined = options.after;
-    const abort = () => this.#thread.interrupt(this.#id);
-    signal?.addEventListener("abort", abort);
+    this.#nestedTimedOut = false;
+    // Stopping a cell: its running code at the next interrupt check, the host call it waits in at once.
+    const cancel = () => {
+      this.#thread.interrupt(this.#id, "cancel");
+      this.#thread.answerNow(this.#id, errorReply("AbortError", "the cell was cancelled"));
+    };
+    const wall = new AbortController();
+    const wallTimer = setTimeout(() => {
+      wall.abort();
+      this.#thread.interrupt(this.#id, "stop");
+      this.#thread.answerNow(this.#id, errorReply("TimeoutError", wallLimitOutcome(wallTimeMs).error!.message));
+    }, wallTimeMs);
+    wallTimer.unref();
+    signal?.addEventListener("abort", cancel);
     try {
       this.#check();
-      let slice = await this.#command({ kind: "start", vm: this.#id, script, timeLimitMs, before: options.before ?? [], after });
+      let slice = await this.#command({ kind: "start", vm: this.#id, script, timeLimitMs, wallTimeMs, before: options.before ?? [], after });
       while (slice.state === "idle") {
-        const answer = signal ? await raceAbort(this.#host.idle({ ended: slice.ended }), signal) : await this.#host.idle({ ended: slice.ended });
+        const answer = await raceAbort(this.#host.idle({ ended: slice.ended }), signal, wall.signal);
         if (answer === "aborted") slice = await this.#command({ kind: "cancel", vm: this.#id });
+        else if (answer === "stopped") slice = await this.#command({ kind: "finish", vm: this.#id, end: "stopped" });
         else if ("end" in answer) slice = await this.#command({ kind: "finish", vm: this.#id, end: answer.end });
         else slice = await this.#command({ kind: "deliver", vm: this.#id, deliveries: answer.deliver });
       }
@@ -113,7 +166,8 @@ export class ThreadVm implements Vm {
       }
       throw error;
     } finally {
-      signal?.removeEventListener("abort", abort);
+      clearTimeout(wallTimer);
+      signal?.removeEventListener("abort", cancel);
     }
   }
 
@@ -157,18 +211,26 @@ function asEntryError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
 
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | "aborted"> {
-  if (signal.aborted) return Promise.resolve("aborted");
+/** `promise`'s value, or `aborted` once `signal` aborts, or `stopped` once `wall` does (whichever comes first). */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined, wall: AbortSignal): Promise<T | "aborted" | "stopped"> {
+  if (signal?.aborted) return Promise.resolve("aborted");
+  if (wall.aborted) return Promise.resolve("stopped");
   return new Promise((resolve, reject) => {
     const onAbort = () => resolve("aborted");
-    signal.addEventListener("abort", onAbort, { once: true });
+    const onStop = () => resolve("stopped");
+    const done = () => {
+      signal?.removeEventListener("abort", onAbort);
+      wall.removeEventListener("abort", onStop);
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+    wall.addEventListener("abort", onStop, { once: true });
     promise.then(
       (value) => {
-        signal.removeEventListener("abort", onAbort);
+        done();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
+        done();
         reject(error);
       },
     );

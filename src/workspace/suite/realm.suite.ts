@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { Workspace, type WorkspaceReport } from "../workspace.ts";
-import { WORKSPACE_ABSENT, WORKSPACE_EXTRA_GLOBALS, WORKSPACE_GLOBALS_NOTE, WORKSPACE_TIMERS, WORKSPACE_WAITS } from "../workspace-notes.ts";
+import { WORKSPACE_ABSENT, WORKSPACE_EXTRA_GLOBALS, WORKSPACE_GLOBALS_NOTE, WORKSPACE_TASKS, WORKSPACE_TIMERS, WORKSPACE_WAITS } from "../workspace-notes.ts";
 import type { SuiteContext } from "./harness.ts";
 
 /** Every global a workspace has before agent code runs (with the runtime's own and the tools it is given). */
@@ -20,7 +20,7 @@ export const WORKSPACE_GLOBALS = [
   "URLSearchParams", "Uint16Array", "Uint32Array", "Uint8Array", "Uint8ClampedArray", "WeakMap", "WeakSet", "__statek", "atob", "btoa",
   "clearInterval", "clearTimeout", "console", "getAll", "getAny", "decodeURI", "decodeURIComponent", "encodeURI", "encodeURIComponent", "escape", "eval", "exit", "globalThis", "isFinite",
   "isNaN", "parseFloat", "parseInt", "performance", "print", "queueMicrotask", "setInterval", "setTimeout", "sleep", "structuredClone", "undefined",
-  "requestApproval", "unescape", "until", "waitForMessage",
+  "requestApproval", "unescape", "until", "waitForMessage", "findTask", "completeTask", "failTask",
 ];
 
 /** What a cell showed: its console lines and its error. */
@@ -170,10 +170,10 @@ export function realmCases({ test, session, executor }: SuiteContext): void {
   });
 
   test("realm: the system prompt's note names globals the workspace has, and the absent ones are absent", async () => {
-    const present = [...WORKSPACE_EXTRA_GLOBALS, ...WORKSPACE_TIMERS, ...WORKSPACE_WAITS].map((name) => `typeof ${name}`).join(", ");
+    const present = [...WORKSPACE_EXTRA_GLOBALS, ...WORKSPACE_TIMERS, ...WORKSPACE_WAITS, ...WORKSPACE_TASKS].map((name) => `typeof ${name}`).join(", ");
     const absent = WORKSPACE_ABSENT.filter((name) => name !== "import").map((name) => `typeof ${name}`).join(", ");
-    assert.equal(await session().output(`print(${present})\nprint(${absent})`), `${[...WORKSPACE_EXTRA_GLOBALS, ...WORKSPACE_TIMERS, ...WORKSPACE_WAITS].map((name) => (name === "console" || name === "performance" ? "object" : "function")).join(" ")}\nundefined undefined undefined`);
-    for (const name of [...WORKSPACE_EXTRA_GLOBALS.filter((global) => global !== "console" && global !== "exit"), ...WORKSPACE_TIMERS, ...WORKSPACE_WAITS, ...WORKSPACE_ABSENT]) {
+    assert.equal(await session().output(`print(${present})\nprint(${absent})`), `${[...WORKSPACE_EXTRA_GLOBALS, ...WORKSPACE_TIMERS, ...WORKSPACE_WAITS, ...WORKSPACE_TASKS].map((name) => (name === "console" || name === "performance" ? "object" : "function")).join(" ")}\nundefined undefined undefined`);
+    for (const name of [...WORKSPACE_EXTRA_GLOBALS.filter((global) => global !== "console" && global !== "exit"), ...WORKSPACE_TIMERS, ...WORKSPACE_WAITS, ...WORKSPACE_TASKS, ...WORKSPACE_ABSENT]) {
       assert.ok(WORKSPACE_GLOBALS_NOTE.includes(name), `the note names ${name}`);
     }
   });

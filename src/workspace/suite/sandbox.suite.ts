@@ -85,6 +85,25 @@ export function sandboxCases({ test, session }: SuiteContext): void {
     assert.deepEqual(result.texts("echo"), ["600"]);
   });
 
+  test("limits: every cell has an end — timers that keep it going, a host promise that never settles, a call that never returns", async () => {
+    const WALL = "TimeoutError: the cell ran for more than its 400 ms wall-clock limit (cellWallTimeMs), counting the time its host calls, timers and promises took, and was stopped";
+    const never = tool({ name: "never", description: "Never answers.", run: () => new Promise(() => {}) });
+    const job = session({ tools: [never], limits: { cellTimeMs: 200, cellWallTimeMs: 400 } });
+    const timers = await job.run("const kept = 'before'\nconst again = () => setTimeout(again, 40)\nagain()");
+    assert.equal(timers.error, WALL);
+    assert.equal(timers.limit, "time");
+    assert.deepEqual(timers.put.map((row) => row.name).sort(), ["again", "kept"], "the cell's variables are saved: the job goes on");
+    const waiting = await job.run("const also = 1\nawait never()");
+    assert.equal(waiting.error, WALL);
+    assert.equal(await job.output("print(kept, also)"), "before 1", "the workspace goes on");
+  });
+
+  test("limits: the wall-clock limit stops guest code that runs between host calls", async () => {
+    const job = session({ limits: { cellTimeMs: 60_000, cellWallTimeMs: 300 } });
+    const spinning = await job.run("{ let n = 0\nfor (;;) { n++; if (n % 1000 === 0) Date.now() } }");
+    assert.match(spinning.error ?? "", /^TimeoutError: the cell ran for more than its 300 ms wall-clock limit/);
+  });
+
   test("restore: agent code that runs while variables are restored belongs to the next cell (limits and records)", async () => {
     const calls: string[] = [];
     const note = tool({

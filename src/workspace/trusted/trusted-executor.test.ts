@@ -10,6 +10,8 @@ runWorkspaceSuite({
   skip: {
     "boundary: stack traces show no host frames": "node:vm shares the worker's isolate, so a guest stack trace runs through the host's own frames",
     "limits: the time the host takes to answer is not charged to the cell": "node:vm's timeout is wall-clock time, so the time the guest waits for the host counts against it",
+    "limits: the wall-clock limit stops guest code that runs between host calls":
+      "node:vm stops running code only at its own timeout (the CPU limit), so this executor ends a cell at its wall-clock limit between slices",
   },
 });
 

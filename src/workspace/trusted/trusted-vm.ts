@@ -17,7 +17,7 @@ import { CODE_START_OP, operationName } from "../guest/guest-protocol.ts";
 import { parseEnd } from "../quickjs/quickjs-vm.ts";
 import { CellClock } from "../sandbox/cell-clock.ts";
 import { CellProgress } from "../sandbox/cell-progress.ts";
-import { EntryError, type CellEnd, type EngineVm, type GuestLink, type Slice, type VmMemory } from "../sandbox/engine-vm.ts";
+import { EntryError, NESTED_TIMEOUT, type CellEnd, type EngineVm, type GuestLink, type Slice, type VmMemory } from "../sandbox/engine-vm.ts";
 import { errorInfo } from "../../errors/guest-entry-error.ts";
 import { TimeoutError } from "../../errors/timeout-error.ts";
 
@@ -37,10 +37,13 @@ export class TrustedVm implements EngineVm {
   #timedOut = false;
   #disposed = false;
 
-  constructor(link: GuestLink, invokeTimeMs: number, interrupted: () => boolean, publish: (absoluteDeadlineMs: number) => void) {
+  constructor(
+    link: GuestLink, invokeTimeMs: number, interrupted: () => boolean, publish: (absoluteDeadlineMs: number) => void, stopRequested: () => boolean = () => false,
+  ) {
     this.#link = link;
     this.#invokeTimeMs = invokeTimeMs;
     this.#clock.interrupted = interrupted;
+    this.#clock.stopRequested = stopRequested;
     this.#clock.publish = publish;
     this.#context = createContext({}, {
       name: "statek trusted workspace",
@@ -98,6 +101,17 @@ export class TrustedVm implements EngineVm {
     }
   }
 
+  invokeNested(entry: string, args: readonly string[], untilAbsoluteMs: number): string {
+    if (this.#disposed) throw new Error("the VM is disposed");
+    const leftMs = untilAbsoluteMs - (performance.timeOrigin + performance.now());
+    if (leftMs <= 0) throw new EntryError({ guest: NESTED_TIMEOUT });
+    try {
+      return this.#entry(entry, args, Math.min(leftMs, Math.max(1, this.#clock.left())));
+    } catch (error) {
+      throw new EntryError({ guest: (error as { code?: string })?.code === "ERR_SCRIPT_EXECUTION_TIMEOUT" ? NESTED_TIMEOUT : describe(error) });
+    }
+  }
+
   /** Runs guest work on the cell's clock; false when the cell must stop. */
   #slice(work: (timeoutMs: number) => void): boolean {
     this.#clock.resume();
@@ -108,13 +122,15 @@ export class TrustedVm implements EngineVm {
     } finally {
       this.#clock.pause();
     }
+    // This engine cannot stop running code when asked: it stops between slices.
+    if (!this.#clock.interrupted() && this.#clock.stopRequested()) this.#progress.wallStopped();
     return !this.#timedOut && !this.#clock.expired();
   }
 
-  start(script: string, timeLimitMs: number, before: readonly EntryCall[], after: EntryCall | undefined): Slice {
+  start(script: string, timeLimitMs: number, wallTimeMs: number, before: readonly EntryCall[], after: EntryCall | undefined): Slice {
     if (this.#disposed) throw new Error("the VM is disposed");
     this.#timedOut = false;
-    this.#progress.start(timeLimitMs, after);
+    this.#progress.start(timeLimitMs, wallTimeMs, after);
     this.#clock.startCell(timeLimitMs);
     for (const call of before) {
       if (!this.#slice((timeout) => this.#entry(call.entry, call.args, timeout)) || this.#progress.mustStop()) return this.#afterSlice();

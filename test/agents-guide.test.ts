@@ -1,0 +1,16 @@
+/**
+ * docs/agents.md: every program runs as its own process and prints exactly what the guide says (loops, events,
+ * breakers, sub-tasks, checked futures).
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { docExamples, isProgram, testPrograms } from "./support/doc-examples.ts";
+
+const all = docExamples("agents.md");
+
+describe("docs/agents.md", () => {
+  it("has a program with its output for loops, events, breakers, sub-tasks and checked futures", () => {
+    assert.ok(all.filter((example) => isProgram(example) && example.prints !== undefined).length >= 5);
+  });
+  testPrograms(all);
+});
