@@ -34,3 +34,17 @@ export function jobTools(registry: ToolRegistry, state: Readonly<Record<string, 
   }
   return { all, created };
 }
+
+/**
+ * The names of the tools a job's code may call: the job's own set (`submitJob({ allowedTools })`, kept in its
+ * state), else its agent's (`agentAllowed`), with each tool the job made whose base tool is allowed;
+ * `undefined` when every tool that is not hidden is.
+ */
+export function jobAllowedTools(agentAllowed: readonly string[] | undefined, state: Readonly<Record<string, unknown>>, created: readonly Tool[]): readonly string[] | undefined {
+  const own = state.allowedTools;
+  const allowed = Array.isArray(own) ? own.filter((name): name is string => typeof name === "string") : agentAllowed;
+  if (!allowed) return undefined;
+  const specs = (Array.isArray(state.createdTools) ? state.createdTools : []).map(decodeCreatedTool);
+  const bases = new Map(specs.flatMap((spec) => (spec ? [[spec.name, spec.base] as const] : [])));
+  return [...allowed, ...created.filter((tool) => allowed.includes(bases.get(tool.name) ?? "")).map((tool) => tool.name)];
+}

@@ -26,10 +26,8 @@ import { runFormalCall } from "./durable-formal.ts";
 import type { StepTransaction } from "./step-transaction.ts";
 import { childStarter } from "./child-jobs.ts";
 import type { JobMemory } from "../memory/job-memory.ts";
-import { jobTools } from "../../agents/job-tools.ts";
+import { jobAllowedTools, jobTools } from "../../agents/job-tools.ts";
 import { jobDifficulty } from "../../agents/difficulty.ts";
-import type { Tool } from "../../tools/tool.ts";
-import { decodeCreatedTool } from "../../tools/job-request.ts";
 
 /** What executing a response did, for the step and the harness. */
 export interface Execution {
@@ -128,7 +126,7 @@ export async function openWorkspace(
         // Every tool of the agent's registry, hidden ones too: the broker refuses hidden and not-allowed ones
         // to agent code with `NameError: tool 'x' is not exposed to this job`.
         tools: options.memory ? [...tools.all, ...options.memory.tools()] : tools.all,
-        ...allowedToolsOf(agent, row, tools.created),
+        ...allowedOf(jobAllowedTools(agent.allowedTools, row.state, tools.created)),
         ...(options.allowHidden ? { allowHidden: true } : {}),
         globals: agent.context,
         bindings,
@@ -148,15 +146,7 @@ export async function openWorkspace(
   }
 }
 
-/**
- * The job's allowed tool set: its own (`submitJob({ allowedTools })`), else its agent's; a tool the job made is
- * allowed when the tool it calls is.
- */
-function allowedToolsOf(agent: Agent, row: JobRow, created: readonly Tool[]): { allowedTools?: readonly string[] } {
-  const own = row.state.allowedTools;
-  const allowed = Array.isArray(own) ? own.filter((name): name is string => typeof name === "string") : agent.allowedTools;
-  if (!allowed) return {};
-  const specs = (Array.isArray(row.state.createdTools) ? row.state.createdTools : []).map(decodeCreatedTool);
-  const bases = new Map(specs.flatMap((spec) => (spec ? [[spec.name, spec.base] as const] : [])));
-  return { allowedTools: [...allowed, ...created.filter((tool) => allowed.includes(bases.get(tool.name) ?? "")).map((tool) => tool.name)] };
+/** The workspace option for an allowed tool set (none: every tool that is not hidden). */
+function allowedOf(allowed: readonly string[] | undefined): { allowedTools?: readonly string[] } {
+  return allowed ? { allowedTools: allowed } : {};
 }
