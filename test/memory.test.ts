@@ -99,6 +99,26 @@ describe("shared memory, through real jobs", () => {
     }
   });
 
+  it("cells are type-checked with the memory names in scope (any) and remember declared: a real type error is still refused", async () => {
+    const model = scriptedModel([
+      ts("const n: number = 'x'\nprint(tone.length)"),
+      ts("const t: string = tone\nawait remember('PREFERENCE', 'tone', t + '!', 'Louder')\nexit(t)"),
+    ]);
+    const agent = new Agent({ role: "helper", model });
+    const statek = await Statek.open({ store: ":memory:", agents: [agent] });
+    try {
+      await statek.memory("user:5").set({ category: "PREFERENCE", key: "tone", value: "formal" });
+      const view = await statek.runJob((await statek.submitJob(agent, { memory: ["user:5"], memoryAccess: "write" })).id);
+      assert.equal(view.status, "DONE", view.error ?? "");
+      assert.equal(view.exitStatus, "formal");
+      const checks = view.history.flatMap((record) => (record.kind === "type-check" ? [record.data] : []));
+      assert.deepEqual(checks.map((check) => [check.outcome, check.errors.map((error) => [error.line, error.code])]), [["refused", [[1, 2322]]]]);
+      assert.equal(await statek.memory("user:5").get("tone"), "formal!");
+    } finally {
+      await statek.close();
+    }
+  });
+
   it("a workspace variable of the same name shadows a memory value", async () => {
     const model = scriptedModel([ts("print(tone)\nexit(tone)")]);
     const agent = new Agent({ role: "helper", model });
