@@ -24,6 +24,7 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   "nested-reads": () => import("./nested-reads.ts"),
   "tool-calls": () => import("./tool-calls.ts"),
   "postgres-idle": () => import("./postgres-idle.ts"),
+  "postgres-peers": () => import("./postgres-peers.ts"),
   "typed-cells": () => import("./typed-cells.ts"),
   chaos: () => import("./chaos.ts"),
   "agent-loop": () => import("./agent-loop.ts"),
