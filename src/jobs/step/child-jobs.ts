@@ -37,16 +37,20 @@ function scopeOf(env: StepEnvironment, agent: Agent) {
   return { bindings, tools: agent.registry.all, exposed: env.exposed };
 }
 
-const START_OPTIONS = new Set(["vars", "params", "message"]);
+const START_OPTIONS = new Set(["vars", "params", "message", "locale"]);
 
-/** What `ctx.startJob` does in job `parentId`'s workspace: checks and prepares the child (nothing is written yet). */
-export function childStarter(env: StepEnvironment, parentId: string): ChildJobStarter {
+/**
+ * What `ctx.startJob` does in job `parentId`'s workspace: checks and prepares the child (nothing is written yet).
+ * The child inherits what `inherited` holds (the parent's locale) unless the call says otherwise.
+ */
+export function childStarter(env: StepEnvironment, parentId: string, inherited: { locale?: string } = {}): ChildJobStarter {
   return (agentOrRole, options, key): ChildJobStart => {
     const call = "ctx.startJob";
     let agent: Agent;
     if (agentOrRole instanceof Agent) {
       env.register?.(agentOrRole);
-      agent = agentOrRole;
+      // The agent as this process runs it (its definition files applied), when it is registered.
+      agent = env.register ? env.agentFor(agentOrRole.role) : agentOrRole;
     } else if (typeof agentOrRole === "string" && agentOrRole.trim()) {
       agent = env.agentFor(agentOrRole);
     } else {
@@ -55,12 +59,13 @@ export function childStarter(env: StepEnvironment, parentId: string): ChildJobSt
     const given: StartJobOptions = options ?? {};
     if (typeof given !== "object" || given === null) throw new TypeError(`${call}: options must be an object such as { vars, params, message }`);
     const unknown = Object.keys(given).filter((name) => !START_OPTIONS.has(name));
-    if (unknown.length) throw new TypeError(`${call}: unknown option ${unknown.map((name) => JSON.stringify(name)).join(", ")} (expected vars, params, message)`);
+    if (unknown.length) throw new TypeError(`${call}: unknown option ${unknown.map((name) => JSON.stringify(name)).join(", ")} (expected vars, params, message, locale)`);
     if (given.message !== undefined && typeof given.message !== "string") throw new TypeError(`${call}: message must be a string`);
     const id = childJobId(key);
+    const locale = given.locale ?? inherited.locale;
     // The child's steps join the trace of the step that starts it (its `submitted` record carries the context).
     const trace = env.trace ? traceCarrierOf(env.trace) : undefined;
-    const rows = newJobRows(agent, given, scopeOf(env, agent), { id, parentId, call, ...(trace ? { trace } : {}) });
+    const rows = newJobRows(agent, { ...given, ...(locale === undefined ? {} : { locale }) }, scopeOf(env, agent), { id, parentId, call, ...(trace ? { trace } : {}) });
     const spec = { params: rows.job.params, metadata: rows.job.metadata, state: rows.job.state, variables: rows.variables, history: rows.history };
     return Object.freeze({
       kind: "statek.child" as const, key: id, role: agent.role, spec,
