@@ -126,7 +126,7 @@ describe("Anthropic Messages, through @ai-sdk/anthropic, by a real job", () => {
     assert.equal(requests.length, 2);
     const attempts = view.history.filter((record) => record.kind === "model-attempt").map((record) => record.data);
     assert.deepEqual(attempts.map((attempt) => [attempt.error, attempt.timedOut, attempt.retried, attempt.usage, attempt.text]), [[
-      "TimeoutError: the model did not answer within 300 ms", true, true,
+      "TimeoutError: the model did not answer within 300 ms (anthropic.messages/claude-sonnet-4-5)", true, true,
       { inputTokens: 1000, cachedInputTokens: 100, outputTokens: 1 }, "Let me think about th",
     ]]);
     assert.ok(typeof attempts[0]!.cost === "number" && attempts[0]!.cost > 0, "what the abandoned reply reported is priced");

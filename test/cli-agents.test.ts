@@ -45,7 +45,7 @@ describe("statek agents", () => {
     assert.equal(code, 0, stderr);
     const lines = stdout.trimEnd().split("\n");
     assert.match(lines[0]!, /^AGENT\s+READY\s+RUNNING\s+SUSPENDED\s+DONE\s+FAILED\s+CANCELLED\s+LOOP\s+EVENTS\s+BREAKER$/);
-    assert.match(lines[1]!, /^broken\s+0\s+0\s+0\s+0\s+1\s+0\s+-\s+2\s+OPEN since \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ: warmup block 1 of 1 failed: Error: no setup$/);
+    assert.match(lines[1]!, /^broken\s+0\s+0\s+0\s+0\s+1\s+0\s+-\s+2\s+OPEN since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d [+-]\d\d:\d\d: warmup block 1 of 1 failed: Error: no setup$/);
     assert.match(lines[2]!, /^fine\s+0\s+0\s+0\s+2\s+0\s+0\s+-\s+0\s+closed$/);
     const json = JSON.parse((await statek("agents", "--json", "--store", store)).stdout);
     assert.deepEqual(json.map((agent: { role: string; state: string; queuedEvents: number }) => [agent.role, agent.state, agent.queuedEvents]), [["broken", "open", 2], ["fine", "closed", 0]]);

@@ -174,7 +174,7 @@ describe("statek approvals, approve and deny", () => {
     assert.deepEqual(others, []);
     assert.deepEqual({ jobId: request!.jobId, tool: request!.tool, args: request!.args }, { jobId: id, tool: "pay", args: { amount: 450 } });
     const table = await statek("approvals", "--store", store);
-    assert.match(table.stdout, new RegExp(`^JOB +REQUEST +ASKED +WHAT\n${id} +${request!.requestId.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} +\\S+Z +pay\\(\\{"amount":450\\}\\)$`, "m"));
+    assert.match(table.stdout, new RegExp(`^JOB +REQUEST +ASKED +WHAT\n${id} +${request!.requestId.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} +\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [+-]\\d\\d:\\d\\d +pay\\(\\{"amount":450\\}\\)$`, "m"));
 
     const approved = await statek("approve", id.slice(0, 8), "--note", "invoice 17", "--by", "alice", "--store", store);
     assert.equal(approved.code, 0, approved.stderr);

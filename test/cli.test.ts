@@ -20,8 +20,13 @@ let failedId: string;
 
 /** Runs the CLI as a real child process. */
 function statek(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return statekWith({}, ...args);
+}
+
+/** `statek` with more environment variables. */
+function statekWith(env: NodeJS.ProcessEnv, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [BIN, ...args], { cwd: directory, encoding: "utf8" }, (_error, stdout, stderr) => {
+    const child = execFile(process.execPath, [BIN, ...args], { cwd: directory, encoding: "utf8", env: { ...process.env, ...env } }, (_error, stdout, stderr) => {
       resolve({ code: child.exitCode, stdout, stderr });
     });
   });
@@ -85,9 +90,14 @@ describe("statek jobs", () => {
     const lines = stdout.trimEnd().split("\n");
     assert.match(lines[0]!, /^ID\s+ROLE\s+STATUS\s+TURNS\s+UPDATED\s+ERROR$/);
     assert.equal(lines.length, 3);
-    assert.match(lines[1]!, new RegExp(`^${failedId}\\s+short_script\\s+FAILED\\s+1\\s+\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\s+model call failed: ScriptExhaustedError`));
-    assert.match(lines[2]!, new RegExp(`^${doneId}\\s+calendar_assistant\\s+DONE\\s+5\\s+\\S+Z$`));
+    assert.match(lines[1]!, new RegExp(`^${failedId}\\s+short_script\\s+FAILED\\s+1\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [+-]\\d\\d:\\d\\d\\s+model call failed: ScriptExhaustedError`));
+    assert.match(lines[2]!, new RegExp(`^${doneId}\\s+calendar_assistant\\s+DONE\\s+5\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d [+-]\\d\\d:\\d\\d$`));
     assert.ok(lines[1]!.length < 200, "the error is truncated");
+  });
+
+  it("shows times in the local time zone, with its offset", async () => {
+    const { stdout } = await statekWith({ TZ: "Asia/Kolkata" }, "jobs", "--store", store);
+    assert.match(stdout.split("\n")[1]!, /\s\d{4}-\d\d-\d\d \d\d:\d\d:\d\d \+05:30\s/);
   });
 
   it("filters by status and role, and says when nothing matches", async () => {

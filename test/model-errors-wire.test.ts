@@ -54,7 +54,7 @@ describe("retries and limits", () => {
     });
     assert.equal(requests.length, 1, "no retry once the limit cannot be held");
     assert.equal(view.status, "FAILED");
-    assert.match(view.error!, /^model call failed: TimeoutError: the model did not answer within 300 ms \(harness limit: maxCost is set but the provider did not report the usage of 1 model call/);
+    assert.match(view.error!, /^model call failed: TimeoutError: the model did not answer within 300 ms \(ollama\.chat\/qwen3\) \(harness limit: maxCost is set but the provider did not report the usage of 1 model call/);
     assert.deepEqual(attemptsOf(view).map((attempt) => attempt.retried), [false]);
   });
 

@@ -196,7 +196,7 @@ describe("OpenAI chat completions, through @ai-sdk/openai, by a real job", () =>
     assert.equal(view.exitStatus, "after the timeout");
     assert.equal(requests.length, 2);
     assert.deepEqual(attempts(view).map((attempt) => [attempt.error, attempt.timedOut, attempt.usage]), [
-      ["TimeoutError: the model did not answer within 300 ms", true, undefined],
+      ["TimeoutError: the model did not answer within 300 ms (openai.chat/gpt-5-mini)", true, undefined],
     ]);
   });
 

@@ -64,3 +64,34 @@ describe("every tool call is recorded once", () => {
     }
   });
 });
+
+describe("the history keeps the order things happened", () => {
+  const order = (view: JobView) => view.history.flatMap((record) =>
+    record.kind === "console" && record.data.stream === "out" ? [`print ${record.data.text}`] : record.kind === "tool-call" ? [`call ${record.data.name}${record.data.args}`] : []);
+  const expected = ["print before", "call note{i:1}", "print between", "call note{i:2}", "print after"];
+
+  for (const replayed of [false, true]) {
+    it(`console output and tool calls are recorded in the order the cell made them${replayed ? ", also when a later step replays the calls from the journal" : ""}`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), "statek-order-"));
+      const abort = new AbortController();
+      const note = tool({ name: "note", description: "Writes a row.", params: z.object({ i: z.number().describe("Which.") }), run: ({ i }) => i });
+      const stop = tool({ name: "stop", description: "Stops the step.", params: z.object({}), idempotent: true, run: async () => void (replayed && abort.abort(new Error("stopping"))) });
+      const cell = "print('before')\nawait note(1)\nprint('between')\nawait note(2)\nprint('after')\nawait stop()\nexit(1)";
+      const agent = new Agent({ role: "orderly", model: scriptedModel([ts(cell)]), tools: [note, stop] });
+      const statek = await Statek.open({ store: join(dir, "statek.db"), agents: [agent] });
+      try {
+        const { id } = await statek.submitJob(agent);
+        if (replayed) {
+          await statek.step(id);
+          await assert.rejects(statek.step(id, { signal: abort.signal }));
+        }
+        const view = await statek.runJob(id);
+        assert.equal(view.status, "DONE", view.error ?? "");
+        assert.deepEqual(order(view).filter((entry) => !entry.startsWith("call stop")), expected);
+      } finally {
+        await statek.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});

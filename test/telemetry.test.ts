@@ -139,4 +139,37 @@ describe("OpenTelemetry spans", () => {
     assert.ok(record.kind === "submitted");
     assert.equal(record.data.trace?.traceparent, `00-${request.spanContext().traceId}-${request.spanContext().spanId}-01`);
   });
+
+  it("a child job's steps join the trace of the step that started it", async () => {
+    exporter.reset();
+    const researcher = new Agent({ role: "researcher", model: scriptedModel([ts("exit(topic + '!')")]) });
+    const research = tool({
+      name: "research",
+      description: "Starts a child job.",
+      params: z.object({ topic: z.string().describe("The topic.") }),
+      run: ({ topic }, ctx) => ctx.startJob(researcher, { vars: { topic } }),
+    });
+    const parent = new Agent({ role: "lead", tools: [research], model: scriptedModel([ts("const child = research('cats')\nexit(await child)")]) });
+    const statek = await Statek.open({ store: join(dir, "children.db"), agents: [parent, researcher] });
+    try {
+      const { id } = await statek.submitJob(parent);
+      assert.equal((await statek.runJob(id)).status, "SUSPENDED");
+      const [child] = await statek.listJobs({ role: "researcher" });
+      assert.equal((await statek.runJob(child!.id)).status, "DONE");
+      assert.equal((await statek.runJob(id)).exitStatus, "cats!");
+    } finally {
+      await statek.close();
+    }
+    const steps = exporter.getFinishedSpans().filter((span) => span.name === "statek.step");
+    const parentSteps = steps.filter((span) => span.attributes["statek.job.role"] === "lead");
+    const childSteps = steps.filter((span) => span.attributes["statek.job.role"] === "researcher");
+    assert.ok(parentSteps.length >= 1 && childSteps.length >= 1, `${parentSteps.length} parent steps, ${childSteps.length} child steps`);
+    // The parent's step that ran the cell starting the child.
+    const starter = parentSteps.find((span) => idOf(span) === parentOf(childSteps[0]!));
+    assert.ok(starter, "the child's first step is under a step of its parent");
+    for (const step of childSteps) {
+      assert.equal(step.spanContext().traceId, starter.spanContext().traceId, "the child's step is in its parent's trace");
+      assert.equal(parentOf(step), idOf(starter));
+    }
+  });
 });

@@ -72,7 +72,7 @@ describe("web UI in a browser", { skip: missing }, () => {
     // A stale form: the future was settled in the meantime.
     await page.goBack();
     await page.getByRole("button", { name: "Deny" }).click();
-    await page.getByRole("alert").filter({ hasText: /no pending approval/ }).waitFor();
+    await page.getByRole("alert").filter({ hasText: /already approved by local .*; the first decision stands/ }).waitFor();
     await page.context().close();
   });
 

@@ -84,3 +84,20 @@ export function variableChanges(data: { put: readonly string[]; deleted: readonl
 export function postProcessVerdict(data: { veto?: string; draft?: unknown }): "vetoed" | "rewrote" | "noted" {
   return data.veto !== undefined ? "vetoed" : data.draft !== undefined ? "rewrote" : "noted";
 }
+
+/**
+ * The tool whose error the console error at `items[index]` repeats — the error a tool call raised, printed
+ * again as the cell's uncaught error — or `undefined`. Views show such an error once, with the tool call.
+ */
+export function repeatedToolError(items: readonly TimelineItem[], index: number): string | undefined {
+  const item = items[index];
+  if (item?.kind !== "record" || item.record.kind !== "console" || item.record.data.stream !== "error") return undefined;
+  const text = item.record.data.text.trim();
+  for (let earlier = index - 1; earlier >= 0; earlier--) {
+    const before = items[earlier]!;
+    if (before.kind !== "record" || before.record.kind !== "tool-call") continue;
+    const error = before.record.data.error?.trim();
+    if (error && (text === error || text.startsWith(`${error}\n`))) return before.record.data.name;
+  }
+  return undefined;
+}

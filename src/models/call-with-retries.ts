@@ -78,9 +78,8 @@ export async function callWithRetries<T>(
     } finally {
       clearTimeout(timer);
     }
-    const lastError = timedOut
-      ? `TimeoutError: the model did not answer within ${settings.timeoutMs} ms`
-      : (hooks.describeError ?? describe)(failure);
+    // A timeout is described like any failure, so it names the model too (`describeError`).
+    const lastError = (hooks.describeError ?? describe)(timedOut ? timeoutError(settings.timeoutMs) : failure);
     const retryable = timedOut || (failure as RetryableError | null)?.isRetryable === true;
     const asked = timedOut ? undefined : retryAfterMs((failure as RetryableError | null)?.responseHeaders);
     const tooLong = asked !== undefined && asked > settings.maxDelayMs;
@@ -103,6 +102,13 @@ export async function callWithRetries<T>(
     const backoff = Math.min(settings.initialDelayMs * 2 ** (attempts - 1), settings.maxDelayMs);
     await settings.sleep(asked ?? backoff, signal);
   }
+}
+
+/** What a timed-out attempt failed with: the attempt's own error is only the abort it caused. */
+function timeoutError(timeoutMs: number): Error {
+  const error = new Error(`the model did not answer within ${timeoutMs} ms`);
+  error.name = "TimeoutError";
+  return error;
 }
 
 function describe(error: unknown): string {

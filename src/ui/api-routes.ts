@@ -6,7 +6,7 @@
  */
 import type { Hono } from "hono";
 import { ACTION_PATHS, actionInput } from "./action-input.ts";
-import { actionsJson, detailsJson, jobJson } from "./api-json.ts";
+import { actionsJson, detailsJson, futureJson, jobJson } from "./api-json.ts";
 import { loadJobDetails } from "./job-details.ts";
 import { cursorOf, parseListRequest } from "./job-list-query.ts";
 import { serveEvents } from "./live-route.ts";
@@ -23,7 +23,7 @@ export function addApiRoutes(app: Hono<UiEnv>, parts: UiParts): void {
     const last = list.jobs[list.jobs.length - 1];
     return context.json({
       counts: list.counts,
-      jobs: list.jobs.map(jobJson),
+      jobs: list.jobs.map((job) => ({ ...jobJson(job), ...(list.waits.has(job.id) ? { waits: list.waits.get(job.id)!.map(futureJson) } : {}) })),
       newer: list.newer && first ? cursorOf(first) : null,
       older: list.older && last ? cursorOf(last) : null,
     });

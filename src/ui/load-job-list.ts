@@ -1,9 +1,10 @@
 /**
  * @module
- * One page of the jobs list with its counts by status: the page is read one row longer than shown, which says
- * whether there is another page in the direction it was read.
+ * One page of the jobs list with its counts by status and what its suspended jobs wait for: the page is read one
+ * row longer than shown, which says whether there is another page in the direction it was read.
  */
-import type { JobRow, JobStatus, Store } from "../store/store.ts";
+import type { FutureRow, JobRow, JobStatus, Store } from "../store/store.ts";
+import { safe } from "./html/safe-field.ts";
 import type { ListFilters, ListRequest } from "./job-list-query.ts";
 
 /** A page of the list. */
@@ -12,6 +13,8 @@ export interface JobList {
   /** Counts by status under every filter but the status. */
   counts: Record<JobStatus, number>;
   jobs: JobRow[];
+  /** The waiting futures of each `SUSPENDED` job of the page, by job id. */
+  waits: ReadonlyMap<string, FutureRow[]>;
   newer: boolean;
   older: boolean;
 }
@@ -28,7 +31,15 @@ export async function loadJobList(store: Store, request: ListRequest): Promise<J
     filters,
     counts,
     jobs,
+    waits: await waitsOf(store, jobs),
     newer: query.after ? more : query.before !== undefined,
     older: query.after ? true : more,
   };
+}
+
+/** One read per suspended job of the page (a page holds at most a few hundred). */
+async function waitsOf(store: Store, jobs: readonly JobRow[]): Promise<Map<string, FutureRow[]>> {
+  const suspended = jobs.filter((job) => safe(() => job.status) === "SUSPENDED");
+  const lists = await Promise.all(suspended.map((job) => store.listFutures(job.id, { state: "waiting" })));
+  return new Map(suspended.map((job, index) => [job.id, lists[index]!]));
 }

@@ -2,13 +2,16 @@
  * @module
  * The HTML pages: the jobs list (`/`), a job (`/jobs/:id`) and its action forms (`POST /jobs/:id/<action>`,
  * answered with a redirect to the job, which shows a fixed notice — or the page again with the problem), and
- * the agents (`/agents`, `POST /agents/:role/reset`).
+ * the approvals inbox (`/approvals`: its forms post to the job's approval action with `return=approvals`, and
+ * the answer leads back to the inbox), and the agents (`/agents`, `POST /agents/:role/reset`).
  */
 import type { Context, Hono } from "hono";
 import { html } from "hono/html";
 import { jobsPage } from "./html/jobs-page.ts";
 import { jobPage } from "./html/job-page.ts";
 import { agentsPage } from "./html/agents-page.ts";
+import { approvalsPage } from "./html/approvals-page.ts";
+import { loadInbox } from "./load-inbox.ts";
 import type { Html } from "./html/html-types.ts";
 import { page } from "./html/layout.ts";
 import { ACTION_PATHS, NOTICES, actionInput } from "./action-input.ts";
@@ -31,7 +34,7 @@ export function addPageRoutes(app: Hono<UiEnv>, parts: UiParts): void {
       if (!(error instanceof UiInputError)) throw error;
       const counts = await parts.store.countJobs();
       const filters = { status: [], agent: "", parent: "", q: "", from: "", to: "" };
-      return render(context, "Jobs", jobsPage({ filters, counts, jobs: [], newer: false, older: false, problem: error.message }), undefined, 400);
+      return render(context, "Jobs", jobsPage({ filters, counts, jobs: [], waits: new Map(), newer: false, older: false, problem: error.message }), undefined, 400);
     }
   });
 
@@ -39,6 +42,11 @@ export function addPageRoutes(app: Hono<UiEnv>, parts: UiParts): void {
     const notice = NOTICES[context.req.query("notice") ?? ""];
     const all = context.req.query("timeline") === "all";
     return showJob(context, parts, context.req.param("id"), { ...(notice === undefined ? {} : { notice }), ...(all ? { wholeTimeline: true } : {}) });
+  });
+
+  app.get("/approvals", async (context) => {
+    const notice = NOTICES[context.req.query("notice") ?? ""];
+    return showInbox(context, parts, notice === undefined ? {} : { notice });
   });
 
   app.get("/agents", async (context) => {
@@ -60,14 +68,15 @@ export function addPageRoutes(app: Hono<UiEnv>, parts: UiParts): void {
     app.post(`/jobs/:id/${path}`, async (context) => {
       const id = context.req.param("id");
       const fields = await context.req.parseBody();
+      const toInbox = path === "approval" && fields["return"] === "approvals";
       try {
         const input = actionInput(path, fields, "form");
         await performAction({ ...parts, by: context.get("who") }, id, input);
-        return context.redirect(`/jobs/${encodeURIComponent(id)}?notice=${input.action}`, 303);
+        return context.redirect(toInbox ? `/approvals?notice=${input.action}` : `/jobs/${encodeURIComponent(id)}?notice=${input.action}`, 303);
       } catch (error) {
         const problem = error instanceof UiInputError ? error.message : `the action failed: ${formatError(error)}`;
         const status = error instanceof UiInputError ? error.status : 500;
-        return showJob(context, parts, id, { problem }, status);
+        return toInbox ? showInbox(context, parts, { problem }, status) : showJob(context, parts, id, { problem }, status);
       }
     });
   }
@@ -78,6 +87,11 @@ async function showJob(context: Context<UiEnv>, parts: UiParts, id: string, mess
   if (!details) return render(context, "No such job", notFound(id), undefined, 404);
   const body = jobPage(details, { actions: parts.actions, csrf: context.get("csrfToken"), ...messages });
   return render(context, `Job ${id.slice(0, 8)}`, body, `/api/events?job=${encodeURIComponent(id)}`, status);
+}
+
+async function showInbox(context: Context<UiEnv>, parts: UiParts, messages: { notice?: string; problem?: string }, status = 200): Promise<Response> {
+  const inbox = await loadInbox(parts.store, parts.actions);
+  return render(context, inbox.approvals.length ? `Approvals (${inbox.approvals.length})` : "Approvals", approvalsPage({ inbox, csrf: context.get("csrfToken"), ...messages }), "/api/events", status);
 }
 
 async function showAgents(context: Context<UiEnv>, parts: UiParts, messages: { notice?: string; problem?: string }, status = 200): Promise<Response> {

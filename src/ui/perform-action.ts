@@ -79,11 +79,8 @@ export async function performAction(context: ActionContext, jobId: string, input
       const note = text("note", input.note);
       record.target = requestId;
       if (note) record.note = note;
-      // A form shown earlier may name a request decided since: refuse rather than record a second decision.
-      const pending = await actions.pendingApprovals({ jobId });
-      if (!pending.some((approval) => approval.requestId === requestId)) {
-        throw new UiInputError({ message: `job ${jobId} has no pending approval ${JSON.stringify(requestId)} (decided already?)`, status: 409 });
-      }
+      // A form shown earlier may name a request decided since: the first decision stands, and the refusal
+      // (ApprovalDecidedError) says who made it and when.
       const decision = { ...(note ? { note } : {}), by: context.by };
       if (input.action === "approve") await call(actions.approve, "approve", (approve) => approve(jobId, requestId, decision));
       else await call(actions.deny, "deny", (deny) => deny(jobId, requestId, decision));

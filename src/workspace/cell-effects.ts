@@ -26,6 +26,8 @@ export class CellEffects implements EffectLedger {
   readonly #maxConsoleCharacters: number;
   console: ConsoleBuffer;
   toolCalls: ToolCallRecord[] = [];
+  /** For each tool call, how many console entries came before it: the step's record keeps the order things happened. */
+  toolCallPositions: number[] = [];
   errorHandlers: RegisteredErrorHandler[] = [];
   /** Changes framework tools asked of the job (difficulty, tools made, messages, exit). */
   jobChanges: JobChange[] = [];
@@ -43,6 +45,7 @@ export class CellEffects implements EffectLedger {
   reset(): void {
     this.console = new ConsoleBuffer(this.#maxConsoleCharacters);
     this.toolCalls = [];
+    this.toolCallPositions = [];
     this.errorHandlers = [];
     this.jobChanges = [];
     this.current = undefined;
@@ -65,6 +68,7 @@ export class CellEffects implements EffectLedger {
 
   /** A tool-call record, made by crossing `seq`. */
   pushToolCall(record: ToolCallRecord, seq: number | undefined = this.current): void {
+    this.toolCallPositions.push(this.console.entries.length);
     this.toolCalls.push(record);
     const effects = this.#of(seq);
     if (effects) (effects.toolCalls ??= []).push(record);
@@ -95,7 +99,10 @@ export class CellEffects implements EffectLedger {
     for (const fx of effects) {
       for (const entry of fx.console ?? []) this.console.push((STREAMS.includes(entry.stream) ? entry.stream : "out") as ConsoleStream, entry.text);
       // Records come from this job's own journal, written by this code: their shape is the one written.
-      for (const record of fx.toolCalls ?? []) this.toolCalls.push(record as ToolCallRecord);
+      for (const record of fx.toolCalls ?? []) {
+        this.toolCallPositions.push(this.console.entries.length);
+        this.toolCalls.push(record as ToolCallRecord);
+      }
       for (const handler of fx.errorHandlers ?? []) this.errorHandlers.push(handler);
       for (const change of decodeJobChanges(fx.job)) {
         this.jobChanges.push(change);

@@ -93,6 +93,11 @@ export interface WorkspaceCellOptions {
 export interface WorkspaceReport {
   console: ConsoleEntry[];
   toolCalls: ToolCallRecord[];
+  /**
+   * For each of `toolCalls`, how many of `console`'s entries were printed before it, so the job's history
+   * shows them in the order they happened; absent, the tool calls come first.
+   */
+  toolCallPositions?: number[];
   /** Every crossing the cell made, in order, in the form the durable journal keeps. */
   crossings: Crossing[];
   /** `<ErrorName>: <message>` when the cell failed. */

@@ -462,7 +462,7 @@ export class Workspace {
       }
       // No agent code ran, so no variable changed.
       const report: WorkspaceReport = {
-        console: this.#effects.console.finish(), toolCalls: this.#effects.toolCalls, crossings: [], put: [], deleted: [], errorHandlers: this.#effects.errorHandlers,
+        console: this.#effects.console.finish(), toolCalls: this.#effects.toolCalls, toolCallPositions: this.#effects.toolCallPositions, crossings: [], put: [], deleted: [], errorHandlers: this.#effects.errorHandlers,
       };
       if (this.#effects.jobChanges.length) report.jobChanges = this.#effects.jobChanges;
       if (this.#exited) report.exitStatus = this.#exitText();
@@ -493,6 +493,7 @@ export class Workspace {
     const report: WorkspaceReport = {
       console: this.#effects.console.finish(),
       toolCalls: this.#effects.toolCalls,
+      toolCallPositions: this.#effects.toolCallPositions,
       crossings: this.#journal.records(),
       put: changes.put,
       deleted: changes.deleted,

@@ -5,7 +5,7 @@
  */
 import { Statek } from "../../jobs/statek.ts";
 import type { AgentOverview } from "../../jobs/operate/agents-overview.ts";
-import { formatTime } from "../../format/format-time.ts";
+import { formatLocalTime } from "../../format/format-time.ts";
 import { AGENTS_OPTION, HELP_OPTION, JSON_OPTION, STORE_OPTION, type Command, type CommandInput } from "../command.ts";
 import { formatTable } from "../format-table.ts";
 import { loadAgents } from "../load-agents.ts";
@@ -78,7 +78,7 @@ export function formatAgents(overview: readonly AgentOverview[]): string[] {
       count(agent.queuedEvents),
       agent.state === "closed"
         ? agent.failures ? `closed (${agent.failures} failed in a row)` : "closed"
-        : `OPEN since ${formatTime(agent.openedAt ?? 0)}: ${truncateLine(agent.reason ?? "", REASON_MAX_CHARS)}`,
+        : `OPEN since ${formatLocalTime(agent.openedAt ?? 0)}: ${truncateLine(agent.reason ?? "", REASON_MAX_CHARS)}`,
     ]),
   );
 }

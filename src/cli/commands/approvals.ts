@@ -6,7 +6,7 @@
 import { Statek } from "../../jobs/statek.ts";
 import { HELP_OPTION, JSON_OPTION, STORE_OPTION, type Command, type CommandInput } from "../command.ts";
 import { formatTable } from "../format-table.ts";
-import { formatTime } from "../../format/format-time.ts";
+import { formatLocalTime } from "../../format/format-time.ts";
 import { openCliStore } from "../open-cli-store.ts";
 import { readCount } from "../read-count.ts";
 import { MIN_ID_PREFIX, resolveJob } from "../resolve-job.ts";
@@ -59,7 +59,7 @@ async function runApprovals({ values, io }: CommandInput): Promise<number> {
           requests.map((request) => [
             request.jobId,
             request.requestId,
-            formatTime(request.requestedAt.getTime()),
+            formatLocalTime(request.requestedAt.getTime()),
             truncateLine(request.summary ?? `${request.tool}(${JSON.stringify(request.args)})`, WHAT_MAX_CHARS),
           ]),
         );

@@ -8,7 +8,7 @@ import { formatError } from "../../tools/call-tool.ts";
 import { CliError } from "../../errors/cli-error.ts";
 import { HELP_OPTION, JSON_OPTION, STORE_OPTION, type Command, type CommandInput } from "../command.ts";
 import { formatTable } from "../format-table.ts";
-import { formatTime } from "../../format/format-time.ts";
+import { formatLocalTime } from "../../format/format-time.ts";
 import { openCliStore } from "../open-cli-store.ts";
 import { readField } from "../read-field.ts";
 import { truncateLine } from "../truncate-text.ts";
@@ -115,7 +115,7 @@ function tableRow(row: JobRow): string[] {
     cell("role", String),
     cell("status", String),
     cell("turns", String),
-    cell("updatedAt", formatTime),
+    cell("updatedAt", formatLocalTime),
     truncateLine(error, ERROR_MAX_CHARS),
   ];
 }

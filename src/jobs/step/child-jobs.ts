@@ -19,6 +19,7 @@ import { kindOf } from "../../tools/with-article.ts";
 import { decodeValue, loadReferences } from "../../workspace/decode-variables.ts";
 import { Agent } from "../../agents/agent.ts";
 import { newJobRows } from "../operate/new-job.ts";
+import { traceCarrierOf } from "../../telemetry/trace-carrier.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { withStoreRetries } from "../../store/store-retries.ts";
 
@@ -62,7 +63,9 @@ export function childStarter(env: StepEnvironment, parentId: string, inherited: 
     if (given.message !== undefined && typeof given.message !== "string") throw new TypeError(`${call}: message must be a string`);
     const id = childJobId(key);
     const locale = given.locale ?? inherited.locale;
-    const rows = newJobRows(agent, { ...given, ...(locale === undefined ? {} : { locale }) }, scopeOf(env, agent), { id, parentId, call });
+    // The child's steps join the trace of the step that starts it (its `submitted` record carries the context).
+    const trace = env.trace ? traceCarrierOf(env.trace) : undefined;
+    const rows = newJobRows(agent, { ...given, ...(locale === undefined ? {} : { locale }) }, scopeOf(env, agent), { id, parentId, call, ...(trace ? { trace } : {}) });
     const spec = { params: rows.job.params, metadata: rows.job.metadata, state: rows.job.state, variables: rows.variables, history: rows.history };
     return Object.freeze({
       kind: "statek.child" as const, key: id, role: agent.role, spec,

@@ -136,7 +136,10 @@ export async function runDurableCell(
       journal: { journal: items, committedItems: state.journalCommitted[part] ?? 0, sink: partSink(tx, part), futures },
       trace: traced.context,
     });
-    if (admission.warnings) report.console = [...admission.warnings, ...report.console];
+    if (admission.warnings) {
+      report.console = [...admission.warnings, ...report.console];
+      if (report.toolCallPositions) report.toolCallPositions = report.toolCallPositions.map((position) => position + admission.warnings!.length);
+    }
     traced.span.setAttribute("statek.cell.crossings", report.crossings.length);
     if (report.suspended) traced.span.setAttribute("statek.cell.suspended", true);
     if (items.length) traced.span.setAttribute("statek.cell.replayed_items", items.length);

@@ -169,9 +169,15 @@ export class StepChanges {
   /** Takes in what a cell or formal call did. */
   absorb(report: WorkspaceReport): void {
     if (report.taskFailure !== undefined) this.#taskFailure = report.taskFailure;
-    for (const call of report.toolCalls) this.append("tool-call", call);
+    // Console output and tool calls in the order they happened (tool calls first when the order is not known).
+    let printed = 0;
+    report.toolCalls.forEach((call, index) => {
+      const before = Math.min(report.toolCallPositions?.[index] ?? 0, report.console.length);
+      for (; printed < before; printed++) this.append("console", report.console[printed]!);
+      this.append("tool-call", call);
+    });
     for (const handler of report.errorHandlers ?? []) this.registerErrorHandler(handler);
-    for (const entry of report.console) this.append("console", entry);
+    for (; printed < report.console.length; printed++) this.append("console", report.console[printed]!);
     for (const row of report.put) {
       this.deleted.delete(row.name);
       this.put.set(row.name, row);

@@ -15,7 +15,7 @@ body { margin: 0; font: 15px/1.45 system-ui, sans-serif; color: var(--fg); backg
 a { color: var(--accent); }
 a:focus-visible, button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible, summary:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .skip { position: absolute; left: -999px; } .skip:focus { left: 8px; top: 8px; background: var(--bg); padding: 4px 8px; z-index: 1; }
-header.site { display: flex; gap: 16px; align-items: baseline; padding: 10px 20px; border-bottom: 1px solid var(--line); }
+header.site { display: flex; flex-wrap: wrap; gap: 4px 16px; align-items: baseline; padding: 10px 20px; border-bottom: 1px solid var(--line); }
 header.site .brand { font-weight: 700; text-decoration: none; color: var(--fg); }
 #live-status { margin-left: auto; color: var(--muted); font-size: 13px; }
 main { padding: 16px 20px 40px; max-width: 1200px; }
@@ -44,7 +44,30 @@ details > summary { cursor: pointer; color: var(--accent); font-size: 13px; }
 .notice { padding: 8px 12px; border-radius: 4px; border: 1px solid var(--ok); margin: 8px 0; }
 .problem { padding: 8px 12px; border-radius: 4px; border: 1px solid var(--bad); color: var(--bad); margin: 8px 0; }
 form.action { display: flex; flex-wrap: wrap; gap: 8px; align-items: end; margin: 6px 0 12px; }
-form.action textarea { min-width: 320px; }
+form.action textarea { min-width: min(320px, 100%); }
+input, select, textarea { max-width: 100%; }
+::placeholder { color: var(--muted); font-style: italic; opacity: .75; }
+form.filters .hint { flex-basis: 100%; }
+time[title], .span[title] { text-decoration: underline dotted var(--line); text-underline-offset: 3px; }
+table.jobs td.id, table.jobs td.when { white-space: nowrap; }
+dl.facts dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
+code, .id { overflow-wrap: anywhere; }
+article.approval { border: 1px solid var(--line); border-radius: 6px; padding: 8px 12px; margin: 10px 0; }
+/* A phone: one column, each job a card of labelled fields. */
+@media (max-width: 640px) {
+  header.site, main { padding-left: 12px; padding-right: 12px; }
+  #live-status { margin-left: 0; }
+  dl.facts { grid-template-columns: minmax(0, max-content) minmax(0, 1fr); gap: 4px 10px; }
+  form.filters label { flex: 1 1 40%; } form.filters input, form.filters select { width: 100%; }
+  form.action input[size] { width: 100%; }
+  table.jobs thead { position: absolute; left: -9999px; } table.jobs caption { display: block; text-align: left; margin-bottom: 6px; }
+  table.jobs, table.jobs tbody, table.jobs tr, table.jobs td { display: block; width: 100%; }
+  table.jobs tr { border: 1px solid var(--line); border-radius: 6px; margin: 0 0 10px; padding: 4px 0; }
+  table.jobs td { position: relative; border: 0; padding: 3px 10px 3px calc(7.5em + 18px); text-align: left; white-space: normal; overflow-wrap: anywhere; }
+  table.jobs td::before { content: attr(data-label); position: absolute; left: 10px; width: 7.5em; color: var(--muted); font-size: 13px; font-weight: 600; }
+  table.jobs td.num { text-align: left; } table.jobs td.id, table.jobs td.when { white-space: normal; }
+  table.jobs td.empty { display: none; }
+}
 `;
 
 /** `/assets/live.js`: live updates for the page it is on (its `<main data-live="…">` names the stream). */

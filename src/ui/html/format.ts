@@ -1,20 +1,31 @@
 /**
  * @module
- * What the pages add to the shared formatters (`format/`): times in `<time>` elements, and long text collapsed
- * into `<details>` ("show all").
+ * What the pages add to the shared formatters (`format/`): times in `<time>` elements, relative to the page's
+ * moment with the exact time on hover, spans of time, and long text collapsed into `<details>` ("show all").
  */
 import { html } from "hono/html";
-import { formatTime } from "../../format/format-time.ts";
+import { formatRelativeTime, formatSpan, formatTime } from "../../format/format-time.ts";
 import type { Html } from "./html-types.ts";
 
 /** Above this many characters or lines a text is collapsed behind "show all". */
 export const COLLAPSE_CHARS = 1500;
 export const COLLAPSE_LINES = 20;
 
-/** A time as `formatTime` writes it, in a `<time>` element. */
-export function time(epochMs: number | null | undefined): Html {
+/**
+ * A time as `<time>`: relative to `now` (`3 min ago`, `in 5 s`), the exact UTC time in its `title` (shown on
+ * hover) and `datetime`. Pages are rendered again on every live event, so the relative text stays current
+ * while the job changes.
+ */
+export function time(epochMs: number | null | undefined, now: number = Date.now()): Html {
   if (typeof epochMs !== "number" || !Number.isFinite(epochMs)) return html`—`;
-  return html`<time datetime="${new Date(epochMs).toISOString()}">${formatTime(epochMs)}</time>`;
+  const exact = formatTime(epochMs);
+  return html`<time datetime="${new Date(epochMs).toISOString()}" title="${exact}">${formatRelativeTime(epochMs, now)}</time>`;
+}
+
+/** A span of time between two moments (`12 s`, `3 h 20 min`), with the start and end in its `title`. */
+export function span(fromMs: number | null | undefined, toMs: number | null | undefined): Html {
+  if (typeof fromMs !== "number" || typeof toMs !== "number" || !Number.isFinite(fromMs) || !Number.isFinite(toMs)) return html`—`;
+  return html`<span class="span" title="${formatTime(fromMs)} → ${formatTime(toMs)}">${formatSpan(Math.max(0, toMs - fromMs))}</span>`;
 }
 
 /**

@@ -9,13 +9,16 @@
 import { html } from "hono/html";
 import type { FutureRow, JobRow } from "../../store/store.ts";
 import type { JobDetails } from "../job-details.ts";
-import type { PendingApproval, UiActions } from "../ui-actions.ts";
+import type { UiActions } from "../ui-actions.ts";
 import { CSRF_FIELD } from "../ui-csrf.ts";
 import { formatJobUsage } from "../../format/format-job-usage.ts";
+import { approvalForm } from "./approval-form.ts";
 import { formatMemoryBinding } from "../../format/format-memory.ts";
-import { block, time } from "./format.ts";
+import { block, span, time } from "./format.ts";
 import type { Html } from "./html-types.ts";
-import { safe } from "./jobs-page.ts";
+import { duration } from "./jobs-page.ts";
+import { safe } from "./safe-field.ts";
+import { waitingFor } from "./wait-summary.ts";
 import { TIMELINE_SECTIONS, timeline } from "./timeline.ts";
 import { allowedActions } from "../../jobs/operate/allowed-actions.ts";
 
@@ -27,6 +30,8 @@ export interface JobPageContext {
   problem?: string;
   /** Show every section of the timeline, not only the latest ({@link TIMELINE_SECTIONS}). */
   wholeTimeline?: boolean;
+  /** The moment relative times are counted from. @default Date.now() */
+  now?: number;
 }
 
 /** The job page's `<main>` content. */
@@ -37,7 +42,7 @@ export function jobPage(details: JobDetails, context: JobPageContext): Html {
 <h1>Job <span class="id">${job.id.slice(0, 8)}</span> <span class="status status-${status}">${status}</span></h1>
 ${context.notice ? html`<p class="notice" role="status">${context.notice}</p>` : ""}
 ${context.problem ? html`<p class="problem" role="alert">${context.problem}</p>` : ""}
-${header(details)}
+${header(details, context.now ?? Date.now())}
 <h2 id="waits">Pending waits</h2>
 ${waitsSection(details, context)}
 <h2 id="actions">Actions</h2>
@@ -61,8 +66,10 @@ function memorySection(details: JobDetails): Html | string {
 ${memory.entries.length === 0 ? html`<p>No entries.</p>` : html`<dl class="facts">${memory.entries.map((entry) => html`<dt><code>${entry.key}</code> <span class="meta">${entry.category}</span></dt><dd>${block(JSON.stringify(entry.value, null, 2))}${entry.description ? html`<p>${entry.description}</p>` : ""}<p class="meta">from ${entry.context.length ? entry.context.join(", ") : "global"} · ${time(entry.updatedAt.getTime())}</p></dd>`)}</dl>`}`;
 }
 
-function header(details: JobDetails): Html {
+function header(details: JobDetails, now: number): Html {
   const { job } = details;
+  const status = safe(() => job.status);
+  const waiting = waitingFor(job, details.waits, now);
   const usage = safe(() => job.usage) ?? {};
   const error = safe(() => job.error);
   const exitStatus = details.exitValue;
@@ -72,11 +79,13 @@ function header(details: JobDetails): Html {
 <dt>Agent</dt><dd><a href="/?agent=${encodeURIComponent(role)}">${role}</a></dd>
 <dt>Parent</dt><dd>${details.parent ? html`<a class="id" href="/jobs/${encodeURIComponent(details.parent.id)}">${details.parent.id}</a> (${safe(() => details.parent!.status)})` : job.parentId ? html`<span class="id">${job.parentId}</span> (not in the store)` : "none"}</dd>
 <dt>Children</dt><dd>${details.children.length === 0 ? "none" : html`<ul>${details.children.map((child) => html`<li><a class="id" href="/jobs/${encodeURIComponent(child.id)}">${child.id}</a> ${safe(() => child.role)} <span class="status status-${safe(() => child.status)}">${safe(() => child.status)}</span></li>`)}</ul><a href="/?parent=${encodeURIComponent(job.id)}">All children</a>`}</dd>
-<dt>Created</dt><dd>${time(safe(() => job.createdAt))}</dd>
-<dt>Updated</dt><dd>${time(safe(() => job.updatedAt))}</dd>
+${String(waiting) ? html`<dt>Waiting for</dt><dd>${waiting}</dd>` : ""}
+<dt>Created</dt><dd>${time(safe(() => job.createdAt), now)}</dd>
+<dt>${status === "DONE" || status === "FAILED" || status === "CANCELLED" ? "Took" : "Running for"}</dt><dd>${duration(job, status, now)}</dd>
+<dt>Updated</dt><dd>${time(safe(() => job.updatedAt), now)}</dd>
 <dt>Turns</dt><dd>${safe(() => job.turns) ?? "?"} <span class="meta">(cell ${safe(() => job.cell) ?? "?"})</span></dd>
 <dt>Usage</dt><dd>${formatJobUsage(usage)}</dd>
-${safe(() => job.wakeAt) ? html`<dt>Wakes</dt><dd>${time(job.wakeAt)}</dd>` : ""}
+${safe(() => job.wakeAt) ? html`<dt>Wakes</dt><dd>${time(job.wakeAt, now)}</dd>` : ""}
 ${exitStatus ? html`<dt>Exit value</dt><dd>${block(exitStatus)}</dd>` : ""}
 ${error ? html`<dt>Error</dt><dd>${block(error, { className: "error" })}</dd>` : ""}
 </dl>`;
@@ -113,32 +122,18 @@ function waitsSection(details: JobDetails, context: JobPageContext): Html {
   const { waits, approvals } = details;
   const approvalKeys = new Set(approvals.map((approval) => approval.requestId));
   const parts: Html[] = [];
-  if (approvals.length) parts.push(html`<h3>Approvals</h3>${approvals.map((approval) => approvalForm(details.job, approval, context))}`);
+  const now = context.now ?? Date.now();
+  if (approvals.length) parts.push(html`<h3>Approvals</h3>${approvals.map((approval) => approvalForm(approval, { csrf: context.csrf, now }))}`);
   const others = waits.filter((wait) => !approvalKeys.has(wait.key));
-  if (others.length) parts.push(html`<ul>${others.map((wait) => html`<li>${waitItem(details.job, wait, context)}</li>`)}</ul>`);
+  if (others.length) parts.push(html`<ul class="waits">${others.map((wait) => html`<li>${waitItem(details.job, wait, context, now)}</li>`)}</ul>`);
   if (parts.length === 0) return html`<p>Not waiting for anything.</p>`;
   return html`${parts}`;
 }
 
-function approvalForm(job: JobRow, approval: PendingApproval, context: JobPageContext): Html {
-  const { csrf } = context;
-  const fieldId = `note-${approval.requestId.replace(/[^\w-]/g, "_")}`;
-  const requested = approval.requestedAt.getTime();
-  return html`<div class="record" id="approval-${approval.requestId.replace(/[^\w-]/g, "_")}">
-<p><code>${approval.tool}</code> asks for approval <span class="meta">· requested ${time(requested)} · request ${approval.requestId}</span></p>
-${approval.summary ? html`<p>${approval.summary}</p>` : ""}
-${block(JSON.stringify(approval.args, null, 2) ?? "undefined")}
-${html`<form class="action" method="post" action="/jobs/${encodeURIComponent(job.id)}/approval" aria-label="Decide on ${approval.tool}">
-<input type="hidden" name="${CSRF_FIELD}" value="${csrf}"><input type="hidden" name="requestId" value="${approval.requestId}">
-<label for="${fieldId}">Note</label><input id="${fieldId}" name="note" size="40">
-<button name="decision" value="approve">Approve</button><button name="decision" value="deny" class="danger">Deny</button></form>`}
-</div>`;
-}
-
-function waitItem(job: JobRow, wait: FutureRow, context: JobPageContext): Html {
+function waitItem(job: JobRow, wait: FutureRow, context: JobPageContext, now: number): Html {
   const { csrf } = context;
   const data = wait.data === null ? "" : JSON.stringify(wait.data, null, 2);
-  const head = html`<strong>${wait.kind}</strong> <code>${wait.key}</code> <span class="meta">since ${time(wait.createdAt)}${wait.wakeAt !== null ? html` · ${wait.kind === "timer" ? "due" : "times out"} ${time(wait.wakeAt)}` : ""}</span>${data ? block(data) : ""}`;
+  const head = html`<strong>${wait.kind}</strong> <code>${wait.key}</code> <span class="meta">waiting ${span(wait.createdAt, now)}, since ${time(wait.createdAt, now)}${wait.wakeAt !== null ? html` · ${wait.kind === "timer" ? "due" : "times out"} ${time(wait.wakeAt, now)}` : ""}</span>${data ? block(data) : ""}`;
   switch (wait.kind) {
     case "message":
       return html`${head}<p class="meta">Answered by pushing a message (below).</p>`;

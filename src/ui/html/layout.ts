@@ -33,7 +33,7 @@ ${parts.live ? html`<script src="/assets/live.js" defer></script>` : ""}
 <a class="skip" href="#main">Skip to content</a>
 <header class="site">
   <a class="brand" href="/">STATEK</a>
-  <nav aria-label="Site"><a href="/">Jobs</a> · <a href="/agents">Agents</a> · <a href="/docs/api">JSON API</a></nav>
+  <nav aria-label="Site"><a href="/">Jobs</a> · <a href="/approvals">Approvals</a> · <a href="/agents">Agents</a> · <a href="/docs/api">JSON API</a></nav>
   <span id="live-status" role="status" aria-live="polite">${parts.live ? "Live updates need JavaScript" : ""}</span>
   <span class="meta">signed in as <strong>${parts.who}</strong></span>
   ${parts.signOut ? html`<form method="post" action="/logout"><input type="hidden" name="_csrf" value="${parts.signOut.csrf}"><button>Sign out</button></form>` : ""}

@@ -30,4 +30,16 @@ describe("the job page's timeline", () => {
     assert.match(page, /printed turn 1\b/);
     assert.doesNotMatch(page, /earlier sections are not shown/);
   });
+  it("shows a tool's error once: the cell's uncaught error that repeats it points to the tool call", () => {
+    const rows: HistoryRow[] = [encodeHistoryRow(0, "submitted", 0, { vars: [], params: {} })];
+    const usage = { inputTokens: 10, cachedInputTokens: 0, outputTokens: 4 };
+    rows.push(encodeHistoryRow(1, "model-response", 0, { turn: 1, text: "await pay(1)", code: "await pay(1)", toolCalls: [], reasoning: [], usage, model: "openai/gpt-5-mini" }));
+    rows.push(encodeHistoryRow(2, "tool-call", 0, { name: "pay", origin: "code", args: "{n:1}", durationMs: 1, error: "Error: the bank is closed" }));
+    rows.push(encodeHistoryRow(3, "console", 0, { stream: "error", text: "Error: the bank is closed" }));
+    rows.push(encodeHistoryRow(4, "console", 0, { stream: "error", text: "Error: another failure" }));
+    const page = String(timeline("job-1", rows));
+    assert.equal(page.split("the bank is closed").length - 1, 1);
+    assert.match(page, /The cell stopped on the error of <code>pay<\/code> shown above/);
+    assert.match(page, /another failure/, "an error no tool raised is shown as it is");
+  });
 });

@@ -13,7 +13,7 @@ import type { HistoryRow } from "../../store/store.ts";
 import { formatError } from "../../tools/call-tool.ts";
 import { formatDuration } from "../../format/format-duration.ts";
 import { formatUsage } from "../../format/format-usage.ts";
-import { buildTimeline, postProcessVerdict, unusualFinish, variableChanges, type TimelineItem } from "../../format/timeline.ts";
+import { buildTimeline, postProcessVerdict, repeatedToolError, unusualFinish, variableChanges, type TimelineItem } from "../../format/timeline.ts";
 import { block, time } from "./format.ts";
 import { highlight } from "./highlight.ts";
 import type { Html } from "./html-types.ts";
@@ -30,7 +30,10 @@ export function timeline(jobId: string, history: readonly HistoryRow[], limit = 
   return html`${more}${sections.slice(hidden).map((section) => {
     const title = section.opener ? sectionTitle(section.opener.record) : html`Start`;
     const items = section.opener ? [section.opener, ...section.items] : section.items;
-    return html`<section class="turn" id="${section.id}" aria-labelledby="${section.id}-h"><h3 id="${section.id}-h">${title}</h3>${items.map(itemBody)}</section>`;
+    return html`<section class="turn" id="${section.id}" aria-labelledby="${section.id}-h"><h3 id="${section.id}-h">${title}</h3>${items.map((item, index) => {
+      const tool = repeatedToolError(items, index);
+      return tool === undefined ? itemBody(item) : html`<p class="record meta">The cell stopped on the error of <code>${tool}</code> shown above.</p>`;
+    })}</section>`;
   })}`;
 }
 
