@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- name…]`: runs the benchmarks (all, or those named) and prints their figures.
- * Benchmarks measure; they never fail a build.
+ * Benchmarks measure; they never fail a build. The long ones (`LONG`) run only when named.
  */
 const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   "step-overhead": () => import("./step-overhead.ts"),
@@ -24,14 +24,19 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   "nested-reads": () => import("./nested-reads.ts"),
   "tool-calls": () => import("./tool-calls.ts"),
   "postgres-idle": () => import("./postgres-idle.ts"),
+  "postgres-peers": () => import("./postgres-peers.ts"),
   "typed-cells": () => import("./typed-cells.ts"),
   chaos: () => import("./chaos.ts"),
   "agent-loop": () => import("./agent-loop.ts"),
   "agent-events": () => import("./agent-events.ts"),
 };
 
+/** Runs of many minutes (the chaos runs: five per store at full size), left out of a run that names nothing. */
+const LONG: ReadonlySet<string> = new Set(["chaos"]);
+
 const wanted = process.argv.slice(2);
-for (const name of wanted.length ? wanted : Object.keys(BENCHES)) {
+if (!wanted.length) console.log(`bench: running all but ${[...LONG].join(", ")} (name ${LONG.size > 1 ? "them" : "it"} to run ${LONG.size > 1 ? "them" : "it"})`);
+for (const name of wanted.length ? wanted : Object.keys(BENCHES).filter((name) => !LONG.has(name))) {
   const load = BENCHES[name];
   if (!load) {
     console.error(`unknown benchmark '${name}' (known: ${Object.keys(BENCHES).join(", ")})`);

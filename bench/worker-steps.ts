@@ -21,13 +21,16 @@ const NOOP_CELL = "```ts\n1\n```";
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** Steps per second of `jobs` jobs under one worker, counted over `steps` steps after `warmup` steps. */
-async function workerStepsPerSecond(jobs: number, steps: number, warmup: number): Promise<number> {
+/**
+ * Steps per second of `jobs` jobs under one worker, counted over `steps` steps after `warmup` steps, on `store`
+ * (a URL or path; by default a new SQLite file).
+ */
+export async function workerStepsPerSecond(jobs: number, steps: number, warmup: number, store?: string): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), "statek-bench-worker-"));
   try {
     const model = scriptedModel(Array.from({ length: steps + warmup + jobs * 4 }, () => NOOP_CELL));
     const agent = new Agent({ role: "bench", model, harness: { maxTurns: 100_000 } });
-    const statek = await Statek.open({ store: join(dir, "bench.db"), agents: [agent] });
+    const statek = await Statek.open({ store: store ?? join(dir, "bench.db"), agents: [agent] });
     await Promise.all(Array.from({ length: jobs }, () => statek.submitJob(agent, { vars: { x: 1 } })));
     const worker = statek.worker({ maxConcurrency: jobs });
     let started = 0;

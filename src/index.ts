@@ -26,8 +26,8 @@ export type { JobView, JobSummary, JobUsage } from "./jobs/history/job-view.ts";
 export type {
   HistoryRecord, HistoryKind, HistoryRecordData, ModelResponseRecord, ConsoleRecord, SubmittedRecord, UserMessageRecord,
   RecordedToolCall, VariablesRecord, StatusRecord, WarmupRecord, DialogRecord, PostProcessedRecord, ErrorHandlerRecord,
-  ModelAttemptRecord, RecordedUsage, RecordedProviderOptions, RecordedReplyPart, ApprovalRecord, ChildEndedRecord, TypeCheckRecord,
-  RecordedTypeError,
+  ModelAttemptRecord, RecordedUsage, RecordedProviderOptions, RecordedReplyPart, ApprovalRecord, ChildEndedRecord, DifficultyRecord, ReminderRecord,
+  TypeCheckRecord, RecordedTypeError,
 } from "./jobs/history/history.ts";
 export type { ApprovalDecisionOptions, PendingApproval, PendingApprovalFilter } from "./jobs/operate/approvals.ts";
 export type { StatekWorker, WorkerOptions, WorkerStopOptions, WorkerActivity, WorkerStats, AgentLoop, AgentWorkerStats } from "./jobs/statek-worker.ts";
@@ -47,8 +47,18 @@ export { CHAT_STYLES, DEFAULT_CHAT_STYLE } from "./tools/chat-style.ts";
 export type { ChatStyle } from "./tools/chat-style.ts";
 export { DEFAULT_HARNESS_LIMITS } from "./agents/harness.ts";
 export type { HarnessLimits } from "./agents/harness.ts";
-export type { WarmupBlock, WarmupSource } from "./agents/warmup-blocks.ts";
+export type { WarmupBlock, WarmupSource, WarmupToolCall } from "./agents/warmup-blocks.ts";
 export { FinalCheck, FINAL_CHECK_MESSAGE } from "./agents/final-check.ts";
+export type { Reminder } from "./agents/reminders.ts";
+export { answerTool } from "./agents/answer-tool.ts";
+
+/** What the model knows: shared memory, examples, documents, difficulty. */
+export type { SharedMemory, MemoryWrite } from "./jobs/memory/shared-memory.ts";
+export type { MemoryItem, MemoryAccess } from "./agents/memory.ts";
+export type { Example, ExampleDefinition, ExampleStep, ExamplesSource } from "./agents/examples.ts";
+export type { AgentDocument, DocumentDefinition, DocumentsSource } from "./agents/documents.ts";
+export { DIFFICULTIES } from "./agents/difficulty.ts";
+export type { Difficulty } from "./agents/difficulty.ts";
 export type { FinalCheckOptions } from "./agents/final-check.ts";
 export type { PostProcessor, PostProcessorContext, PostProcessorOutcome, ReplyDraft } from "./agents/post-processor.ts";
 
@@ -82,6 +92,7 @@ export { scriptedModel, ScriptedModel } from "./models/scripted-model.ts";
 export type { ScriptedTurn, ScriptedRequest, ScriptedModelOptions, ScriptedFinishReason } from "./models/scripted-model.ts";
 export type { LanguageModel } from "./models/language-model.ts";
 export type { ModelOptions } from "./models/model-settings.ts";
+export type { ModelCallSettings } from "./models/model-call-settings.ts";
 export type { ModelProvider, ProviderSettings } from "./models/model-provider.ts";
 export type { ModelString } from "./models/model-string.ts";
 export type { RetryPolicy } from "./models/retry-policy.ts";
@@ -106,6 +117,8 @@ export { StoreError } from "./errors/store-error.ts";
 export { ScriptExhaustedError } from "./errors/script-exhausted-error.ts";
 export { InvalidToolArgumentsError } from "./errors/invalid-tool-arguments-error.ts";
 export { NameError } from "./errors/name-error.ts";
+export { PermissionError } from "./errors/permission-error.ts";
+export type { PermissionProblem } from "./errors/permission-error.ts";
 export type { NameProblem } from "./errors/name-error.ts";
 export { InvalidToolsScopeError } from "./errors/invalid-tools-scope-error.ts";
 export { JobFailedError } from "./errors/job-failed-error.ts";

@@ -14,7 +14,7 @@ const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as
 /** Each subpath's runtime exports, sorted. Adding one is a decision: add it here too (and to `api/`). */
 const SURFACE: Record<string, string[]> = {
   ".": [
-    "Agent", "ApprovalDecidedError", "ApprovalDenied", "ApprovalRequiredError", "CHAT_STYLES", "CheckerThread", "ChildJobFailed",
+    "Agent", "ApprovalDecidedError", "DIFFICULTIES", "answerTool", "ApprovalDenied", "ApprovalRequiredError", "CHAT_STYLES", "CheckerThread", "ChildJobFailed",
     "CorruptRecordError", "DEFAULT_CHAT_STYLE", "DEFAULT_HARNESS_LIMITS", "DEFAULT_MCP_TIMEOUT_MS",
     "DEFAULT_WORKSPACE_LIMITS", "FINAL_CHECK_MESSAGE", "FinalCheck", "InDoubtError", "IncompleteReplyError",
     "InvalidJobStatusError", "InvalidModelStringError", "InvalidPricingError", "InvalidPromptFileError", "InvalidStoreUrlError",
@@ -22,7 +22,7 @@ const SURFACE: Record<string, string[]> = {
     "JobCancelledError", "JobConflictError", "JobFailedError", "JobFinishedError", "JobNotWaitingError",
     "LoadApiKeyError", "LoadProviderPackageError", "McpConnectionError", "McpToolError", "ModelCallError",
     "ModelProviderError", "PromptBlockedError", "NameError", "NoEventVariableError", "NoSuchAgentError", "NoSuchApprovalError", "NoSuchJobError",
-    "NoSuchProviderError", "OpaqueValue", "ReplayDivergence", "ResourceLimitError", "ScriptExhaustedError",
+    "NoSuchProviderError", "OpaqueValue", "PermissionError", "ReplayDivergence", "ResourceLimitError", "ScriptExhaustedError",
     "ScriptedModel", "Statek", "StatekError", "StoreError", "StoredDefinition", "TYPE_CHECK_MODES", "TimeoutError", "Tombstone",
     "UnsupportedModelVersionError", "ValidationError", "WaitKindError", "describeClass", "errorHandler", "llmRepr",
     "mcpServer", "mcpTools", "registerEnum", "registerFormatter", "scriptedModel", "tool",
@@ -31,7 +31,7 @@ const SURFACE: Record<string, string[]> = {
     "ScriptExhaustedError", "ScriptedModel", "runTestJob", "scriptedModel",
   ],
   "./store": [
-    "ACTIVE_STATUSES", "BREAKER_STATES", "CorruptRecordError", "DEFAULT_STORE_PATH", "FUTURE_KINDS", "FUTURE_STATES", "JOB_STATUSES",
+    "ACTIVE_STATUSES", "BREAKER_STATES", "CorruptRecordError", "DEFAULT_STORE_PATH", "FUTURE_KINDS", "MAX_MEMORY_CONTEXTS", "FUTURE_STATES", "JOB_STATUSES",
     "JobConflictError", "LeaseLostError", "NoSuchJobError", "SQLITE_SYNCHRONOUS_MODES", "STATUS_TRANSITIONS",
     "SqliteStore", "StoreError", "WAITING_STATUS", "WAIT_DOORS", "WaitKindError", "createSqliteStore", "createStore",
     "openStore", "runAdapterSuite", "runStoreSuite", "sampleJob", "sampleRecord",
@@ -44,11 +44,11 @@ const SURFACE: Record<string, string[]> = {
     "createTrustedExecutor", "runWorkspaceSuite",
   ],
   "./models": [
-    "BUILT_IN_PRICING", "BUILT_IN_PROVIDERS", "DEFAULT_RETRY_POLICY", "costOf", "createModelRegistry", "findPrice",
+    "BUILT_IN_PRICING", "BUILT_IN_PROVIDERS", "DEFAULT_RETRY_POLICY", "MODEL_OPTION_KEYS", "REASONING_EFFORTS", "costOf", "createModelRegistry", "findPrice",
     "loadPricingFile", "parseModelString",
   ],
   "./format": [
-    "buildTimeline", "formatCost", "formatDuration", "formatError", "formatJobUsage", "formatLocalTime", "formatRelativeTime", "formatSpan", "formatTime", "formatUsage",
+    "buildTimeline", "formatCost", "formatDuration", "formatError", "formatJobUsage", "formatLocalTime", "formatMemoryBinding", "formatMemoryEntry", "formatRelativeTime", "formatSpan", "formatTime", "formatUsage",
     "postProcessVerdict", "timelineItem", "unusualFinish", "variableChanges",
   ],
   "./agents": [

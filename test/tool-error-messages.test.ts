@@ -26,7 +26,8 @@ const findEmptySlot = tool({
   run: () => null,
 });
 const failing = tool({ name: "failing", description: "Fails.", run: () => { throw new RangeError("no slot available"); } });
-const hidden = tool({ name: "_plumbing", description: "Internal.", run: () => 1 });
+const hidden = tool({ name: "plumbing", description: "Internal.", hidden: true, run: () => 1 });
+const internal = tool({ name: "_audit", description: "Unlisted.", run: () => "audited" });
 
 const workspaces: Workspace[] = [];
 after(() => workspaces.forEach((workspace) => workspace.dispose()));
@@ -35,7 +36,7 @@ async function workspace(): Promise<Workspace> {
   const opened = await Workspace.open({
     executor: createQuickJsExecutor(),
     job: { id: "j", role: "assistant" },
-    tools: [findEmptySlot, failing, hidden, ...SYSTEM_TOOLS],
+    tools: [findEmptySlot, failing, hidden, internal, ...SYSTEM_TOOLS],
     globals: { calendar },
     bindings: new Map([["calendar", calendar]]),
   }, []);
@@ -72,8 +73,15 @@ describe("the error messages of the Tools page", () => {
 
   it("NameError: tool 'x' is not exposed to this job (code and formal)", async () => {
     const ws = await workspace();
-    assert.equal((await ws.runCell("_plumbing()")).error, "NameError: tool '_plumbing' is not exposed to this job");
-    assert.equal((await ws.callFormal("_plumbing", {}, "c1")).toolCalls[0]!.error, "NameError: tool '_plumbing' is not exposed to this job");
+    assert.equal((await ws.runCell("plumbing()")).error, "NameError: tool 'plumbing' is not exposed to this job");
+    assert.equal((await ws.callFormal("plumbing", {}, "c1")).toolCalls[0]!.error, "NameError: tool 'plumbing' is not exposed to this job");
+  });
+
+  it("a _-named tool is unlisted but callable: no NameError for it", async () => {
+    const ws = await workspace();
+    const report = await ws.runCell("print(await _audit())");
+    assert.equal(report.error, undefined);
+    assert.deepEqual(report.console.map((entry) => entry.text), ["audited"]);
   });
 
   it("<ErrorName>: <message> for a thrown error", async () => {

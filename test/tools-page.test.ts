@@ -84,7 +84,8 @@ const context = tool({ name: "context", description: "What ctx holds.", run: (_a
   job: ctx.job.id, role: ctx.job.role, agent: ctx.agent.role, style: ctx.job.metadata.CHAT_STYLE, aborted: ctx.signal.aborted,
   user: ctx.variable("user")?.value instanceof User, missing: ctx.variable("nobody"), print: typeof ctx.print,
 }) });
-const adapter = tool({ name: "_loadAdapter", description: "Load an internal adapter.", run: () => "adapter" });
+// Hidden: refused to agent code (a `_` name alone would only keep it unlisted).
+const adapter = tool({ name: "_loadAdapter", description: "Load an internal adapter.", hidden: true, run: () => "adapter" });
 
 const TOOLS: Tool[] = [sendTo, alert, schedule, add, greet, asyncDouble, boom, nothing, chatty, people, context, adapter as Tool, ...SYSTEM_TOOLS];
 

@@ -18,7 +18,7 @@ import {
 } from "./job-settings.ts";
 import { parsePostProcessors } from "./parse-post-processors.ts";
 import type { PostProcessor } from "./post-processor.ts";
-import { readPromptFile } from "./prompt-file.ts";
+import { readPromptFile, type PromptDefinition } from "./prompt-file.ts";
 import { parseWarmup, type WarmupBlock, type WarmupSource } from "./warmup-blocks.ts";
 import type { OnModelText } from "./model-text.ts";
 import { ToolRegistry } from "../tools/tool-registry.ts";
@@ -26,6 +26,12 @@ import { SYSTEM_TOOLS } from "./system-tools.ts";
 import { delegateTaskTool } from "./delegate-task.ts";
 import { isIdentifier } from "../tools/is-identifier.ts";
 import { WORKSPACE_GLOBALS_NOTE } from "../workspace/workspace-notes.ts";
+import { loadExamples, type Example, type ExamplesSource } from "./examples.ts";
+import { loadDocuments, type AgentDocument, type DocumentsSource } from "./documents.ts";
+import { documentTools, exampleTools, panicTool } from "./knowledge-tools.ts";
+import { parseModelChoice } from "./difficulty.ts";
+import { hasDifficultySections } from "./prompt-sections.ts";
+import { checkReminders, type Reminder } from "./reminders.ts";
 
 export type { HarnessLimits } from "./harness.ts";
 
@@ -81,6 +87,25 @@ export interface AgentOptions extends JobSettings {
   model?: LanguageModel | string;
   /** Not an option: an agent's limits are {@link JobSettings.harness}; giving `limits` throws a `TypeError` saying so. */
   limits?: never;
+  /** What the agent does, for other agents and operators (`DESCRIPTION`). */
+  description?: string;
+  /**
+   * Worked examples the model can look at with `listExamples()` / `showExample(id)`: a folder of Markdown files
+   * (see docs/knowledge.md for the format) or example objects.
+   */
+  examples?: ExamplesSource;
+  /**
+   * Documents the model can read with `listDocuments(topic?)` / `showDocument(idOrTitle)`: a folder of Markdown or
+   * text files with front matter (`topic`, `title`, `audience`, `order`), or document objects. A document with an
+   * `audience` is shown only to jobs of those roles.
+   */
+  documents?: DocumentsSource;
+  /**
+   * Dialog styles: reminders for a reply that would end the turn. The first that is due (the dialog has at
+   * least `minDialogLength` messages, counting the user's and the agent's) is shown to the model instead of
+   * ending the turn — once per turn of the user.
+   */
+  reminders?: readonly Reminder[];
   /** The dialog channel: receives the user-facing replies of `MD_DIALOG` and `DIRECT` jobs. */
   onMessage?: OnMessage;
   /**
@@ -129,6 +154,8 @@ interface AgentDefaults {
   defaultPrompt: boolean;
   /** The post-processors given in code (those named in metadata come before them). */
   codePostProcessors: readonly PostProcessor[];
+  /** What the agent was made from (for {@link withDefinitionFiles}). */
+  options: AgentOptions;
 }
 
 const defaults = new WeakMap<Agent, AgentDefaults>();
@@ -162,8 +189,20 @@ function defaultSystemPrompt(style: ChatStyle, registry: ToolRegistry): string {
     (rules.dialog ? "Call exit(result) to end the job for good.\n" : "Call exit(result) when the task is done.\n") +
     // `{workspace_isolation}` is filled from the executor in use (sandbox or not), never from the agent.
     "{workspace_isolation}\n" + WORKSPACE_GLOBALS_NOTE + "\n\n" +
-    "Available variables: {shared_var_names}\n" +
-    "Available tools (call them from your code; each returns a promise you can await):\n{typed_brief_tools}" + documentation;
+    "Available variables: {shared_var_names}{shared_memory}\n" +
+    "Available tools (call them from your code; each returns a promise you can await):\n{typed_brief_tools}" + documentation +
+    knowledgeNote(registry);
+}
+
+/** What the default prompt says of the tools that consult the agent's knowledge, when it has them. */
+function knowledgeNote(registry: ToolRegistry): string {
+  const notes: string[] = [];
+  if (registry.get("showExample")) notes.push("Worked examples of tasks like yours: listExamples(start?, limit?) lists them, showExample(id) prints one.");
+  if (registry.get("showDocument")) {
+    notes.push("Documents you can read: listDocuments(topic?) lists the topics, or a topic's documents; showDocument(idOrTitle) prints one.");
+  }
+  if (registry.get("panic") === panicTool) notes.push("If the task turns out harder than it looked, call panic() for a stronger model and more detailed instructions.");
+  return notes.length ? `\n\n${notes.join("\n")}` : "";
 }
 /**
  * An agent definition.
@@ -208,6 +247,14 @@ export class Agent {
   readonly warmup: readonly WarmupBlock[];
   /** The post-processors of `metadata.POST_PROCESSORS`, then those given in code. */
   readonly postProcessors: readonly PostProcessor[];
+  /** What the agent does (`description`, else metadata `DESCRIPTION`). */
+  readonly description: string | undefined;
+  /** The agent's examples, sorted and numbered (their ids). */
+  readonly examples: readonly Example[];
+  /** The agent's documents, sorted. */
+  readonly documents: readonly AgentDocument[];
+  /** Reminders of a dialog agent (see {@link AgentOptions.reminders}). */
+  readonly reminders: readonly Reminder[];
   /** The variable agent events arrive in, when given (else found from the warmup when an event is taken). */
   readonly eventVariable: string | undefined;
   /** The circuit breaker's settings, defaults applied. */
@@ -239,16 +286,26 @@ export class Agent {
       if (!isTool(candidate)) throw new TypeError(`${label}: every entry of systemTools must be made with tool() (got ${kindOf(candidate)})`);
     }
     const delegates = checkDelegates(options.delegates, label);
-    const registry = new ToolRegistry({ tools: [...tools, ...contextTools], systemTools: delegates.length ? [...systemTools, delegateTaskTool(delegates)] : systemTools });
     // The settings: typed options over metadata; harness limits leave the metadata for `harness`.
     const given = checkMetadataObject(options.metadata, label);
     if (typeof options.model === "string") given.MODEL = checkModelString(options.model, label);
     else if (options.model !== undefined && (typeof options.model !== "object" || options.model === null)) {
       throw new TypeError(`${label}: model must be an AI SDK language model or a model string such as "openai/gpt-5-mini", got ${kindOf(options.model)}`);
     }
+    if (options.description !== undefined && typeof options.description !== "string") throw new TypeError(`${label}: description must be a string`);
+    if (options.description !== undefined) given.DESCRIPTION = options.description;
     const withTyped = applyTypedSettings(given, options, label);
     const harness = { ...harnessFromMetadata(withTyped, label), ...checkHarnessOption(options.harness, options.limits, label) };
     const metadata = Object.freeze(withoutHarnessKeys(withTyped));
+    // What the model consults: examples and documents, each with its tools; panic() where difficulty matters.
+    const examples = loadExamples(options.examples, label);
+    const documents = loadDocuments(options.documents, label);
+    const knowledge = [
+      ...(examples.length ? exampleTools(examples) : []),
+      ...(documents.length ? documentTools(documents) : []),
+      ...(usesDifficulty(metadata, options.systemPrompt, examples) ? [panicTool] : []),
+    ];
+    const registry = new ToolRegistry({ tools: [...tools, ...contextTools], systemTools: [...systemTools, ...knowledge, ...(delegates.length ? [delegateTaskTool(delegates)] : [])] });
     const style = checkMetadataSettings(metadata, registry.all, label);
     if (options.onMessage !== undefined && typeof options.onMessage !== "function") throw new TypeError(`${label}: onMessage must be a function`);
     if (options.onModelText !== undefined && typeof options.onModelText !== "function") throw new TypeError(`${label}: onModelText must be a function`);
@@ -282,7 +339,11 @@ export class Agent {
     this.onModelText = options.onModelText;
     this.warmup = Object.freeze(parseWarmup(options.warmup, `${label}: warmup`));
     this.postProcessors = Object.freeze([...namedPostProcessors(metadata), ...codePostProcessors]);
-    defaults.set(this, { style, defaultPrompt: options.systemPrompt === undefined, codePostProcessors: Object.freeze(codePostProcessors) });
+    this.description = typeof metadata.DESCRIPTION === "string" ? metadata.DESCRIPTION : undefined;
+    this.examples = Object.freeze(examples);
+    this.documents = Object.freeze(documents);
+    this.reminders = Object.freeze(checkReminders(options.reminders, label));
+    defaults.set(this, { style, defaultPrompt: options.systemPrompt === undefined, codePostProcessors: Object.freeze(codePostProcessors), options: { ...options } });
   }
 
   /**
@@ -308,6 +369,42 @@ export class Agent {
       harness: { ...definition.limits, ...checkHarnessOption(harness, (options as { limits?: unknown }).limits, label) },
     });
   }
+}
+
+/**
+ * The agent with its definition files applied (`Statek.open({ promptDir, warmupDir })`): the prompt file's system
+ * prompt, its metadata over the agent's (typed options given in code still win, as with `Agent.fromPromptFile`)
+ * and its harness limits; the warmup file's blocks after the agent's own. A new agent of the same role; the
+ * agent itself when there is nothing to apply.
+ */
+export function withDefinitionFiles(agent: Agent, files: { prompt?: PromptDefinition; warmup?: readonly WarmupBlock[] }): Agent {
+  const own = defaults.get(agent);
+  if (!own || (!files.prompt && !files.warmup?.length)) return agent;
+  const { options } = own;
+  const prompt = files.prompt;
+  return new Agent({
+    ...options,
+    ...(prompt ? {
+      systemPrompt: prompt.systemPrompt,
+      metadata: { ...options.metadata, ...prompt.metadata },
+      harness: { ...prompt.limits, ...checkHarnessOption(options.harness, options.limits, `Agent '${agent.role}'`) },
+      limits: undefined,
+    } : {}),
+    ...(files.warmup?.length ? { warmup: [...parseWarmup(options.warmup), ...files.warmup] } : {}),
+  });
+}
+
+/** Whether an agent's jobs depend on their difficulty: a `MODEL` mapping, a starting level, prompt sections or examples of a level. */
+function usesDifficulty(metadata: JobMetadata, prompt: string | undefined, examples: readonly Example[]): boolean {
+  const model = metadata.MODEL;
+  let mapping = false;
+  try {
+    mapping = typeof model === "string" && parseModelChoice(model).kind === "mapping";
+  } catch {
+    // A bad mapping is reported by the settings check, with the agent's name.
+  }
+  return mapping || (metadata.DEFAULT_DIFFICULTY !== undefined && metadata.DEFAULT_DIFFICULTY !== null) ||
+    (prompt !== undefined && hasDifficultySections(prompt)) || examples.some((example) => example.difficulty !== undefined);
 }
 
 /** The post-processors a job's `POST_PROCESSORS` metadata names. */

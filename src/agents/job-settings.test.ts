@@ -109,7 +109,7 @@ describe("typed settings and their metadata names", () => {
     refuses({ toolsSchema: "loose" as never }, 'Agent \'a\': toolsSchema must be "strict" or "plain", got "loose"');
     refuses({ xmlBoxConsole: "a b" }, 'Agent \'a\': xmlBoxConsole must be an XML tag name such as "CONSOLE", got "a b"');
     refuses({ defaultAcl: ["+*"] as never }, 'Agent \'a\': defaultAcl must be "GRANT", "DENY" or ACL rules, got an array');
-    refuses({ model: "gpt-5-mini" }, 'Agent \'a\': MODEL "gpt-5-mini" names no provider; write it as \'openai/gpt-5-mini\'');
+    refuses({ model: "gpt-5-mini" }, 'Agent \'a\': MODEL "gpt-5-mini" names no provider; write it as \'openai/gpt-5-mini\' (or set the PROVIDER setting)');
     refuses({ model: 42 as never }, 'Agent \'a\': model must be an AI SDK language model or a model string such as "openai/gpt-5-mini", got a number');
     refuses({ metadata: { TOOLS_SCHEMA: "loose" } }, 'Agent \'a\': metadata TOOLS_SCHEMA must be "strict" or "plain", got "loose"');
     refuses({ metadata: { MAX_TURNS: "many" } }, 'Agent \'a\': metadata MAX_TURNS must be a number ≥ 0, got "many"');

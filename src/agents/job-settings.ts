@@ -21,6 +21,9 @@ import { kindOf } from "../tools/with-article.ts";
 import { CHAT_STYLES, chatStyleOf, isChatStyle, type ChatStyle } from "./chat-styles/chat-style.ts";
 import { HARNESS_METADATA_KEYS, checkHarnessLimits, type HarnessLimits } from "./harness.ts";
 import { parsePostProcessors } from "./parse-post-processors.ts";
+import { checkTemperature } from "../models/model-call-settings.ts";
+import { defaultDifficultyOf, parseDifficulty, parseModelChoice, type Difficulty } from "./difficulty.ts";
+import { parseLocale } from "./locale.ts";
 import { TYPE_CHECK_MODES, isTypeCheckMode, typeCheckModeOf, type TypeCheckMode } from "../typecheck/type-check-mode.ts";
 import { errorMessage } from "../errors/error-text.ts";
 
@@ -52,6 +55,28 @@ export interface JobSettings {
    */
   defaultAcl?: string;
   /**
+   * Sampling temperature of every model call, 0–1 (`TEMPERATURE`); a `temperature=` option of the `MODEL` string
+   * wins. @default the provider's
+   */
+  temperature?: number;
+  /**
+   * The provider of a `MODEL` string that names none (`PROVIDER`): with `"openai"`, `MODEL: "gpt-5-mini"` means
+   * `openai/gpt-5-mini`.
+   */
+  provider?: string;
+  /**
+   * The difficulty a job starts at (`DEFAULT_DIFFICULTY`): `L`, `M` or `H` (or `low`, `medium`, `high`). It picks
+   * the model of a `MODEL` mapping and the prompt sections shown; `panic()` raises it. @default "M"
+   */
+  defaultDifficulty?: Difficulty;
+  /**
+   * With a job `locale`, add the language rule to the system prompt (`AUTO_LANG_RULE`; `"False"` is false).
+   * @default true
+   */
+  languageRule?: boolean;
+  /** With a job `locale`, add the language hint to the user's messages (`AUTO_LANG_HINT`). @default true */
+  languageHint?: boolean;
+  /**
    * What happens to a model-written cell with type errors (`TYPE_CHECK`): every cell is type-checked against the
    * declarations the model was shown and the workspace's variables before it runs; `"refuse"` does not run a cell
    * with errors (the model reads them; it counts as an exception), `"warn"` prints them and runs it, `"off"` does not
@@ -72,6 +97,11 @@ const METADATA_KEYS = {
   toolsSchema: "TOOLS_SCHEMA",
   xmlBoxConsole: "XML_BOX_CONSOLE",
   defaultAcl: "STATEK_DEFAULT_ACL",
+  temperature: "TEMPERATURE",
+  provider: "PROVIDER",
+  defaultDifficulty: "DEFAULT_DIFFICULTY",
+  languageRule: "AUTO_LANG_RULE",
+  languageHint: "AUTO_LANG_HINT",
   typeCheck: "TYPE_CHECK",
 } as const satisfies Record<Exclude<keyof JobSettings, "harness">, string>;
 
@@ -93,7 +123,7 @@ export function checkMetadataObject(metadata: unknown, label: string): Record<st
  */
 export function applyTypedSettings(metadata: Readonly<Record<string, JsonValue>>, settings: JobSettings, label: string): Record<string, JsonValue> {
   const result = { ...metadata };
-  const { chatStyle, toolsScope, toolsSchema, xmlBoxConsole, defaultAcl, typeCheck } = settings;
+  const { chatStyle, toolsScope, toolsSchema, xmlBoxConsole, defaultAcl, temperature, provider, defaultDifficulty, languageRule, languageHint, typeCheck } = settings;
   if (chatStyle !== undefined) {
     if (!isChatStyle(chatStyle)) throw new TypeError(`${label}: chatStyle must be one of ${CHAT_STYLES.join(", ")}, got ${JSON.stringify(chatStyle)}`);
     result[METADATA_KEYS.chatStyle] = chatStyle;
@@ -116,6 +146,21 @@ export function applyTypedSettings(metadata: Readonly<Record<string, JsonValue>>
     if (typeof defaultAcl !== "string") throw new TypeError(`${label}: defaultAcl must be "GRANT", "DENY" or ACL rules, got ${kindOf(defaultAcl)}`);
     result[METADATA_KEYS.defaultAcl] = defaultAcl;
   }
+  if (temperature !== undefined) result[METADATA_KEYS.temperature] = checkTemperature(temperature, `${label}: temperature`);
+  if (provider !== undefined) {
+    if (typeof provider !== "string" || !/^[\w.-]+$/.test(provider)) throw new TypeError(`${label}: provider must be a provider name such as "openai", got ${JSON.stringify(provider)}`);
+    result[METADATA_KEYS.provider] = provider;
+  }
+  if (defaultDifficulty !== undefined) {
+    const level = typeof defaultDifficulty === "string" ? parseDifficulty(defaultDifficulty) : undefined;
+    if (!level) throw new TypeError(`${label}: defaultDifficulty must be "L", "M" or "H", got ${JSON.stringify(defaultDifficulty)}`);
+    result[METADATA_KEYS.defaultDifficulty] = level;
+  }
+  for (const [name, value] of [["languageRule", languageRule], ["languageHint", languageHint]] as const) {
+    if (value === undefined) continue;
+    if (typeof value !== "boolean") throw new TypeError(`${label}: ${name} must be true or false, got ${JSON.stringify(value)}`);
+    result[METADATA_KEYS[name]] = value;
+  }
   if (typeCheck !== undefined) {
     if (!isTypeCheckMode(typeCheck)) throw new TypeError(`${label}: typeCheck must be one of ${TYPE_CHECK_MODES.map((mode) => JSON.stringify(mode)).join(", ")}, got ${JSON.stringify(typeCheck)}`);
     result[METADATA_KEYS.typeCheck] = typeCheck;
@@ -123,15 +168,45 @@ export function applyTypedSettings(metadata: Readonly<Record<string, JsonValue>>
   return result;
 }
 
-/** The model string given as `new Agent({ model: "openai/gpt-5-mini" })`, checked (it becomes `MODEL`). */
+/**
+ * The model string given as `new Agent({ model: "openai/gpt-5-mini" })` (it becomes `MODEL`); it is checked with
+ * the rest of the settings ({@link checkModelSetting}), where `PROVIDER` is known.
+ */
 export function checkModelString(model: string, label: string): string {
-  try {
-    parseModelString(model);
-  } catch (error) {
-    // The error reads `MODEL "x" names no provider; …`: the same setting, in its metadata name.
-    throw new TypeError(`${label}: ${errorMessage(error)}`, { cause: error });
-  }
+  if (model.trim() === "") throw new TypeError(`${label}: model must not be empty (a model string such as "openai/gpt-5-mini")`);
   return model;
+}
+
+/**
+ * Checks `MODEL` (one model string, or a difficulty mapping `L:…,MH:…`, each string with the job's `PROVIDER`
+ * for one that names no provider) and `TEMPERATURE`; a `TypeError` starting with `label` names the problem.
+ */
+export function checkModelSetting(metadata: Readonly<Record<string, JsonValue>>, label: string): void {
+  const provider = metadata.PROVIDER;
+  if (provider !== undefined && provider !== null && (typeof provider !== "string" || !/^[\w.-]+$/.test(provider.trim()))) {
+    throw new TypeError(`${label}: metadata PROVIDER must be a provider name such as "openai", got ${JSON.stringify(provider)}`);
+  }
+  const model = metadata.MODEL;
+  if (model !== undefined && model !== null && model !== "") {
+    if (typeof model !== "string") throw new TypeError(`${label}: metadata MODEL must be a string such as "openai/gpt-5-mini"`);
+    try {
+      const choice = parseModelChoice(model);
+      const names = choice.kind === "single" ? [choice.model] : [...new Set(Object.values(choice.models))];
+      for (const name of names) parseModelString(name, typeof provider === "string" ? provider : undefined);
+    } catch (error) {
+      // The error reads `MODEL "x" names no provider; …`: the same setting, in its metadata name.
+      throw new TypeError(`${label}: ${(error as Error).message}`, { cause: error });
+    }
+  }
+  const temperature = metadata.TEMPERATURE;
+  if (temperature !== undefined && temperature !== null) checkTemperature(temperature, `${label}: metadata TEMPERATURE`);
+}
+
+/** A yes/no setting as metadata holds it: `false`, or a string `"false"`/`"no"`/`"off"`/`"0"`, is off. */
+export function settingIsOn(value: JsonValue | undefined): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value === "boolean") return value;
+  return !/^(false|no|off|0)$/i.test(String(value).trim());
 }
 
 /** The harness limits set in metadata (`MAX_TURNS: 20` or `"20"`); a `TypeError` names a bad value. */
@@ -209,10 +284,22 @@ export function checkMetadataSettings(metadata: Readonly<Record<string, JsonValu
     }
   }
   harnessFromMetadata(metadata, label);
+  checkModelSetting(metadata, label);
+  defaultDifficultyOf(metadata, label);
+  const description = metadata.DESCRIPTION;
+  if (description !== undefined && description !== null && typeof description !== "string") throw new TypeError(`${label}: metadata DESCRIPTION must be a string`);
+  const locale = metadata.LOCALE;
+  if (locale !== undefined && locale !== null && locale !== "") {
+    try {
+      parseLocale(locale);
+    } catch (error) {
+      throw new TypeError(`${label}: ${(error as Error).message}`, { cause: error });
+    }
+  }
   return style;
 }
 
-/** Checks harness limits given as a typed option (`harness`, or its old name `limits`). */
+/** Checks harness limits given as a typed option (`harness`); `limits` is refused, naming `harness`. */
 export function checkHarnessOption(harness: unknown, limits: unknown, label: string): HarnessLimits {
   if (limits !== undefined) throw new TypeError(`${label}: limits is not an option; an agent's limits (turns, exceptions, tokens, cost) are harness`);
   return checkHarnessLimits(harness, label);

@@ -56,7 +56,7 @@ describe("Agent.fromPromptFile", () => {
     const cases: Array<[string, string]> = [
       ["# MODEL: openai/gpt-5-mini\nYou are helpful.\n# System Prompt\nx", ':2: expected a metadata line "# KEY: value" or "# System Prompt", got "You are helpful."'],
       ["# MODEL: openai/gpt-5-mini\n# CHAT_STYLE: MARKDWN\n# System Prompt\nx", ":2: unknown CHAT_STYLE 'MARKDWN' (expected CONSOLE, MARKDOWN, MD_DIALOG, DIRECT)"],
-      ["# MODEL: gpt-5-mini\n# System Prompt\nx", `:1: MODEL "gpt-5-mini" names no provider; write it as 'openai/gpt-5-mini'`],
+      ["# MODEL: gpt-5-mini\n# System Prompt\nx", `:1: MODEL "gpt-5-mini" names no provider; write it as 'openai/gpt-5-mini' (or set the PROVIDER setting)`],
       ["# MODEL: a/b\n# MODEL: c/d\n# System Prompt\nx", ":2: MODEL is set twice (first on line 1)"],
       ["# POST_PROCESSORS: Reviewer()\n# System Prompt\nx", ":1: unknown post-processor 'Reviewer' in POST_PROCESSORS (known: FinalCheck)"],
       ["# MAX_TURNS: many\n# System Prompt\nx", ":1: MAX_TURNS must be a number ≥ 0, got 'many'"],

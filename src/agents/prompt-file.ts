@@ -21,7 +21,9 @@
 import { readFileSync } from "node:fs";
 import { basename, extname } from "node:path";
 import { InvalidPromptFileError } from "../errors/invalid-prompt-file-error.ts";
-import { parseModelString } from "../models/model-string.ts";
+import { checkTemperature } from "../models/model-call-settings.ts";
+import { parseDifficulty } from "./difficulty.ts";
+import { checkModelSetting } from "./job-settings.ts";
 import { CHAT_STYLES, isChatStyle } from "./chat-styles/chat-style.ts";
 import { HARNESS_METADATA_KEYS, type HarnessLimits } from "./harness.ts";
 import { parsePostProcessors } from "./parse-post-processors.ts";
@@ -85,6 +87,14 @@ export function parsePromptFile(text: string, file: string): PromptDefinition {
     if (limit) limits[limit] = Number(value);
     else metadata[key] = key === "CHAT_STYLE" ? value.toUpperCase() : value;
   }
+  // MODEL is checked once PROVIDER (which may come after it) is known.
+  if (metadata.MODEL !== undefined) {
+    try {
+      checkModelSetting({ MODEL: metadata.MODEL, ...(metadata.PROVIDER ? { PROVIDER: metadata.PROVIDER } : {}) }, "x");
+    } catch (error) {
+      fail(seen.get("MODEL")!, (error as Error).message.replace(/^x: /, ""));
+    }
+  }
   if (header < 0) throw new InvalidPromptFileError({ file, reason: 'missing the "# System Prompt" line that starts the prompt text' });
   const systemPrompt = lines.slice(header + 1).join("\n").trim();
   if (systemPrompt === "") fail(header + 1, 'the prompt after "# System Prompt" is empty');
@@ -104,7 +114,8 @@ function checkMetadata(key: string, value: string, fail: (reason: string) => nev
     if (key === "CHAT_STYLE" && !isChatStyle(value.toUpperCase())) {
       fail(`unknown CHAT_STYLE '${value}' (expected ${CHAT_STYLES.join(", ")})`);
     }
-    if (key === "MODEL") parseModelString(value);
+    if (key === "TEMPERATURE") checkTemperature(value);
+    if (key === "DEFAULT_DIFFICULTY" && !parseDifficulty(value)) fail(`DEFAULT_DIFFICULTY must be L, M or H (or low, medium, high), got '${value}'`);
     if (key === "POST_PROCESSORS") parsePostProcessors(value);
   } catch (error) {
     if (error instanceof InvalidPromptFileError) throw error;

@@ -1,8 +1,9 @@
 import { StatekError } from "./statek-error.ts";
 
 /**
- * A prompt definition file (`Agent.fromPromptFile`) cannot be used. The message names the file and, when the
- * problem is on one line, that line.
+ * A file that defines part of an agent cannot be used: a prompt definition file (`Agent.fromPromptFile`,
+ * `Statek.open({ promptDir })`), a warmup file (`warmupDir`), an example or a document. The message names the
+ * file and, when the problem is on one line, that line.
  *
  * @example
  * ```ts

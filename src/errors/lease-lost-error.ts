@@ -19,7 +19,7 @@ export class LeaseLostError extends StatekError {
   readonly epoch: number;
   /** Who holds the job's lease now (`null`: nobody, it was released). */
   readonly currentOwner: string | null;
-  /** The job's current epoch. */
+  /** The job's current epoch; -1 when it is not known (a renewal that found the lease gone does not read it). */
   readonly currentEpoch: number;
 
   constructor({ jobId, owner, epoch, currentOwner, currentEpoch }: {
@@ -31,7 +31,9 @@ export class LeaseLostError extends StatekError {
   }) {
     const now = currentOwner !== null
       ? `${currentOwner} holds the job now (epoch ${currentEpoch})`
-      : currentEpoch === 0
+      : currentEpoch < 0
+        ? "renewing it found another worker's claim or a release"
+        : currentEpoch === 0
         ? "nobody has ever claimed the job"
         : currentEpoch === epoch ? "it was released" : `the job was claimed since (epoch ${currentEpoch}) and released`;
     super({ name: "LeaseLostError", message: `job ${jobId}: the lease of ${owner} (epoch ${epoch}) was lost; ${now}` });

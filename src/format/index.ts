@@ -17,6 +17,11 @@ export { formatLocalTime, formatRelativeTime, formatSpan, formatTime } from "./f
 export { formatDuration } from "./format-duration.ts";
 export { formatError } from "../tools/call-tool.ts";
 
+/** A job's shared memory. */
+export { formatMemoryBinding, formatMemoryEntry } from "./format-memory.ts";
+export type { JobMemoryView } from "../jobs/memory/job-memory-view.ts";
+export type { MemoryItem, MemoryAccess, MemoryBinding } from "../agents/memory.ts";
+
 /** A job's history as a timeline. */
 export { buildTimeline, timelineItem, unusualFinish, variableChanges, postProcessVerdict } from "./timeline.ts";
 export type { TimelineItem, TimelineSection } from "./timeline.ts";

@@ -25,6 +25,23 @@ export interface StatekOptions {
   store?: string | Store;
   /** Agents whose jobs this process runs. */
   agents?: readonly Agent[];
+  /**
+   * The categories shared-memory entries are filed under (matched without regard to case; an entry of another
+   * is refused). @default ["PREFERENCE", "ENTITY", "VOCABULARY"]
+   */
+  memoryCategories?: readonly string[];
+  /**
+   * A folder of prompt definition files, `<role>.md` (metadata lines, `# System Prompt`, the prompt), applied to
+   * the registered agent of each role: its system prompt and metadata (over the agent's; typed options given in
+   * code win) and harness limits. Read and checked here: a bad file is an `InvalidPromptFileError` naming it and
+   * the line.
+   */
+  promptDir?: string;
+  /**
+   * A folder of warmup files, `<role>.ts` (blocks split by `// ----------`, `// statek:` directives), run in every
+   * job of the agent of that role after the agent's own warmup. Checked here, blocks compiled included.
+   */
+  warmupDir?: string;
   /** Application objects that persist by name: a job variable holding one is re-attached on resume. */
   bindings?: Readonly<Record<string, unknown>>;
   /**
@@ -125,6 +142,19 @@ export interface SubmitJobOptions extends JobSettings {
   allowedTools?: readonly string[];
   /** Metadata of this job, over its agent's: settings by their metadata names, and the application's own values. */
   metadata?: JobMetadata;
+  /**
+   * Binds the job to shared memory: the specifiers of its context (`["user:42", "team:7"]`, order and duplicates
+   * ignored). It reads that context merged with every broader one; their names are in scope in its cells,
+   * read-only. See docs/memory.md.
+   */
+  memory?: readonly string[];
+  /** `"write"` lets the job store entries with `remember(…)`. @default "read" */
+  memoryAccess?: "read" | "write";
+  /**
+   * The user's locale (`"pl-PL"`, `"de"`): the model is told to answer only in its language (a rule in the system
+   * prompt, a hint after each user message; `languageRule` / `languageHint` switch them off). Child jobs inherit it.
+   */
+  locale?: string;
 }
 
 /** Options of {@link Statek.runJob}. */

@@ -21,7 +21,7 @@ import { typeCheckModeOf } from "../typecheck/type-check-mode.ts";
 import { loadReferences } from "../workspace/decode-variables.ts";
 import { ExposedClasses, type ExposeOptions } from "../workspace/membrane/host-references.ts";
 import type { ErrorHandler } from "../tools/error-handler.ts";
-import { Agent } from "../agents/agent.ts";
+import { Agent, withDefinitionFiles } from "../agents/agent.ts";
 import { kindOf } from "../tools/with-article.ts";
 import { ErrorHandlers } from "./step/error-handlers.ts";
 import { toJobSummary, toJobView, type JobSummary, type JobView } from "./history/job-view.ts";
@@ -48,6 +48,10 @@ import { eventVariableOf } from "./loops/event-variable.ts";
 import { toAgentHealth, type AgentHealth } from "./loops/agent-health.ts";
 import { agentsOverview, type AgentOverview } from "./operate/agents-overview.ts";
 import type { RunJobOptions, StatekOptions, StepOptions, SubmitJobOptions } from "./statek-options.ts";
+import { readDefinitionFiles, type DefinitionFiles } from "../agents/definition-files.ts";
+import { checkMemoryCategories, memorySpecifiers } from "../agents/memory.ts";
+import { memoryBindingOf, readJobMemory } from "./memory/job-memory-view.ts";
+import { SharedMemory } from "./memory/shared-memory.ts";
 
 export type { RunJobOptions, StatekOptions, StepOptions, SubmitJobOptions } from "./statek-options.ts";
 
@@ -66,7 +70,12 @@ export type { RunJobOptions, StatekOptions, StepOptions, SubmitJobOptions } from
 export class Statek {
   readonly store: Store;
   readonly #ownsStore: boolean;
+  /** The agents this process runs, by role, as it runs them (definition files applied). */
   readonly #agents = new Map<string, Agent>();
+  /** The agent each role was registered with (before its definition files were applied). */
+  readonly #given = new Map<string, Agent>();
+  readonly #files: DefinitionFiles;
+  readonly #memoryCategories: readonly string[];
   readonly #bindings: Map<string, unknown>;
   readonly #executor: Executor;
   readonly #typeChecker: TypeChecker;
@@ -92,8 +101,10 @@ export class Statek {
   readonly #workers = new Set<StatekWorker>();
   #closed = false;
 
-  private constructor(store: Store, ownsStore: boolean, options: StatekOptions, ownsExecutor = false) {
+  private constructor(store: Store, ownsStore: boolean, options: StatekOptions, files: DefinitionFiles, ownsExecutor = false) {
     this.store = store;
+    this.#files = files;
+    this.#memoryCategories = checkMemoryCategories(options.memoryCategories);
     this.#ownsStore = ownsStore;
     this.#ownsExecutor = ownsExecutor;
     this.#bindings = new Map(Object.entries(options.bindings ?? {}));
@@ -125,6 +136,12 @@ export class Statek {
     executor.checkLimits?.(resolveLimits(workspaceLimitsOf(options)));
     checkHarnessLimits({ maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS, ...options.harness }, "Statek.open");
     checkAgents(options.agents);
+    checkMemoryCategories(options.memoryCategories);
+    for (const name of ["promptDir", "warmupDir"] as const) {
+      const value = options[name];
+      if (value !== undefined && (typeof value !== "string" || value.trim() === "")) throw new TypeError(`Statek.open: ${name} must be a folder path, got ${kindOf(value)}`);
+    }
+    const files = readDefinitionFiles(options);
     if (options.onModelText !== undefined && typeof options.onModelText !== "function") throw new TypeError("Statek.open: onModelText must be a function");
     if (options.typeCheckerThread !== undefined && !(options.typeCheckerThread instanceof CheckerThread)) {
       throw new TypeError(`Statek.open: typeCheckerThread must be a CheckerThread, got ${kindOf(options.typeCheckerThread)}`);
@@ -142,7 +159,7 @@ export class Statek {
     }
     const store = await openStore(spec);
     try {
-      return new Statek(store, typeof spec === "string", { ...options, executor }, typeof options.executor !== "object");
+      return new Statek(store, typeof spec === "string", { ...options, executor }, files, typeof options.executor !== "object");
     } catch (error) {
       if (typeof spec === "string") await store.close();
       throw error;
@@ -160,15 +177,26 @@ export class Statek {
 
   #register(agent: unknown, call: string): asserts agent is Agent {
     if (!(agent instanceof Agent)) throw new TypeError(`${call}: expected an Agent, got ${kindOf(agent)}`);
-    const registered = this.#agents.get(agent.role);
-    if (registered === agent) return;
-    if (registered) {
+    const given = this.#given.get(agent.role);
+    if (given === agent || this.#agents.get(agent.role) === agent) return;
+    if (given) {
       throw new TypeError(
         `${call}: a different Agent is already registered with role '${agent.role}'; register each agent once and give each agent its own role`,
       );
     }
-    this.#errorHandlers.collect(agent, call);
-    this.#agents.set(agent.role, agent);
+    const runs = withDefinitionFiles(agent, { prompt: this.#files.prompts.get(agent.role), warmup: this.#files.warmups.get(agent.role) });
+    this.#errorHandlers.collect(runs, call);
+    this.#given.set(agent.role, agent);
+    this.#agents.set(agent.role, runs);
+  }
+
+  /**
+   * The agent registered under `role`, as this process runs it: with its prompt and warmup files applied
+   * (`promptDir`, `warmupDir`), so `statek.agent(role).description` is the file's `DESCRIPTION`. `undefined` for
+   * a role not registered.
+   */
+  agent(role: string): Agent | undefined {
+    return this.#agents.get(role);
   }
 
   /**
@@ -226,13 +254,28 @@ export class Statek {
   async submitJob(agent: Agent, options: SubmitJobOptions = {}): Promise<{ id: string }> {
     this.#check();
     this.#register(agent, "submitJob");
+    const runs = this.#agentFor(agent.role);
     // The trace the job is submitted in (when the application traces): its steps join it, wherever they run.
     const trace = traceCarrierOf(context.active());
-    const { job, variables, history } = newJobRows(agent, options, this.#scope(agent), { id: randomUUID(), parentId: null, call: "submitJob", ...(trace ? { trace } : {}) });
+    const { job, variables, history } = newJobRows(runs, options, this.#scope(runs), { id: randomUUID(), parentId: null, call: "submitJob", ...(trace ? { trace } : {}) });
     // The store appends the job's `job-submitted` event in the same transaction: other processes hear of it.
     await withStoreRetries(() => this.store.insertJob(job, variables, history));
     this.#signals.wake(job.id);
     return { id: job.id };
+  }
+
+  /**
+   * The shared-memory context of `specifiers` (order and duplicates ignored; none is the global context every
+   * bound job reads): set, get, list and delete its entries. See docs/memory.md.
+   *
+   * @example
+   * ```ts
+   * await statek.memory("user:42").set({ category: "PREFERENCE", key: "tone", value: "formal", description: "Prefers formal" });
+   * ```
+   */
+  memory(...specifiers: string[]): SharedMemory {
+    this.#check();
+    return new SharedMemory(this.store, memorySpecifiers(specifiers, "statek.memory"), this.#memoryCategories);
   }
 
   /** Runs one step of a job and returns its view. Steps of one job never overlap within a process. */
@@ -375,7 +418,10 @@ export class Statek {
     const texts = variables.map((variable) => variable.blob);
     if (row.exitStatus !== null) texts.push(row.exitStatus);
     const references = await loadReferences(texts, this.#scope(this.#agents.get(row.role)));
-    return toJobView(row, variables, history, references);
+    const view = toJobView(row, variables, history, references);
+    const binding = memoryBindingOf(view.history);
+    if (binding) view.memory = await readJobMemory(this.store, binding);
+    return view;
   }
 
   /** Jobs matching the filter, newest first. */
@@ -491,6 +537,7 @@ export class Statek {
       signals: this.#signals,
       activeSteps: this.#steps,
       errorHandler: (name) => this.#errorHandlers.get(name),
+      memoryCategories: this.#memoryCategories,
       emit: (event) => this.#emit(event),
     };
   }

@@ -62,19 +62,24 @@ export async function generateReply(model: LanguageModel, request: ModelRequest,
   }));
   // Only fields whose shape is the same in v2, v3 and v4, so one object serves every version. Raw chunks let
   // the reader see usage a provider reports before its last part (a reply abandoned at the timeout).
+  const { reasoning, ...sampling } = request.settings ?? {};
   const options: {
     tools?: FunctionTool[]; toolChoice?: { type: "auto" }; abortSignal?: AbortSignal; includeRawChunks: true; providerOptions?: Record<string, Record<string, string>>;
-  } = {
+  } & typeof sampling = {
+    ...sampling,
     ...(tools.length > 0 ? { tools, toolChoice: { type: "auto" } } : {}),
     ...(request.abortSignal === undefined ? {} : { abortSignal: request.abortSignal }),
     ...(request.jobId === undefined ? {} : { providerOptions: { [STATEK_PROVIDER_OPTIONS]: { jobId: request.jobId } } }),
     includeRawChunks: true,
   };
+  if (reasoning !== undefined && model.specificationVersion !== "v4") {
+    throw new TypeError(`the model option reasoning=${reasoning} needs a model of specification v4; ${model.provider}/${model.modelId} is ${model.specificationVersion}`);
+  }
 
   let stream: ReadableStream<unknown>;
   switch (model.specificationVersion) {
     case "v4":
-      ({ stream } = await model.doStream({ ...options, prompt }));
+      ({ stream } = await model.doStream({ ...options, ...(reasoning === undefined ? {} : { reasoning }), prompt }));
       break;
     case "v3":
       ({ stream } = await model.doStream({ ...options, prompt: toV3Prompt(prompt) }));

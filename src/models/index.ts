@@ -15,6 +15,8 @@ export { BUILT_IN_PROVIDERS } from "./built-in-providers.ts";
 export { parseModelString } from "./model-string.ts";
 export type { ModelString } from "./model-string.ts";
 export type { ModelOptions } from "./model-settings.ts";
+export { MODEL_OPTION_KEYS, REASONING_EFFORTS } from "./model-call-settings.ts";
+export type { ModelCallSettings } from "./model-call-settings.ts";
 
 /** Retries. */
 export { DEFAULT_RETRY_POLICY } from "./retry-policy.ts";

@@ -12,7 +12,7 @@ describe("MODEL strings", () => {
   });
 
   it("refuses strings without a provider or a model, suggesting the provider when it can", () => {
-    assert.throws(() => parseModelString("gpt-5-mini"), { name: "InvalidModelStringError", message: `MODEL "gpt-5-mini" names no provider; write it as 'openai/gpt-5-mini'` });
+    assert.throws(() => parseModelString("gpt-5-mini"), { name: "InvalidModelStringError", message: `MODEL "gpt-5-mini" names no provider; write it as 'openai/gpt-5-mini' (or set the PROVIDER setting)` });
     assert.throws(() => parseModelString("claude-sonnet-4-5"), /write it as 'anthropic\/claude-sonnet-4-5'/);
     assert.throws(() => parseModelString("qwen3"), /names no provider; write it as provider\/model, e.g. 'openai\/gpt-5-mini'/);
     assert.throws(() => parseModelString("openai/"), /names provider 'openai' but no model after the '\/'/);

@@ -27,14 +27,15 @@ export interface ModelRegistryOptions {
 /** Resolves `MODEL` strings to language models. */
 export interface ModelRegistry {
   /**
-   * The model a `MODEL` string names.
+   * The model a `MODEL` string names (its options segment, if any, is left to the caller: it never becomes part
+   * of the model id). `defaultProvider` (the job's `PROVIDER`) is used for a string that names no provider.
    *
    * @throws {InvalidModelStringError} For a string that is not `provider/model`.
    * @throws {NoSuchProviderError} For an unknown provider.
    * @throws {LoadProviderPackageError} When the provider's package is not installed.
    * @throws {LoadApiKeyError} When the provider's key variable is not set.
    */
-  resolve(model: string): Promise<LanguageModel>;
+  resolve(model: string, options?: { defaultProvider?: string }): Promise<LanguageModel>;
   /** The provider names it knows, sorted. */
   readonly providerNames: readonly string[];
 }
@@ -68,10 +69,11 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
 
   return {
     providerNames: [...providers.keys()].sort(),
-    async resolve(model: string): Promise<LanguageModel> {
-      const cached = models.get(model);
+    async resolve(model: string, resolveOptions: { defaultProvider?: string } = {}): Promise<LanguageModel> {
+      const { provider: name, modelId } = parseModelString(model, resolveOptions.defaultProvider);
+      const key = `${name}/${modelId}`;
+      const cached = models.get(key);
       if (cached) return cached;
-      const { provider: name, modelId } = parseModelString(model);
       const provider = providers.get(name);
       if (!provider) throw new NoSuchProviderError({ model, provider: name, knownProviders: [...providers.keys()].sort() });
       const required = provider.apiKeyRequired ?? provider.apiKeyVariable !== undefined;
@@ -80,7 +82,7 @@ export function createModelRegistry(options: ModelRegistryOptions = {}): ModelRe
       }
       const create = await factoryFor(provider, model);
       const resolved = create(modelId);
-      models.set(model, resolved);
+      models.set(key, resolved);
       return resolved;
     },
   };

@@ -5,6 +5,7 @@
  * (specification v2, v3 or v4) and reads the stream into a {@link ModelReply}.
  */
 import type { LanguageModelV4Message } from "@ai-sdk/provider";
+import type { ModelCallSettings } from "./model-call-settings.ts";
 
 /** A message as sent to the model: the AI SDK's v4 prompt format, without system messages. */
 export type ModelMessage = Exclude<LanguageModelV4Message, { role: "system" }>;
@@ -36,6 +37,8 @@ export interface ModelRequest {
   tools: ModelToolPayload[];
   /** Cancels the call. */
   abortSignal?: AbortSignal;
+  /** Call options the job's settings chose (temperature, reasoning, …). */
+  settings?: ModelCallSettings;
   /**
    * The job the call is for, passed to the model as `providerOptions.statek.jobId` (providers read only their
    * own key; `scriptedModel` keeps one script per job by it).

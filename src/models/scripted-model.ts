@@ -12,6 +12,7 @@ import type {
   LanguageModelV4StreamResult,
   LanguageModelV4Usage,
 } from "@ai-sdk/provider";
+import { MODEL_OPTION_KEYS, type ModelCallSettings } from "./model-call-settings.ts";
 import { ScriptExhaustedError } from "../errors/script-exhausted-error.ts";
 import type { ModelMessage, ModelToolPayload, ModelUsage } from "./model-request.ts";
 import { clonePromptValue } from "./clone-prompt-value.ts";
@@ -72,6 +73,8 @@ export interface ScriptedRequest {
   messages: ModelMessage[];
   /** The function tools offered (provider-defined tools are left out); `description` is `""` when none was given. */
   tools: ModelToolPayload[];
+  /** The call options the request set (`temperature`, `reasoning`, …), when it set any. */
+  settings?: ModelCallSettings;
 }
 
 /**
@@ -279,7 +282,10 @@ function recordRequest(options: LanguageModelV4CallOptions, recorder: Conversati
       inputSchema: clonePromptValue(tool.inputSchema as Record<string, unknown>),
     });
   }
-  return { request: { system: system.join("\n\n"), messages, tools }, textLength: systemLength + textLength };
+  const settings: ModelCallSettings = {};
+  for (const key of MODEL_OPTION_KEYS) if (options[key] !== undefined) (settings as Record<string, unknown>)[key] = options[key];
+  const request: ScriptedRequest = { system: system.join("\n\n"), messages, tools, ...(Object.keys(settings).length ? { settings } : {}) };
+  return { request, textLength: systemLength + textLength };
 }
 
 function estimateTokens(characters: number): number {

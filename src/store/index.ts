@@ -12,9 +12,9 @@
 import "../runtime/check-node-version.ts";
 
 /** The contract and the shapes it stores. */
-export { JOB_STATUSES } from "./store.ts";
+export { JOB_STATUSES, MAX_MEMORY_CONTEXTS } from "./store.ts";
 export type {
-  Store, StoreCallOptions, JobStatus, JobRow, VariableRow, HistoryRow, JobCommit, JobFilter, JsonValue, ClaimFilter, EventQuery, JobBrowseQuery,
+  Store, StoreCallOptions, MemoryEntry, JobStatus, JobRow, VariableRow, HistoryRow, JobCommit, JobFilter, JsonValue, ClaimFilter, EventQuery, JobBrowseQuery,
   JobCountQuery, JobCursor, NextClaim, WakeupOrigin, EventFollower, EventFollow, FollowOptions,
 } from "./store.ts";
 export { BREAKER_STATES } from "./agent-rows.ts";
@@ -36,7 +36,7 @@ export { createStore } from "./create-store.ts";
 export type { CreateStoreOptions } from "./create-store.ts";
 export type {
   StoreAdapter, AdapterReads, AdapterTransaction, StoredRow, JobValues, HistoryValues, JournalValues, FutureValues, EventValues, JobQuery,
-  JobPageQuery, EventRowQuery, ClaimQuery, AgentValues, AgentEventValues,
+  JobPageQuery, EventRowQuery, ClaimQuery, AgentValues, AgentEventValues, MemoryValues,
 } from "./store-adapter.ts";
 
 /** The conformance suites (of a store, of an adapter), and sample rows for an adapter's own tests. */

@@ -6,7 +6,7 @@
  * a prefix test — each adapter gives a {@link SqlDialect}; what only one engine has (`INDEXED BY`, `FOR UPDATE
  * SKIP LOCKED`, `unnest`) stays in its own queries file.
  */
-import type { AgentValues, FutureValues, JobPageQuery, JobQuery, JobValues } from "./store-adapter.ts";
+import type { AgentValues, FutureValues, JobPageQuery, JobQuery, JobValues, MemoryValues } from "./store-adapter.ts";
 
 /** The parts of SQL in which the engines differ, for the statements built here. */
 export interface SqlDialect {
@@ -62,6 +62,24 @@ export const AGENT_COLUMNS: { readonly [K in keyof AgentValues]-?: string } = {
 
 /** The statuses of the jobs an agentic loop counts as pending (the partial index `jobs_pending_role` holds exactly them). */
 export const PENDING_SQL = "status IN ('READY', 'WARMING_UP')";
+
+/** Shared-memory fields and their columns. */
+export const MEMORY_COLUMNS: { readonly [K in keyof MemoryValues]-?: string } = {
+  context: "context", key: "key", category: "category", value: "value", description: "description", createdAt: "created_at", updatedAt: "updated_at",
+};
+
+/** The shared-memory entries of `contexts` in `table`, ordered by context and key (byte-wise). */
+export function memorySelect(table: string, contexts: readonly string[], parameters: SqlParameters, dialect: SqlDialect): string {
+  return `SELECT ${selectList(MEMORY_COLUMNS)} FROM ${table} WHERE ${dialect.oneOf("context", contexts, parameters)} ` +
+    `ORDER BY ${dialect.bytewise("context")}, ${dialect.bytewise("key")}`;
+}
+
+/** Inserts a shared-memory entry into `table`, or replaces what a write may change (both engines say it alike). */
+export function memoryUpsert(table: string, values: MemoryValues, parameters: SqlParameters): string {
+  const { names, values: placeholders } = insertLists(MEMORY_COLUMNS, values, parameters);
+  return `INSERT INTO ${table} (${names}) VALUES (${placeholders}) ON CONFLICT (context, key) DO UPDATE SET ` +
+    "category = excluded.category, value = excluded.value, description = excluded.description, updated_at = excluded.updated_at";
+}
 
 /** What `lockJob` reads: the fields the rules need, none of the JSON ones. */
 export const LOCKED_JOB_FIELDS = ["id", "role", "status", "version", "historyLength", "wakeAt", "leaseOwner", "leaseEpoch", "leaseUntil"] as const;

@@ -100,6 +100,17 @@ export interface AgentEventValues {
   at: number;
 }
 
+/** A shared-memory entry as written (`value` as JSON text). */
+export interface MemoryValues {
+  context: string;
+  key: string;
+  category: string;
+  value: string;
+  description: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
 /** What {@link AdapterReads.readJobs} selects. */
 export interface JobQuery {
   statuses?: readonly JobStatus[];
@@ -187,6 +198,8 @@ export interface AdapterReads {
   countAgentEvents(roles?: readonly string[]): Promise<StoredRow[]>;
   /** `id`, `role`, `data`, `at` of `role`'s queued events, oldest (smallest `id`) first, at most `limit`. */
   readAgentEvents(role: string, limit: number): Promise<StoredRow[]>;
+  /** The shared-memory entries of `contexts` (never empty), ordered by context, then key (byte-wise). */
+  readMemory(contexts: readonly string[]): Promise<StoredRow[]>;
 }
 
 /**
@@ -243,6 +256,13 @@ export interface AdapterTransaction extends AdapterReads {
   deleteEventsBefore(before: number, limit: number): Promise<number>;
   /** Sets `leaseUntil` to `now` on every job whose lease `owner` holds live at `now`; returns how many. */
   expireLeasesOf(owner: string, now: number): Promise<number>;
+  /**
+   * Inserts a shared-memory entry, or — when its context and key exist — replaces its category, value,
+   * description and `updatedAt` (keeping `createdAt`).
+   */
+  upsertMemory(values: MemoryValues): Promise<void>;
+  /** Deletes a shared-memory entry; `true` when there was one. */
+  deleteMemory(context: string, key: string): Promise<boolean>;
   /**
    * Jobs a claim may take, locked for this transaction and skipping rows other transactions hold (PostgreSQL:
    * `FOR UPDATE SKIP LOCKED`), each with `id`, `status`, `wakeAt`, `createdAt` and the lease fields: up to

@@ -6,8 +6,8 @@
 import { FUTURE_KINDS, FUTURE_STATES, WAIT_DOORS } from "./durable-rows.ts";
 import type { Fence, FutureSettlement, JournalEntry, NewFuture, NewJobEvent } from "./durable-rows.ts";
 import { isJobStatus } from "./store-rules.ts";
-import { JOB_STATUSES } from "./store.ts";
-import type { HistoryRow, JobCommit, JobRow, VariableRow } from "./store.ts";
+import { JOB_STATUSES, MAX_MEMORY_CONTEXTS } from "./store.ts";
+import type { HistoryRow, JobCommit, JobRow, MemoryEntry, VariableRow } from "./store.ts";
 import type { AgentJobsRequest, AgentOutcome } from "./agent-rows.ts";
 
 /** Returns what was expected when `value` is wrong, else `undefined`. */
@@ -64,6 +64,45 @@ function describe(value: unknown): string {
 function check(call: string, field: string, expectation: Expectation, value: unknown): void {
   const expected = expectation(value);
   if (expected !== undefined) fail(call, field, expected, value);
+}
+
+/** A context as stored: a JSON array of non-empty strings, sorted, without duplicates. */
+const memoryContext: Expectation = (value) => {
+  const expected = "a context (a JSON array of distinct specifiers, sorted)";
+  if (typeof value !== "string") return expected;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return expected;
+  }
+  if (!Array.isArray(parsed) || !parsed.every((item, index) => typeof item === "string" && item !== "" && (index === 0 || parsed[index - 1] < item))) return expected;
+  return JSON.stringify(parsed) === value ? undefined : expected;
+};
+
+/** Checks the contexts of a memory read. */
+export function checkMemoryContexts(contexts: readonly string[]): void {
+  if (!Array.isArray(contexts)) fail("readMemory", "contexts", "an array", contexts);
+  if (contexts.length > MAX_MEMORY_CONTEXTS) fail("readMemory", "contexts", `at most ${MAX_MEMORY_CONTEXTS} contexts`, `${contexts.length}`);
+  contexts.forEach((context, index) => check("readMemory", `contexts[${index}]`, memoryContext, context));
+}
+
+/** Checks a shared-memory entry (`putMemory`); its value must be JSON. */
+export function checkMemoryEntry(entry: MemoryEntry): void {
+  if (typeof entry !== "object" || entry === null) throw new TypeError(`putMemory: expected a memory entry, got ${describe(entry)}`);
+  check("putMemory", "context", memoryContext, entry.context);
+  check("putMemory", "key", name, entry.key);
+  check("putMemory", "category", name, entry.category);
+  check("putMemory", "description", text, entry.description);
+  check("putMemory", "createdAt", count, entry.createdAt);
+  check("putMemory", "updatedAt", count, entry.updatedAt);
+  if (entry.value === undefined) fail("putMemory", "value", "a JSON value", entry.value);
+}
+
+/** Checks a memory deletion's context and key. */
+export function checkMemoryKey(context: string, key: string): void {
+  check("deleteMemory", "context", memoryContext, context);
+  check("deleteMemory", "key", name, key);
 }
 
 /** Checks a whole job row (`insertJob`). */

@@ -14,9 +14,11 @@ import { toCountQuery, toJobPageQuery } from "./job-browse.ts";
 import type { AdapterTransaction, StoreAdapter } from "./store-adapter.ts";
 import {
   checkClaim, checkCommit, checkCount, checkEvents, checkFenceShape, checkHistory, checkId, checkJobRow, checkJournalEntries, checkNewFutures,
-  checkRoles, checkSettlement, checkVariables, checkAgentJobsRequest, checkRole,
+  checkMemoryContexts, checkMemoryEntry, checkMemoryKey, checkRoles, checkSettlement, checkVariables, checkAgentJobsRequest, checkRole,
 } from "./store-checks.ts";
-import { decodeEvent, decodeFuture, decodeHistoryRow, decodeJob, decodeJournalEntry, decodeLease, decodeVariable, readInteger, readStrict, readText } from "./store-rows.ts";
+import {
+  decodeEvent, decodeFuture, decodeHistoryRow, decodeJob, decodeJournalEntry, decodeLease, decodeMemory, decodeVariable, readInteger, readStrict, readText,
+} from "./store-rows.ts";
 import { isJobStatus, toLease } from "./store-rules.ts";
 import {
   appendEventsIn, appendJournalIn, claimJobIn, claimRunnableIn, commitIn, createFuturesFenced, insertJobIn, releaseIn, renewIn, settleIn,
@@ -26,7 +28,7 @@ import type { AgentEventRow, AgentJobsRequest, AgentJobsResult, AgentRow } from 
 import { countOutcomeIn, createAgentJobsIn, decodeAgent, decodeAgentEvent, pushAgentEventIn, resetAgentIn } from "./agent-writes.ts";
 import type {
   ClaimFilter, EventFollow, EventFollower, EventQuery, FollowOptions, HistoryRow, JobBrowseQuery, JobCommit, JobCountQuery, JobFilter,
-  JobRow, JobStatus, NextClaim, Store, StoreCallOptions, VariableRow, WakeupOrigin,
+  JobRow, JobStatus, MemoryEntry, NextClaim, Store, StoreCallOptions, VariableRow, WakeupOrigin,
 } from "./store.ts";
 
 /** Marks a write that may make a job runnable or append events: a wake-up hint follows its commit. */
@@ -360,6 +362,29 @@ export class StoreCore implements Store {
     if (options.jobId !== undefined) checkId("followEvents", "jobId", options.jobId);
     if (this.#closing !== undefined) throw new Error(`store is closed (${this.storeName})`);
     return this.#outbox.follow(follower, options);
+  }
+
+  readMemory(contexts: readonly string[], options?: StoreCallOptions): Promise<MemoryEntry[]> {
+    return this.#call(options, async () => {
+      checkMemoryContexts(contexts);
+      if (contexts.length === 0) return [];
+      return (await this.#adapter.readMemory([...new Set(contexts)])).map(decodeMemory);
+    });
+  }
+
+  putMemory(entry: MemoryEntry, options?: StoreCallOptions): Promise<void> {
+    return this.#call(options, async () => {
+      checkMemoryEntry(entry);
+      const { context, key, category, value, description, createdAt, updatedAt } = entry;
+      await this.#write((transaction) => transaction.upsertMemory({ context, key, category, value: JSON.stringify(value), description, createdAt, updatedAt }), options);
+    });
+  }
+
+  deleteMemory(context: string, key: string, options?: StoreCallOptions): Promise<boolean> {
+    return this.#call(options, async () => {
+      checkMemoryKey(context, key);
+      return this.#write((transaction) => transaction.deleteMemory(context, key), options);
+    });
   }
 
   pushAgentEvent(role: string, blob: string, options?: StoreCallOptions): Promise<number> {

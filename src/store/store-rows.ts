@@ -14,7 +14,7 @@ import { FUTURE_KINDS, FUTURE_STATES } from "./durable-rows.ts";
 import type { FutureKind, FutureRow, FutureState, JobEventRow, JournalEntry } from "./durable-rows.ts";
 import type { StoredRow } from "./store-adapter.ts";
 import { isJobStatus, type StoredLease } from "./store-rules.ts";
-import type { HistoryRow, JobRow, JobStatus, JsonValue, VariableRow } from "./store.ts";
+import type { HistoryRow, JobRow, JobStatus, JsonValue, MemoryEntry, VariableRow } from "./store.ts";
 
 /** Reads one field; throws an `Error` saying what is wrong with it. */
 type Reader<T> = (value: unknown) => T;
@@ -256,6 +256,14 @@ export function futureStateOf(row: StoredRow): FutureState {
 /** The job of a stored future, read strictly. */
 export function futureJobIdOf(row: StoredRow): string | null {
   return readStrict(row, "jobId", orNull(readText), { jobId: futureJobOf(row), prefix: `futures[${JSON.stringify(String(row["key"]))}]` });
+}
+
+/** A stored shared-memory entry; unreadable fields throw when read (location `memory[<context>:<key>].<field>`). */
+export function decodeMemory(row: StoredRow): MemoryEntry {
+  const place = { jobId: "(shared memory)", prefix: `memory[${String(row["context"])}:${String(row["key"])}]` };
+  return decodeFields<MemoryEntry>(row, place, {
+    context: readText, key: readText, category: readText, value: readJson, description: readText, createdAt: readInteger, updatedAt: readInteger,
+  });
 }
 
 /** The kind and timeout of a stored future, read strictly (which door settles it depends on them). */

@@ -18,6 +18,7 @@ import { futureCases } from "./suite/futures.cases.ts";
 import { jobCases } from "./suite/jobs.cases.ts";
 import { journalCases } from "./suite/journal.cases.ts";
 import { leaseCases } from "./suite/leases.cases.ts";
+import { memoryCases } from "./suite/memory.cases.ts";
 import { sharedCases } from "./suite/shared.cases.ts";
 import { waitCases } from "./suite/waits.cases.ts";
 import type { DamageTarget, StoreSuiteOptions, SuiteContext } from "./suite/suite-context.ts";
@@ -72,6 +73,7 @@ export function runStoreSuite(options: StoreSuiteOptions): void {
     browseCases(context);
     damageCases(context);
     sharedCases(context);
+    memoryCases(context);
     agentCases(context);
   });
 }

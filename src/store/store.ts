@@ -85,6 +85,28 @@ export interface VariableRow {
   position: number;
 }
 
+/**
+ * One entry of shared memory (`statek.memory(…)`): a value kept under a key in a context, the durable knowledge
+ * jobs share (a user's preferences, an entity's facts). A context is a set of specifiers (`user:42`, `team:7`).
+ */
+export interface MemoryEntry {
+  /** The context's specifiers, sorted and without duplicates, as a JSON array: `["team:7","user:42"]`. */
+  context: string;
+  /** The name agent code knows it by (an identifier). */
+  key: string;
+  /** A registered category (`PREFERENCE`, `ENTITY`, `VOCABULARY`, …), upper case. */
+  category: string;
+  value: JsonValue;
+  /** What it means, for the model. */
+  description: string;
+  /** When the key was first written, and when last (epoch milliseconds). */
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Most contexts one {@link Store.readMemory} call may name. */
+export const MAX_MEMORY_CONTEXTS = 1024;
+
 /** One durable history record of a job (§8.1): model responses, tool calls, console output, messages, … */
 export interface HistoryRow {
   /** 0-based, dense, in append order. */
@@ -443,6 +465,15 @@ export interface Store {
    * alive until it is stopped (or the store closed). Returns the function that stops the calls.
    */
   subscribeWakeups(listener: (origin: WakeupOrigin) => void): () => void;
+  /**
+   * The shared-memory entries of `contexts` (each a context's JSON array of specifiers; at most
+   * {@link MAX_MEMORY_CONTEXTS}), ordered by context, then key.
+   */
+  readMemory(contexts: readonly string[], options?: StoreCallOptions): Promise<MemoryEntry[]>;
+  /** Writes a shared-memory entry: a new key, or a new value of one (its `createdAt` is kept). */
+  putMemory(entry: MemoryEntry, options?: StoreCallOptions): Promise<void>;
+  /** Deletes a shared-memory entry; `false` when there was none. */
+  deleteMemory(context: string, key: string, options?: StoreCallOptions): Promise<boolean>;
 
   // Agents that run themselves: queued events, loops, circuit breakers.
 

@@ -16,6 +16,8 @@ export interface StartJobOptions {
   params?: Readonly<Record<string, unknown>>;
   /** The child's opening user message. */
   message?: string;
+  /** The child's locale (`"pl-PL"`). @default the parent's */
+  locale?: string;
 }
 
 /** What `ctx.startJob` returns: a tool returns it, and agent code gets the child's handle. Never crosses as is. */

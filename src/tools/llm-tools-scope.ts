@@ -18,7 +18,7 @@
  */
 import { InvalidToolsScopeError } from "../errors/invalid-tools-scope-error.ts";
 import { matchesChatStyle, type ChatStyle } from "./chat-style.ts";
-import type { Tool } from "./tool.ts";
+import { isListed, type Tool } from "./tool.ts";
 import { TOOL_SCOPES, selectTools, type ToolScope } from "./tool-registry.ts";
 import { isIdentifier } from "./is-identifier.ts";
 
@@ -73,7 +73,7 @@ export function parseLlmToolsScope(text: string | null | undefined): LlmToolsSco
 export function selectScopedTools(tools: readonly Tool[], scope: LlmToolsScope | string | undefined, chatStyle?: ChatStyle): Tool[] {
   const parsed = typeof scope === "object" ? scope : parseLlmToolsScope(scope);
   if (parsed.category === undefined && parsed.add === undefined && parsed.remove === undefined) return [];
-  const visible = tools.filter((tool) => !tool.hidden);
+  const visible = tools.filter(isListed);
   const fail = (reason: string) => new InvalidToolsScopeError({ scope: parsed.source, reason });
   const resolve = (name: string) => {
     const found = visible.find((tool) => tool.name === name);

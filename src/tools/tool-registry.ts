@@ -6,7 +6,7 @@
  * `ALL`), by chat style (a tool's `target`), and always leave hidden tools out unless asked.
  */
 import { matchesChatStyle, type ChatStyle } from "./chat-style.ts";
-import { isTool, type Tool } from "./tool.ts";
+import { isListed, isTool, type Tool } from "./tool.ts";
 import { kindOf } from "./with-article.ts";
 
 /** Which tools a selection starts from: framework tools, application tools, or both. */
@@ -19,20 +19,20 @@ export const TOOL_SCOPES: readonly ToolScope[] = Object.freeze(["SYSTEM", "APPLI
 export interface SelectToolsOptions {
   /** Keep only tools meant for this chat style (untargeted tools always match). */
   chatStyle?: ChatStyle;
-  /** Keep hidden tools too (for the workspace, never for the model). @default false */
+  /** Keep unlisted tools too — hidden ones and `_` ones (for the workspace, never for the model). @default false */
   includeHidden?: boolean;
 }
 
 /**
  * The tools of `tools` in `scope` (default `ALL`), in their order, without duplicates removed: `SYSTEM`
- * keeps tools made with `system: true`, `APPLICATION` the others. Hidden tools are left out unless
- * `includeHidden`.
+ * keeps tools made with `system: true`, `APPLICATION` the others. Hidden tools and `_` tools are left out
+ * unless `includeHidden`.
  */
 export function selectTools(tools: readonly Tool[], scope: ToolScope = "ALL", options: SelectToolsOptions = {}): Tool[] {
   return tools.filter((tool) =>
     (scope === "ALL" || (scope === "SYSTEM") === tool.system) &&
     matchesChatStyle(tool.target, options.chatStyle) &&
-    (options.includeHidden || !tool.hidden));
+    (options.includeHidden || isListed(tool)));
 }
 
 /** What a {@link ToolRegistry} is built from. */

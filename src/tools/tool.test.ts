@@ -79,10 +79,12 @@ describe("tool() metadata", () => {
     assert.equal(tool({ name: "t", description: "d", system: false, run: () => 1 }).system, false);
   });
 
-  it("§10.3 hidden is explicit, and the default for _-prefixed names", () => {
+  it("§10.3 hidden is explicit; a _-prefixed name makes a tool internal (unlisted, callable), not hidden", () => {
     assert.equal(tool({ name: "t", description: "d", hidden: true, run: () => 1 }).hidden, true);
-    assert.equal(tool({ name: "_plumbing", description: "d", run: () => 1 }).hidden, true);
-    assert.equal(tool({ name: "_shown", description: "d", hidden: false, run: () => 1 }).hidden, false);
+    const plumbing = tool({ name: "_plumbing", description: "d", run: () => 1 });
+    assert.deepEqual([plumbing.hidden, plumbing.internal], [false, true]);
+    assert.deepEqual([tool({ name: "t", description: "d", run: () => 1 }).internal], [false]);
+    assert.equal(tool({ name: "_both", description: "d", hidden: true, run: () => 1 }).hidden, true);
   });
 
   it("keeps target as given (one style or a frozen list), readOnly, briefTypes and the parameter order", () => {

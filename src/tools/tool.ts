@@ -19,6 +19,11 @@ import type { ChildJobStart, StartJobOptions } from "./child-job.ts";
 
 export { isTool } from "./is-tool.ts";
 
+/** True for a tool the model may be told about: neither `hidden` nor `internal` (a name starting with `_`). */
+export function isListed(tool: Tool): boolean {
+  return !tool.hidden && !tool.internal;
+}
+
 /** The agent a job runs, as tools see it. */
 export interface ToolAgent {
   readonly role: string;
@@ -27,8 +32,11 @@ export interface ToolAgent {
 
 /** The framework context a tool's `run` receives as its second argument. */
 export interface ToolContext {
-  /** The job the call belongs to, with the metadata frozen into it at submit time. */
-  job: { id: string; role: string; metadata: Readonly<Record<string, unknown>> };
+  /**
+   * The job the call belongs to, with the metadata frozen into it at submit time, and its difficulty as it
+   * stands during this call (`L`, `M`, `H`; it picks the model and prompt sections of a job whose agent uses it).
+   */
+  job: { id: string; role: string; metadata: Readonly<Record<string, unknown>>; difficulty?: "L" | "M" | "H" };
   /** The agent the job runs. */
   agent: ToolAgent;
   /** Prints to the job's console, as `print` does in agent code (for a formal call: into its result). */
@@ -88,7 +96,8 @@ export interface ToolDefinition<Params extends ToolParams, Result> {
   system?: boolean;
   /**
    * Never shown to the model (prompts, provider payloads, `brief`), and refused to agent code unless the code
-   * is allowed hidden tools (warmup marked hidden). @default true for names starting with `_`, else false
+   * is allowed hidden tools (warmup marked hidden). A name starting with `_` is different: such a tool is never
+   * listed either, but agent code may call it (see {@link Tool.internal}). @default false
    */
   hidden?: boolean;
   /** The chat styles the tool is meant for; other styles do not offer it. @default every style */
@@ -145,6 +154,12 @@ export interface Tool<Params extends ToolParams = ToolParams, Result = unknown> 
   readonly run: (args: z.output<Params>, ctx: ToolContext) => Result | Promise<Result>;
   readonly system: boolean;
   readonly hidden: boolean;
+  /**
+   * The name starts with `_`: the tool is never listed (prompts, provider payloads, MCP), but agent code that
+   * knows its name may call it — plumbing the application's own warmup or documentation mentions. A `hidden`
+   * tool is refused to agent code as well.
+   */
+  readonly internal: boolean;
   readonly target: ChatStyle | readonly ChatStyle[] | undefined;
   readonly readOnly: boolean;
   readonly idempotent: boolean;
@@ -231,7 +246,8 @@ export function tool<Params extends ToolParams = z.ZodObject<{}>, Result = unkno
     returns,
     run: definition.run,
     system: definition.system ?? false,
-    hidden: definition.hidden ?? name.startsWith("_"),
+    hidden: definition.hidden ?? false,
+    internal: name.startsWith("_"),
     target,
     readOnly: definition.readOnly ?? false,
     idempotent: definition.idempotent ?? false,

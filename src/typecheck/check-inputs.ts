@@ -8,6 +8,7 @@
 import type { VariableRow } from "../store/store.ts";
 import { JobDeclarations, type JobScope } from "./job-declarations.ts";
 import { storedType, type StoredType } from "./stored-shape.ts";
+import { ANY } from "./type-shape.ts";
 import type { CellCheckInput } from "./type-check-result.ts";
 
 /** One cell to check, and the job it belongs to. */
@@ -20,11 +21,19 @@ export interface CellCheckJob {
   scope(): JobScope;
   /** The stored variables, in definition order. */
   readonly variables: readonly VariableRow[];
+  /**
+   * Names in scope that the workspace does not store (the job's shared memory), declared `any`: their values
+   * may change between the check and the read. A stored variable or a declaration of the same name wins.
+   */
+  readonly shared?: readonly string[];
   /** The TypeScript source of the cells that ran before, earliest first. */
   readonly cells: readonly string[];
   /** The cell to check. */
   readonly cell: string;
 }
+
+/** The type of a shared-memory name. */
+const SHARED: StoredType = Object.freeze({ holds: "value", shape: ANY });
 
 /** Declarations kept per owner (one per allowed-tools set and exposed-classes version); the oldest go first. */
 const MAX_SCOPES_PER_OWNER = 16;
@@ -41,6 +50,10 @@ export class CheckInputs {
     // A variable named like a tool or a context value takes its place in the workspace (and in the declarations).
     if (shadowed.length) declarations = new JobDeclarations(job.scope(), new Set(shadowed.map((row) => row.name)));
     const variables = job.variables.map((row) => ({ name: row.name, type: this.#typeOf(row, declarations) }));
+    const stored = new Set(variables.map((variable) => variable.name));
+    for (const name of new Set(job.shared ?? [])) {
+      if (!stored.has(name) && !declarations.names.has(name)) variables.push({ name, type: SHARED });
+    }
     return { declarations: declarations.text, cells: job.cells, variables, cell: job.cell };
   }
 

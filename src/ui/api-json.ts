@@ -56,6 +56,7 @@ export function detailsJson(details: JobDetails, actions: UiActions): Record<str
       }
     }),
     variables: details.variables,
+    memory: details.memory,
     exitValue: details.exitValue,
     journal: details.journal,
     waits: details.waits.map(futureJson),

@@ -2,13 +2,14 @@
  * @module
  * Everything the job page and `GET /api/jobs/:id` show about one job, read from the store: the row, its parent
  * and children, the history, the variables (decoded on the host and shown as the model sees values), the
- * current cell's journal, the futures it waits for, and its pending approvals.
+ * shared memory it is bound to, the current cell's journal, the futures it waits for, and its pending approvals.
  */
 import { llmRepr } from "../tools/llm-repr.ts";
 import { formatError } from "../tools/call-tool.ts";
 import type { FutureRow, HistoryRow, JobRow, Journal, Store } from "../store/store.ts";
 import { decodeVariables, loadReferences } from "../workspace/decode-variables.ts";
 import type { PendingApproval, UiActions } from "./ui-actions.ts";
+import { memoryBindingOfRows, readJobMemory, type JobMemoryView } from "../jobs/memory/job-memory-view.ts";
 
 /** Children shown on a job's page (the list page filters by parent for all of them). */
 export const CHILDREN_SHOWN = 50;
@@ -39,6 +40,8 @@ export interface JobDetails {
   waits: FutureRow[];
   /** Pending approvals. */
   approvals: PendingApproval[];
+  /** The shared memory the job is bound to and what it reads now (`null`: bound to none), or why it cannot be shown. */
+  memory: JobMemoryView | { error: string } | null;
 }
 
 /** Reads job `id` in full; `null` when there is no such job. */
@@ -57,9 +60,18 @@ export async function loadJobDetails(store: Store, actions: UiActions, id: strin
   const exitText = safeRead(() => job.exitStatus);
   const exitValue = exitText ? (await previewVariables([{ name: "exit", blob: exitText, position: 0 }]))[0]! : null;
   return {
-    job, parent, children, history, variables: await previewVariables(variableRows), journal, waits, approvals,
+    job, parent, children, history, variables: await previewVariables(variableRows), journal, waits, approvals, memory: await jobMemory(store, id, history),
     exitValue: exitValue === null ? null : exitValue.error ? `cannot be shown: ${exitValue.error}` : exitValue.preview,
   };
+}
+
+async function jobMemory(store: Store, id: string, history: HistoryRow[]): Promise<JobDetails["memory"]> {
+  try {
+    const binding = memoryBindingOfRows(id, history);
+    return binding ? await readJobMemory(store, binding) : null;
+  } catch (error) {
+    return { error: formatError(error) };
+  }
 }
 
 function safeRead<T>(read: () => T): T | undefined {

@@ -7,6 +7,7 @@
  * cell's own and are not journaled.
  */
 import type { ToolCallRecord } from "../tools/call-tool.ts";
+import { decodeJobChanges, type JobChange } from "../tools/job-request.ts";
 import type { CrossingEffects } from "./cell-journal.ts";
 import type { EffectLedger } from "./cell-host.ts";
 import { ConsoleBuffer, type ConsoleStream } from "./console-buffer.ts";
@@ -26,6 +27,10 @@ export class CellEffects implements EffectLedger {
   console: ConsoleBuffer;
   toolCalls: ToolCallRecord[] = [];
   errorHandlers: RegisteredErrorHandler[] = [];
+  /** Changes framework tools asked of the job (difficulty, tools made, messages, exit). */
+  jobChanges: JobChange[] = [];
+  /** Hears each job change as it is pushed or replayed (the workspace applies tools made and exits). */
+  onJobChange: ((change: JobChange) => void) | undefined;
   current: number | undefined;
   #bySeq = new Map<number, CrossingEffects>();
 
@@ -39,6 +44,7 @@ export class CellEffects implements EffectLedger {
     this.console = new ConsoleBuffer(this.#maxConsoleCharacters);
     this.toolCalls = [];
     this.errorHandlers = [];
+    this.jobChanges = [];
     this.current = undefined;
     this.#bySeq = new Map();
   }
@@ -71,10 +77,18 @@ export class CellEffects implements EffectLedger {
     if (effects) (effects.errorHandlers ??= []).push(handler);
   }
 
+  /** A change a framework tool asked of the job, made by crossing `seq`. */
+  pushJobChange(change: JobChange, seq: number | undefined = this.current): void {
+    this.jobChanges.push(change);
+    const effects = this.#of(seq);
+    if (effects) (effects.job ??= []).push(change);
+    this.onJobChange?.(change);
+  }
+
   take(seq: number): CrossingEffects | undefined {
     const effects = this.#bySeq.get(seq);
     this.#bySeq.delete(seq);
-    return effects && (effects.console || effects.toolCalls || effects.errorHandlers) ? effects : undefined;
+    return effects && (effects.console || effects.toolCalls || effects.errorHandlers || effects.job) ? effects : undefined;
   }
 
   apply(effects: readonly CrossingEffects[]): void {
@@ -83,6 +97,10 @@ export class CellEffects implements EffectLedger {
       // Records come from this job's own journal, written by this code: their shape is the one written.
       for (const record of fx.toolCalls ?? []) this.toolCalls.push(record as ToolCallRecord);
       for (const handler of fx.errorHandlers ?? []) this.errorHandlers.push(handler);
+      for (const change of decodeJobChanges(fx.job)) {
+        this.jobChanges.push(change);
+        this.onJobChange?.(change);
+      }
     }
   }
 }

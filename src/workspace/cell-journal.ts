@@ -23,6 +23,8 @@ export interface CrossingEffects {
   console?: Array<{ stream: string; text: string }>;
   toolCalls?: unknown[];
   errorHandlers?: Array<{ name: string; context: string }>;
+  /** Changes a framework tool asked of the job (`tools/job-request.ts`), decoded again when applied. */
+  job?: unknown[];
 }
 
 /** One journal item. */
@@ -167,6 +169,7 @@ function encodeEffects(fx: CrossingEffects): Json {
   if (fx.console) out.console = fx.console.map((entry) => ({ stream: entry.stream, text: entry.text }));
   if (fx.toolCalls) out.toolCalls = JSON.parse(JSON.stringify(fx.toolCalls)) as Json[];
   if (fx.errorHandlers) out.errorHandlers = fx.errorHandlers.map((handler) => ({ name: handler.name, context: handler.context }));
+  if (fx.job) out.job = JSON.parse(JSON.stringify(fx.job)) as Json[];
   return out;
 }
 
@@ -221,6 +224,10 @@ function decodeEffects(value: unknown, fail: (why: string) => never): CrossingEf
       return fail("fx.errorHandlers");
     }
     out.errorHandlers = fx.errorHandlers as CrossingEffects["errorHandlers"];
+  }
+  if (fx.job !== undefined) {
+    if (!Array.isArray(fx.job)) return fail("fx.job");
+    out.job = fx.job;
   }
   return out;
 }

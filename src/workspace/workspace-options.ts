@@ -8,6 +8,7 @@ import type { VariableRow } from "../store/store.ts";
 import type { ToolCallRecord } from "../tools/call-tool.ts";
 import type { ChildJobStarter } from "../tools/child-job.ts";
 import type { Tool, ToolAgent } from "../tools/tool.ts";
+import type { JobChange } from "../tools/job-request.ts";
 import type { CellStart, FutureWaits, TimerSource } from "./cell-host.ts";
 import type { JournalItem } from "./cell-journal.ts";
 import type { ConsoleEntry } from "./console-buffer.ts";
@@ -21,8 +22,8 @@ import type { ExposedClasses } from "./membrane/host-references.ts";
 export interface WorkspaceOptions {
   executor: Executor;
   limits?: Partial<WorkspaceLimits>;
-  /** The job; its metadata reaches tools as `ctx.job.metadata`. */
-  job: { id: string; role: string; metadata?: Readonly<Record<string, unknown>> };
+  /** The job; its metadata reaches tools as `ctx.job.metadata`, its difficulty as `ctx.job.difficulty`. */
+  job: { id: string; role: string; metadata?: Readonly<Record<string, unknown>>; difficulty?: "L" | "M" | "H" };
   /** The agent, for `ctx.agent`. @default `{ role: job.role, metadata: job.metadata }` */
   agent?: ToolAgent;
   /** The job's tools, hidden ones included; all are in scope by name, the permitted ones may be called. */
@@ -51,6 +52,11 @@ export interface WorkspaceOptions {
   futures?: FutureWaits;
   /** What `ctx.startJob` does (the job runner's): without it, tools cannot start child jobs here. */
   startJob?: ChildJobStarter;
+  /**
+   * The job's shared memory: its names are in scope (read-only, shadowed by any variable, context value or tool of
+   * the same name) and their values are read when used, each read a journaled crossing.
+   */
+  memory?: WorkspaceMemory;
   signal?: AbortSignal;
   /**
    * `full` encodes every variable after every cell, the reference the incremental collect (only what the cell
@@ -59,6 +65,14 @@ export interface WorkspaceOptions {
   collect?: "incremental" | "full";
 }
 
+
+/** Shared memory as a workspace reads it. */
+export interface WorkspaceMemory {
+  /** The names in scope now, with their categories. */
+  names(): ReadonlyArray<readonly [name: string, category: string]>;
+  /** The value of a name, or `undefined` when memory no longer has it. */
+  value(name: string): { value: unknown } | undefined;
+}
 
 /** Options of {@link Workspace.runCell}. */
 export interface WorkspaceCellOptions {
@@ -95,6 +109,8 @@ export interface WorkspaceReport {
   deleted: string[];
   /** Error handlers the tools called registered, in order (tools/error-handler.ts). */
   errorHandlers: RegisteredErrorHandler[];
+  /** Changes framework tools asked of the job, in order (`tools/job-request.ts`): the step applies them. */
+  jobChanges?: JobChange[];
   /** How many variables the end of the cell encoded (the others kept their stored text), when it ran. */
   encodedVariables?: number;
   /** The cell stopped where it waits only for durable futures; its variables were not collected. */

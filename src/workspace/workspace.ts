@@ -19,6 +19,9 @@ import type { ConsoleEntry, ConsoleStream } from "./console-buffer.ts";
 import { CellEffects, type RegisteredErrorHandler } from "./cell-effects.ts";
 import { valueReply } from "./guest/guest-protocol.ts";
 import { durableFuture } from "../tools/durable-future.ts";
+import { isPromise } from "node:util/types";
+import { isJobRequest, type JobChange } from "../tools/job-request.ts";
+import { boundTool, MAX_CREATED_TOOLS } from "../tools/created-tool.ts";
 import type { ApprovalDecision } from "../tools/approval.ts";
 import { CellHost } from "./cell-host.ts";
 import type { JournalItem } from "./cell-journal.ts";
@@ -85,12 +88,19 @@ export class Workspace {
   #release: NodeJS.Timeout | undefined;
   /** The last restore left references it could not resolve: a cold open would try (and report) them again. */
   #unresolved = false;
+  /** A tool was made (`createTool`): the next cell gets a new VM, which has it in scope. */
+  #rebuild = false;
+  #createdTools = 0;
+  /** The job's difficulty: as opened, then as framework tools raised it. */
+  #difficulty: "L" | "M" | "H" | undefined;
   readonly #variables: VariableReader;
 
   private constructor(options: WorkspaceOptions, variables: readonly VariableRow[]) {
     this.#options = options;
     this.#limits = resolveLimits(options.limits);
     this.#effects = new CellEffects(this.#limits.maxConsoleCharacters);
+    this.#effects.onJobChange = (change) => this.#applyJobChange(change);
+    this.#difficulty = options.job.difficulty;
     this.#access = new ToolAccess({ tools: options.tools, allowed: options.allowedTools, allowHidden: options.allowHidden });
     this.#references = new HostReferences({
       bindings: options.bindings,
@@ -141,6 +151,7 @@ export class Workspace {
       random: options.random ?? Math.random,
       ...(options.monotonic ? { monotonic: options.monotonic } : {}),
       policyOf: (value) => this.#references.policyOf(value),
+      sharedValue: (name) => options.memory?.value(name),
     });
     this.#host = new CellHost(this.#broker.channel, {
       timers: options.timers,
@@ -206,8 +217,9 @@ export class Workspace {
   #toolContext(seq: number | undefined, printed?: string[]): ToolContext {
     const { id, role, metadata = {} } = this.#options.job;
     let children = 0;
+    const difficulty = this.#difficulty;
     return {
-      job: { id, role, metadata },
+      job: { id, role, metadata, ...(difficulty ? { difficulty } : {}) },
       agent: this.#options.agent ?? { role, metadata },
       print: (...values: unknown[]) => {
         if (printed) printed.push(formatPrinted(values));
@@ -226,10 +238,44 @@ export class Workspace {
     };
   }
 
-  // Tool access was checked by the broker (code) or callFormal (formal) before this runs.
+  // Tool access was checked by the broker (code) or callFormal (formal) before this runs. A framework tool's
+  // changes to the job are kept with the call's crossing; agent code gets the result alone.
   #callTool(
     tool: Tool, args: readonly unknown[] | Record<string, unknown>, origin: "code" | "formal", callId?: string,
     seq = this.#effects.current, approved?: ApprovalDecision & { args: string },
+  ): unknown {
+    const value = this.#runTool(tool, args, origin, callId, seq, approved);
+    const unwrap = (result: unknown) => {
+      if (!isJobRequest(result)) return result;
+      for (const change of result.changes) this.#effects.pushJobChange(change, seq);
+      return result.result;
+    };
+    return isPromise(value) ? value.then(unwrap) : unwrap(value);
+  }
+
+  /** What a framework tool asked of the job that the workspace itself carries out: tools made, the job's end. */
+  #applyJobChange(change: JobChange): void {
+    if (change.type === "difficulty") {
+      const order = ["L", "M", "H"];
+      if (this.#difficulty === undefined || order.indexOf(change.level) > order.indexOf(this.#difficulty)) this.#difficulty = change.level;
+    } else if (change.type === "exit") {
+      this.#exited = true;
+      this.#exit = change.status;
+    } else if (change.type === "tool") {
+      const { spec } = change;
+      const base = this.#access.named(spec.base);
+      if (!base || this.#access.named(spec.name) || this.#createdTools >= MAX_CREATED_TOOLS) return;
+      const made = boundTool(spec, base);
+      this.#access.add(made, base);
+      this.#references.addTool(made);
+      this.#createdTools++;
+      this.#rebuild = true;
+    }
+  }
+
+  #runTool(
+    tool: Tool, args: readonly unknown[] | Record<string, unknown>, origin: "code" | "formal", callId: string | undefined,
+    seq: number | undefined, approved: (ApprovalDecision & { args: string }) | undefined,
   ): unknown {
     const printed = origin === "formal" ? [] : undefined;
     return callTool(tool, args, {
@@ -294,7 +340,8 @@ export class Workspace {
     this.#access.cellAllowsHidden = options.allowHiddenTools === true;
     this.#trace = options.trace;
     try {
-      if (this.#vm && (!this.#vm.usable || this.#vm.contended)) this.#discardVm();
+      if (this.#vm && (!this.#vm.usable || this.#vm.contended || this.#rebuild)) this.#discardVm();
+      this.#rebuild = false;
       const vm = this.#vm ?? (await this.#startVm());
       this.#begin();
       const compiled = compileCell(code, this.#limits);
@@ -355,10 +402,13 @@ export class Workspace {
   }
 
   async #runScript(vm: Vm, script: string): Promise<CellOutcome> {
-    const before = this.#pendingSetup;
+    const setup = this.#pendingSetup;
     this.#pendingSetup = [];
-    this.#broker.restoring = before.length > 0;
-    if (before.length) this.#unresolved = false;
+    this.#broker.restoring = setup.length > 0;
+    if (setup.length) this.#unresolved = false;
+    // Shared memory may have changed since the last cell (another job wrote): its names are given again.
+    const memory = this.#options.memory;
+    const before = memory ? [...setup, { entry: "share", args: [JSON.stringify(memory.names())] }] : setup;
     try {
       return await vm.runCell(script, {
         timeLimitMs: this.#limits.cellTimeMs,
@@ -389,10 +439,14 @@ export class Workspace {
     return this.#access.named(name);
   }
 
-  /** Runs a formal tool call from the model through the same checks as calls from code. */
-  async callFormal(name: string, args: Record<string, unknown>, callId: string, options: { trace?: Context } = {}): Promise<WorkspaceReport> {
+  /**
+   * Runs a formal tool call from the model through the same checks as calls from code; `allowHiddenTools` for a
+   * call of warmup code marked hidden (`// statek: as tool`).
+   */
+  async callFormal(name: string, args: Record<string, unknown>, callId: string, options: { trace?: Context; allowHiddenTools?: boolean } = {}): Promise<WorkspaceReport> {
     this.#enter();
     this.#trace = options.trace;
+    this.#access.cellAllowsHidden = options.allowHiddenTools === true;
     try {
       this.#begin();
       const tool = this.#access.named(name);
@@ -407,8 +461,14 @@ export class Workspace {
         }
       }
       // No agent code ran, so no variable changed.
-      return { console: this.#effects.console.finish(), toolCalls: this.#effects.toolCalls, crossings: [], put: [], deleted: [], errorHandlers: this.#effects.errorHandlers };
+      const report: WorkspaceReport = {
+        console: this.#effects.console.finish(), toolCalls: this.#effects.toolCalls, crossings: [], put: [], deleted: [], errorHandlers: this.#effects.errorHandlers,
+      };
+      if (this.#effects.jobChanges.length) report.jobChanges = this.#effects.jobChanges;
+      if (this.#exited) report.exitStatus = this.#exitText();
+      return report;
     } finally {
+      this.#access.cellAllowsHidden = false;
       this.#busy = false;
     }
   }
@@ -438,6 +498,7 @@ export class Workspace {
       deleted: changes.deleted,
       errorHandlers: this.#effects.errorHandlers,
     };
+    if (this.#effects.jobChanges.length) report.jobChanges = this.#effects.jobChanges;
     if (error !== undefined) report.error = error;
     if (outcome.limit) report.limit = outcome.limit;
     if (changes.encoded !== undefined) report.encodedVariables = changes.encoded;
@@ -453,6 +514,17 @@ export class Workspace {
     const why = outcome.limit === "time" ? "the cell was stopped inside a built-in the engine could not interrupt, so its sandbox thread was stopped; " : "";
     this.#effects.pushConsole("notice", `${why}the variables this cell changed were not saved: the workspace continues from the variables saved before it`);
     return { put: [], deleted: [] };
+  }
+
+  /** An exit status as the store keeps it (a framework tool's, replayed from a journal). */
+  encodeExit(status: unknown): string {
+    const saved = this.#exit;
+    this.#exit = status;
+    try {
+      return this.#exitText();
+    } finally {
+      this.#exit = saved;
+    }
   }
 
   #exitText(): string {

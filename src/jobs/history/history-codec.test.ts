@@ -39,6 +39,8 @@ const SAMPLES: { [K in HistoryKind]: HistoryRecordData[K] } = {
   "operator-action": { action: "resolve-future", by: "alice", target: "payment:7", note: "paid by phone", via: "web UI" },
   approval: { requestId: "job-1:0:3:approval", tool: "pay", args: "{ amount: 120 }", approved: false, note: "too much", by: "alice", decidedAt: 1_700_000_000_000 },
   "child-ended": { childId: "c-1", role: "researcher", status: "FAILED", reason: "harness: too many turns" },
+  difficulty: { level: "H", from: "M" },
+  reminder: { text: "Report the outcome before you finish." },
   "type-check": {
     part: "cell", outcome: "refused", more: 1, durationMs: 12.5,
     errors: [{ line: 3, column: 20, code: 2345, message: "Argument of type 'string' is not assignable to parameter of type 'Date'." }],

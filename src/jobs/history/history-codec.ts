@@ -17,7 +17,7 @@ import { HISTORY_SCHEMAS } from "./history-schemas.ts";
 
 /** The version each record kind is written with. */
 export const HISTORY_VERSIONS: { readonly [K in HistoryKind]: number } = {
-  submitted: 2,
+  submitted: 3,
   "user-message": 1,
   "model-response": 1,
   "model-attempt": 1,
@@ -32,13 +32,16 @@ export const HISTORY_VERSIONS: { readonly [K in HistoryKind]: number } = {
   "operator-action": 1,
   approval: 1,
   "child-ended": 1,
+  difficulty: 1,
+  reminder: 1,
   "type-check": 1,
 };
 
 /** Upgrades from version `n` to `n + 1` of a kind's data (`v` already removed). */
 const UPGRADES: { readonly [K in HistoryKind]?: Readonly<Record<number, (data: Record<string, unknown>) => Record<string, unknown>>> } = {
   // 2 added the optional `trace` (the submitter's trace context): a version-1 record simply has none.
-  submitted: { 1: (data) => data },
+  // 3 added the warmup blocks' formal calls and metadata, and the job's memory binding: absent before.
+  submitted: { 1: (data) => data, 2: (data) => data },
 };
 
 /** Each kind's records, keyed by kind. */
@@ -65,6 +68,8 @@ const BUILDERS: { readonly [K in HistoryKind]: Builder<K> } = {
   "operator-action": builder("operator-action"),
   approval: builder("approval"),
   "child-ended": builder("child-ended"),
+  difficulty: builder("difficulty"),
+  reminder: builder("reminder"),
   "type-check": builder("type-check"),
 };
 

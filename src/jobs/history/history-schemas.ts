@@ -9,7 +9,7 @@ import type { ToolCallRecord } from "../../tools/call-tool.ts";
 import type { JsonValue } from "../../store/store.ts";
 import type {
   ApprovalRecord,
-  ChildEndedRecord,
+  ChildEndedRecord, DifficultyRecord, ReminderRecord,
   ConsoleRecord, DialogRecord, ErrorHandlerRecord, HistoryKind, HistoryRecordData, ModelAttemptRecord, ModelResponseRecord, PostProcessedRecord,
   JournaledReply, OperatorActionRecord, RecordedProviderOptions, RecordedToolCall, RecordedUsage, StatusRecord, SubmittedRecord, TypeCheckRecord, UserMessageRecord,
   VariablesRecord, WarmupRecord,
@@ -38,8 +38,14 @@ const toolCall: z.ZodType<RecordedToolCall> = z.looseObject({
 const submitted: z.ZodType<SubmittedRecord> = z.looseObject({
   vars: z.array(z.looseObject({ name: z.string(), type: z.string() })),
   params: jsonObject,
-  warmup: z.array(z.looseObject({ code: z.string(), hidden: z.boolean().optional() })).optional(),
+  warmup: z.array(z.looseObject({
+    code: z.string(),
+    hidden: z.boolean().optional(),
+    toolCalls: z.array(z.looseObject({ id: z.string(), name: z.string(), args: z.array(json) })).optional(),
+    metadata: jsonObject.optional(),
+  })).optional(),
   trace: z.looseObject({ traceparent: z.string(), tracestate: z.string().optional() }).optional(),
+  memory: z.looseObject({ specifiers: z.array(z.string()), access: z.enum(["read", "write"]) }).optional(),
 });
 
 const userMessage: z.ZodType<UserMessageRecord> = z.looseObject({ text: z.string(), inbox: count.optional() });
@@ -63,6 +69,7 @@ const modelResponse: z.ZodType<ModelResponseRecord> = z.looseObject({
   model: z.string(),
   finishReason: z.string().optional(),
   rawFinishReason: z.string().optional(),
+  difficulty: z.enum(["L", "M", "H"]).optional(),
   parts: replyParts.optional(),
   unseen: z.array(count).optional(),
 });
@@ -119,7 +126,7 @@ const status: z.ZodType<StatusRecord> = z.looseObject({
   exitStatus: z.string().optional(),
 });
 
-const warmup: z.ZodType<WarmupRecord> = z.looseObject({ block: count, code: z.string(), hidden: z.boolean() });
+const warmup: z.ZodType<WarmupRecord> = z.looseObject({ block: count, code: z.string(), hidden: z.boolean(), toolCalls: z.array(toolCall).optional() });
 
 const dialog: z.ZodType<DialogRecord> = z.looseObject({ body: z.string(), media: z.string().optional(), error: z.string().optional() });
 
@@ -167,6 +174,10 @@ const childEnded: z.ZodType<ChildEndedRecord> = z.looseObject({
   reason: z.string().optional(),
 });
 
+const difficulty: z.ZodType<DifficultyRecord> = z.looseObject({ level: z.enum(["L", "M", "H"]), from: z.enum(["L", "M", "H"]).optional() });
+
+const reminder: z.ZodType<ReminderRecord> = z.looseObject({ text: z.string() });
+
 const typeCheck: z.ZodType<TypeCheckRecord> = z.looseObject({
   part: z.string(),
   outcome: z.enum(["refused", "warned", "unchecked"]),
@@ -193,5 +204,7 @@ export const HISTORY_SCHEMAS: { readonly [K in HistoryKind]: z.ZodType<HistoryRe
   "operator-action": operatorAction,
   approval,
   "child-ended": childEnded,
+  difficulty,
+  reminder,
   "type-check": typeCheck,
 };

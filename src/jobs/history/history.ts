@@ -9,13 +9,18 @@ import type { JsonValue } from "../../store/store.ts";
 export interface SubmittedRecord {
   vars: Array<{ name: string; type: string }>;
   params: Record<string, JsonValue>;
-  /** The job's warmup blocks (its own, then its agent's), fixed at submit time. */
-  warmup?: Array<{ code: string; hidden?: boolean }>;
+  /**
+   * The job's warmup blocks (its own, then its agent's), fixed at submit time: code, and the formal tool calls
+   * (`// statek: as tool`, ids `STATEK-001`, …) and metadata (`// statek: key = value`) of each. Since version 3.
+   */
+  warmup?: Array<{ code: string; hidden?: boolean; toolCalls?: Array<{ id: string; name: string; args: JsonValue[] }>; metadata?: Record<string, JsonValue> }>;
   /**
    * The trace context current when the job was submitted (W3C `traceparent`/`tracestate`), when the application
    * traces: the job's steps open their spans under it, in whichever process runs them. Since version 2.
    */
   trace?: { traceparent: string; tracestate?: string };
+  /** The shared memory the job reads (and, with `write`, writes): its context's specifiers. Since version 3. */
+  memory?: { specifiers: string[]; access: "read" | "write" };
 }
 
 /** A message from the user. */
@@ -86,6 +91,8 @@ export interface ModelResponseRecord {
   finishReason?: string;
   /** The provider's own finish reason (`max_tokens`, `refusal`), when it differs from `finishReason`. */
   rawFinishReason?: string;
+  /** The job's difficulty this turn ran at (`L`, `M`, `H`), when the agent's model or prompt depends on it. */
+  difficulty?: "L" | "M" | "H";
   /**
    * The reply's parts in the order the provider sent them, kept when a text part carried provider metadata
    * (OpenAI Responses message items, Gemini thought signatures) and the reply was not rewritten: a replay to
@@ -131,6 +138,8 @@ export interface WarmupRecord {
   block: number;
   code: string;
   hidden: boolean;
+  /** The block's formal tool calls (`// statek: as tool`), named as the model sees them; their records follow. */
+  toolCalls?: RecordedToolCall[];
 }
 
 /** A user-facing message of a dialog style, as sent to the agent's `onMessage`. */
@@ -252,6 +261,18 @@ export interface ChildEndedRecord {
   reason?: string;
 }
 
+/** The job's difficulty rose: `panic()`, or an example of a harder level was shown. */
+export interface DifficultyRecord {
+  level: "L" | "M" | "H";
+  /** The level before. */
+  from?: "L" | "M" | "H";
+}
+
+/** A dialog reminder fired: a reply that would have ended the turn got this text instead (shown to the model). */
+export interface ReminderRecord {
+  text: string;
+}
+
 /** One type error of a checked cell (`TypeCheckRecord`), at the cell's own line and column (1-based). */
 export interface RecordedTypeError {
   line: number;
@@ -295,6 +316,8 @@ export interface HistoryRecordData {
   "operator-action": OperatorActionRecord;
   approval: ApprovalRecord;
   "child-ended": ChildEndedRecord;
+  difficulty: DifficultyRecord;
+  reminder: ReminderRecord;
   "type-check": TypeCheckRecord;
 }
 

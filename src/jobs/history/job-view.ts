@@ -8,6 +8,8 @@ import { decodeValue, decodeVariables } from "../../workspace/decode-variables.t
 import type { HostReferences } from "../../workspace/membrane/host-references.ts";
 import type { HistoryRecord } from "./history.ts";
 import { decodeHistoryForView } from "./history-codec.ts";
+import { jobDifficulty, type Difficulty } from "../../agents/difficulty.ts";
+import type { MemoryAccess, MemoryItem } from "../../agents/memory.ts";
 import { errorMessage } from "../../errors/error-text.ts";
 
 /** Accumulated model usage of a job. */
@@ -46,6 +48,16 @@ export interface JobView {
   /** Number of model turns taken. */
   turns: number;
   params: Record<string, JsonValue>;
+  /**
+   * The job's difficulty (`L` < `M` < `H`): its `DEFAULT_DIFFICULTY` (else `M`), raised by `panic()` and by harder
+   * examples shown. It picks the model of a `MODEL` mapping and the prompt sections shown.
+   */
+  difficulty: Difficulty;
+  /**
+   * The shared memory the job is bound to (`submitJob({ memory })`): its context, its access, and the entries it
+   * reads now (merged over its context and the broader ones); absent for a job bound to none.
+   */
+  memory?: { specifiers: string[]; access: MemoryAccess; entries: MemoryItem[] };
   createdAt: Date;
   updatedAt: Date;
 }
@@ -92,9 +104,21 @@ export function toJobView(row: JobRow, variables: VariableRow[], history: Histor
     exitStatus: decodeValue(row.exitStatus, references),
     turns: row.turns,
     params: row.params,
+    difficulty: difficultyOf(row),
     createdAt: new Date(row.createdAt),
     updatedAt: new Date(row.updatedAt),
   };
+}
+
+/** The job's difficulty; a state that cannot be read (a corrupt row) reads as its starting level. */
+function difficultyOf(row: JobRow): Difficulty {
+  let state: Record<string, JsonValue> = {};
+  try {
+    state = row.state;
+  } catch {
+    // The view still shows the rest of the job.
+  }
+  return jobDifficulty(state, row.metadata);
 }
 
 /** Builds a list entry from a stored row. */

@@ -11,7 +11,9 @@ import type { SubmittedRecord } from "../history/history.ts";
 import { encodeHistoryRow } from "../history/history-codec.ts";
 import { jobMetadata, type JobMetadata, type JobSettings } from "../../agents/job-settings.ts";
 import { encodeInitialVariables, toJsonParams, type SubmitScope } from "./submit-values.ts";
-import { parseWarmup, type WarmupSource } from "../../agents/warmup-blocks.ts";
+import { numberWarmupCalls, parseWarmup, type WarmupSource } from "../../agents/warmup-blocks.ts";
+import { parseLocale } from "../../agents/locale.ts";
+import { memorySpecifiers, type MemoryAccess, type MemoryBinding } from "../../agents/memory.ts";
 
 /** What a new job is made of (the options of `submitJob`). */
 export interface NewJobOptions extends JobSettings {
@@ -21,8 +23,27 @@ export interface NewJobOptions extends JobSettings {
   warmup?: WarmupSource;
   allowedTools?: readonly string[];
   metadata?: JobMetadata;
+  /** The job's locale (`"pl-PL"`): kept as its `LOCALE` setting. */
+  locale?: string;
+  /** The shared memory the job is bound to: its context's specifiers. */
+  memory?: readonly string[];
+  /** What the job may do with it. @default "read" */
+  memoryAccess?: MemoryAccess;
   /** Variables encoded already (an agent event, encoded when it was pushed), after those of `vars`. */
   encodedVars?: ReadonlyArray<{ name: string; blob: string; type: string }>;
+}
+
+/** The job's memory binding from its options; a `TypeError` names a bad one. */
+function memoryBindingOf(options: NewJobOptions, call: string): MemoryBinding | undefined {
+  const { memory, memoryAccess } = options;
+  if (memoryAccess !== undefined && memoryAccess !== "read" && memoryAccess !== "write") {
+    throw new TypeError(`${call}: memoryAccess must be "read" or "write", got ${JSON.stringify(memoryAccess)}`);
+  }
+  if (memory === undefined) {
+    if (memoryAccess !== undefined) throw new TypeError(`${call}: memoryAccess needs memory (the specifiers of the job's context, such as ["user:42"])`);
+    return undefined;
+  }
+  return { specifiers: memorySpecifiers(memory, call), access: memoryAccess ?? "read" };
 }
 
 export type { NewJobRows };
@@ -34,6 +55,13 @@ export type { NewJobRows };
 export function newJobRows(agent: Agent, options: NewJobOptions, scope: SubmitScope, identity: { id: string; parentId: string | null; call: string; now?: number; trace?: TraceCarrier }): NewJobRows {
   const { call } = identity;
   const metadata = jobMetadata(agent, options, call);
+  if (options.locale !== undefined) {
+    try {
+      metadata.LOCALE = parseLocale(options.locale).tag;
+    } catch (error) {
+      throw new TypeError(`${call}: ${(error as Error).message}`);
+    }
+  }
   const { rows, types } = encodeInitialVariables(options.vars ?? {}, scope, call);
   for (const encoded of options.encodedVars ?? []) {
     rows.push({ name: encoded.name, blob: encoded.blob, position: rows.length });
@@ -63,9 +91,11 @@ export function newJobRows(agent: Agent, options: NewJobOptions, scope: SubmitSc
     wakeAt: null,
     cell: 0,
   };
-  const warmup = [...parseWarmup(options.warmup, `${call}: warmup`), ...agent.warmup];
+  const warmup = numberWarmupCalls([...parseWarmup(options.warmup, `${call}: warmup`), ...agent.warmup]);
+  const memory = memoryBindingOf(options, call);
   const submitted: SubmittedRecord = {
-    vars: types, params, ...(warmup.length ? { warmup: warmup.map((block) => ({ ...block })) } : {}), ...(identity.trace ? { trace: identity.trace } : {}),
+    ...(memory ? { memory } : {}),
+    vars: types, params, ...(warmup.length ? { warmup: warmup.map(({ toolCalls, ...block }) => ({ ...block, ...(toolCalls ? { toolCalls: toolCalls.map((entry) => ({ id: entry.id!, name: entry.name, args: entry.args })) } : {}) })) } : {}), ...(identity.trace ? { trace: identity.trace } : {}),
   };
   const history = [encodeHistoryRow(0, "submitted", now, submitted)];
   if (options.message !== undefined) history.push(encodeHistoryRow(1, "user-message", now, { text: String(options.message) }));

@@ -39,9 +39,13 @@ export async function pushUserMessage(store: Store, sessions: JobSessions, signa
     const inbox = typeof row.state.messagesPushed === "number" ? row.state.messagesPushed : 0;
     append("user-message", { text: message, inbox });
     // The event tells workers of other processes that the job may be runnable (a DONE dialog job restarts).
+    // The wait for this message, when the job has opened it already, is settled in the same commit: a pusher that
+    // stops (or loses its database) after the commit must not leave a suspended job waiting for a message it has.
+    const key = messageKey(id, inbox);
     const commit: JobCommit = {
       id, expectedVersion: row.version, appendHistory: history, job: { state: { ...row.state, messagesPushed: inbox + 1 } },
       events: [{ kind: "message-pushed", data: { inbox } }],
+      settleFutures: [{ key, settlement: { state: "resolved", value: message, door: "message" } }],
     };
     if (row.status === "DONE") {
       append("status", { status: "STARTED", reason: MESSAGE_RESTART_REASON });
@@ -55,10 +59,9 @@ export async function pushUserMessage(store: Store, sessions: JobSessions, signa
       if (error instanceof JobConflictError && attempt < ATTEMPTS) continue;
       throw error;
     }
-    // Then the waiting cell's future (a cell that waits later finds it settled; a lost settlement is made up for
-    // from the history, see job-futures.ts). A cell of this process that waits for it now hears it at once.
-    const key = messageKey(id, inbox);
-    await withStoreRetries(() => store.settleFuture(key, { state: "resolved", value: message, door: "message" }));
+    // A wait opened later finds the message in the job's history (job-futures.ts); a step that opened it while
+    // this commit raced its own is woken by its rebase (rebase-commit.ts). A cell of this process that waits for
+    // it now hears it at once.
     signals.emit(key, { value: message });
     signals.wake(id);
     // Keep a warm session current, so the next step need not re-read the history.

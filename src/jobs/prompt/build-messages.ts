@@ -41,6 +41,8 @@ export interface BuildMessagesOptions {
    * the provider that produced them; others cannot read them. @default replay all
    */
   provider?: string;
+  /** Appended to each of the user's messages as ` (hint)`: the language hint of a job with a locale. */
+  hint?: string;
 }
 
 type AssistantPart = Extract<ModelMessage, { role: "assistant" }>["content"][number];
@@ -88,7 +90,8 @@ export class MessageBuilder {
 
   /** Whether this builder renders as `options` asks (the same style, provider and console box). */
   renders(options: BuildMessagesOptions): boolean {
-    return (options.style ?? MARKDOWN_STYLE) === this.#style && options.provider === this.#options.provider && options.xmlBox === this.#options.xmlBox;
+    return (options.style ?? MARKDOWN_STYLE) === this.#style && options.provider === this.#options.provider && options.xmlBox === this.#options.xmlBox &&
+      options.hint === this.#options.hint;
   }
 
   /** The conversation for a request after `history`, which continues what this builder has read. Never empty. */
@@ -115,6 +118,9 @@ export class MessageBuilder {
     const style = this.#style;
     switch (record.kind) {
       case "user-message":
+        this.#say(this.#options.hint ? `${record.data.text} (${this.#options.hint})` : record.data.text, record.seq);
+        break;
+      case "reminder":
         this.#say(record.data.text, record.seq);
         break;
       case "post-processed": {
@@ -127,10 +133,12 @@ export class MessageBuilder {
         this.#flushOutside();
         this.#window = { warmup: record.data, hidden: record.data.hidden, lines: [], results: [], queued: [] };
         if (record.data.hidden) break;
-        if (style.name === "DIRECT") {
-          this.#assistant([{ type: "tool-call", toolCallId: warmupCallId(record.data), toolName: TS_CLI, input: { code: record.data.code } }]);
-        } else {
-          this.#assistant([{ type: "text", text: style.formatCode(record.data.code) }]);
+        {
+          const parts: AssistantPart[] = [];
+          if (record.data.code && style.name === "DIRECT") parts.push({ type: "tool-call", toolCallId: warmupCallId(record.data), toolName: TS_CLI, input: { code: record.data.code } });
+          else if (record.data.code || !record.data.toolCalls?.length) parts.push({ type: "text", text: style.formatCode(record.data.code) });
+          for (const call of record.data.toolCalls ?? []) parts.push(toolCallPart(call, false));
+          this.#assistant(parts);
         }
         break;
       case "model-response": {
@@ -196,27 +204,30 @@ export class MessageBuilder {
     const user = (text: string) => messages.push(userMessage(text));
     const consoleText = (lines: readonly string[]) => xmlBox(style.formatConsole(lines), box);
     const { response, warmup, lines, results, queued } = window;
-    if (!window.hidden && warmup && style.name === "DIRECT") {
-      const value = consoleText(lines.length ? lines : [NO_OUTPUT]);
-      messages.push(sealed({ role: "tool", content: [{ type: "tool-result", toolCallId: warmupCallId(warmup), toolName: TS_CLI, output: { type: "text", value } }] }));
-    } else if (!window.hidden && warmup) {
-      user(consoleText(lines.length ? lines : [NO_OUTPUT]));
-    } else if (response) {
-      if (response.toolCalls.length) {
-        const byId = new Map(results.map((record) => [record.callId, record]));
-        messages.push(sealed({
-          role: "tool",
-          content: response.toolCalls.map((call) => {
-            const record = byId.get(call.id);
-            // A failed call's own prints come first, so the model sees what it did before it failed.
-            const printed = record?.error !== undefined && record.result ? `${record.result}\n` : "";
-            let value = record ? (record.error !== undefined ? printed + record.error : record.result ?? "") : NOT_RUN;
-            if (record && call.name === TS_CLI) value = xmlBox(value || NO_OUTPUT, box);
-            const output = record?.error !== undefined ? { type: "error-text" as const, value } : { type: "text" as const, value };
-            return { type: "tool-result" as const, toolCallId: call.id, toolName: call.name, output };
-          }),
-        }));
+    const toolResults = (calls: readonly RecordedToolCall[]) => {
+      const byId = new Map(results.map((record) => [record.callId, record]));
+      return calls.map((call) => {
+        const record = byId.get(call.id);
+        // A failed call's own prints come first, so the model sees what it did before it failed.
+        const printed = record?.error !== undefined && record.result ? `${record.result}\n` : "";
+        let value = record ? (record.error !== undefined ? printed + record.error : record.result ?? "") : NOT_RUN;
+        if (record && call.name === TS_CLI) value = xmlBox(value || NO_OUTPUT, box);
+        const output = record?.error !== undefined ? { type: "error-text" as const, value } : { type: "text" as const, value };
+        return { type: "tool-result" as const, toolCallId: call.id, toolName: call.name, output };
+      });
+    };
+    if (!window.hidden && warmup) {
+      // A warmup block: its formal calls' results, then (as a ts_cli result in DIRECT) the output of its code.
+      const content: Extract<ModelMessage, { role: "tool" }>["content"] = [];
+      if (warmup.code && style.name === "DIRECT") {
+        const value = consoleText(lines.length ? lines : [NO_OUTPUT]);
+        content.push({ type: "tool-result", toolCallId: warmupCallId(warmup), toolName: TS_CLI, output: { type: "text", value } });
       }
+      content.push(...toolResults(warmup.toolCalls ?? []));
+      if (content.length) messages.push(sealed({ role: "tool", content }));
+      if (style.name !== "DIRECT" && (lines.length || !warmup.toolCalls?.length)) user(consoleText(lines.length ? lines : [NO_OUTPUT]));
+    } else if (response) {
+      if (response.toolCalls.length) messages.push(sealed({ role: "tool", content: toolResults(response.toolCalls) }));
       if (lines.length) user(consoleText(lines));
       else if (response.toolCalls.length === 0 && response.code !== null) user(consoleText([NO_OUTPUT]));
     }

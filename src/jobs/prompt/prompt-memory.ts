@@ -28,6 +28,7 @@ interface RenderedSystem {
   params: string;
   /** Declarations name a registered enum's members, so a registration made since may change them. */
   enums: number;
+  sharedMemory: string | undefined;
   text: string;
 }
 
@@ -69,11 +70,11 @@ export class PromptMemory {
     const enums = enumRegistrations();
     const last = this.#system;
     if (last && last.template === template && last.sharedVars === context.sharedVars && last.params === params && last.enums === enums &&
-      sameItems(last.tools, context.tools)) {
+      last.sharedMemory === context.sharedMemory && sameItems(last.tools, context.tools)) {
       return last.text;
     }
     const text = renderPrompt(template, context);
-    this.#system = { template, tools: context.tools, sharedVars: context.sharedVars, params, enums, text };
+    this.#system = { template, tools: context.tools, sharedVars: context.sharedVars, params, enums, sharedMemory: context.sharedMemory, text };
     return text;
   }
 

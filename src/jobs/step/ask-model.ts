@@ -32,6 +32,14 @@ import { recordedUsage } from "../history/recorded-reply.ts";
 import type { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { addUsage } from "./usage-totals.ts";
+import { checkTemperature, type ModelCallSettings } from "../../models/model-call-settings.ts";
+import { parseModelString } from "../../models/model-string.ts";
+import { jobDifficulty, modelFor as modelForDifficulty, parseModelChoice, type Difficulty } from "../../agents/difficulty.ts";
+import { hasDifficultySections, promptForDifficulty } from "../../agents/prompt-sections.ts";
+import { languageHint, languageRule, parseLocale } from "../../agents/locale.ts";
+import { settingIsOn } from "../../agents/job-settings.ts";
+import { jobTools } from "../../agents/job-tools.ts";
+import type { JobMemory } from "../memory/job-memory.ts";
 import type { ReplyJournal } from "./journaled-reply.ts";
 import { MESSAGE_RESTART_REASON, restartedState } from "./job-state.ts";
 
@@ -41,18 +49,22 @@ import { MESSAGE_RESTART_REASON, restartedState } from "./job-state.ts";
  */
 export async function askModel(
   env: StepEnvironment, agent: Agent, row: JobRow, history: readonly HistoryRecord[], changes: StepChanges,
-  memory: PromptMemory = new PromptMemory(), replies?: ReplyJournal,
+  memory: PromptMemory = new PromptMemory(), replies?: ReplyJournal, shared?: JobMemory,
 ): Promise<void> {
   const style = chatStyleRules(chatStyleOf(row.metadata));
-  let model: LanguageModel | undefined;
+  // The job's difficulty picks the model of a MODEL mapping and the prompt sections shown.
+  const level = jobDifficulty({ ...row.state, ...changes.job.state }, row.metadata);
+  let chosen: ChosenModel | undefined;
   try {
-    model = await modelFor(env, agent, row);
+    chosen = await modelFor(env, agent, row, level);
   } catch (error) {
     return changes.fail(`cannot use the job's MODEL: ${formatError(error)}`);
   }
-  if (!model) {
+  if (!chosen) {
     return changes.fail(`agent '${agent.role}' has no model: pass one as new Agent({ model }) or set metadata MODEL (e.g. "openai/gpt-5-mini")`);
   }
+  const { model, settings } = chosen;
+  const locale = typeof row.metadata.LOCALE === "string" ? parseLocale(row.metadata.LOCALE) : undefined;
   const first = history.find((record) => record.kind === "submitted");
   const submitted = first?.kind === "submitted" ? first.data : undefined;
   // The prompt lists the agent's own visible tools meant for the job's chat style; the provider payload
@@ -63,26 +75,32 @@ export async function askModel(
   } catch (error) {
     return changes.fail(`formal tools: ${formatError(error)}`, error);
   }
-  const system = memory.system(agent.systemPrompt, {
-    tools: selectTools(agent.registry.own, "ALL", { chatStyle: style.name }),
-    sharedVars: submitted?.vars ?? [],
+  const rendered = memory.system(promptForDifficulty(agent.systemPrompt, level), {
+    // The agent's own tools, then the ones the job made (createTool).
+    tools: selectTools([...agent.registry.own, ...jobTools(agent.registry, { ...row.state, ...changes.job.state }).created], "ALL", { chatStyle: style.name }),
+    // The job's initial variables, then the shared-memory names it reads, with their categories.
+    sharedVars: shared ? [...(submitted?.vars ?? []), ...shared.names().map(([name, category]) => ({ name, type: `${category}, shared memory` }))] : submitted?.vars ?? [],
+    ...(shared ? { sharedMemory: sharedMemoryNote(shared) } : {}),
     // The isolation the prompt describes comes from the executor in use, whatever the job's parameters say.
     params: { ...row.params, workspace_isolation: isolationNotice(env.executor) },
   });
+  const system = locale && settingIsOn(row.metadata.AUTO_LANG_RULE) ? `${rendered}\n\n${languageRule(locale)}` : rendered;
+  const hint = locale && settingIsOn(row.metadata.AUTO_LANG_HINT) ? languageHint(locale) : undefined;
   const box = typeof row.metadata.XML_BOX_CONSOLE === "string" && row.metadata.XML_BOX_CONSOLE ? row.metadata.XML_BOX_CONSOLE : env.xmlBoxConsole;
-  const messages = memory.messages(history, { style, provider: model.provider, ...(box ? { xmlBox: box } : {}) });
+  const messages = memory.messages(history, { style, provider: model.provider, ...(box ? { xmlBox: box } : {}), ...(hint ? { hint } : {}) });
   const turn = row.turns + 1;
   const modelName = `${model.provider}/${model.modelId}`;
   // What the attempt in flight has produced so far, for the record of an attempt that fails.
   let progress: AttemptProgress = { text: "", usage: undefined, started: 0 };
   const messagesSeen = history.filter((record) => record.kind === "user-message").length;
+  const turnInfo = difficultyMatters(agent, row) ? { difficulty: level } : {};
   // The reply an earlier attempt at this step received and journaled: this turn is paid already.
   const journaled = replies?.find(turn);
   if (journaled) {
     changes.clearJournal = true;
     // Messages pushed since that request are marked unseen by the reply (the prompt shows them after it).
     const unseen = history.filter((record) => record.kind === "user-message").slice(journaled.messagesSeen).map((record) => record.seq);
-    await commitReply(env, agent, row, history, changes, style, journaled.reply, memory, unseen);
+    await commitReply(env, agent, row, history, changes, style, journaled.reply, memory, unseen, turnInfo);
     // A dialog turn the reply ended has a message to answer: the job goes on, as a pushed message restarts it.
     if (unseen.length && style.dialog && changes.status === "DONE") {
       changes.setStatus("STARTED", MESSAGE_RESTART_REASON);
@@ -97,7 +115,7 @@ export async function askModel(
         const current: AttemptProgress = { text: "", usage: undefined, started: performance.now() };
         progress = current;
         const traced = startModelSpan(env.trace, model, attempt);
-        return generateReply(model, { system, messages, tools, abortSignal: signal, jobId: row.id }, {
+        return generateReply(model, { system, messages, tools, abortSignal: signal, jobId: row.id, ...(Object.keys(settings).length ? { settings } : {}) }, {
           onTextDelta: (delta) => {
             current.text += delta;
             env.emit?.({ kind: "model-text", jobId: row.id, role: row.role, turn, attempt, delta });
@@ -137,7 +155,7 @@ export async function askModel(
     await replies.record(turn, reply, messagesSeen);
     changes.clearJournal = true;
   }
-  await commitReply(env, agent, row, history, changes, style, reply, memory);
+  await commitReply(env, agent, row, history, changes, style, reply, memory, [], turnInfo);
 }
 
 /** What one attempt produced before it ended. */
@@ -182,10 +200,40 @@ function attemptSpending(env: StepEnvironment, modelName: string, progress: Atte
   return { reported, cost: price && counts ? costOf(counts, price) : undefined, priced: price !== undefined };
 }
 
-/** The agent's model, else the one the job's `MODEL` names; `undefined` when there is neither. */
-async function modelFor(env: StepEnvironment, agent: Agent, row: JobRow): Promise<LanguageModel | undefined> {
-  if (agent.model) return agent.model;
-  const name = row.metadata.MODEL;
-  if (typeof name !== "string" || name.trim() === "") return undefined;
-  return env.models.registry.resolve(name);
+/** What the default prompt's `{shared_memory}` says of a job's shared memory and its tools. */
+function sharedMemoryNote(shared: JobMemory): string {
+  const names = "\nNames marked shared memory are read-only in your code; listMemory(category?) prints them with their descriptions.";
+  if (shared.access !== "write") return names;
+  return `${names} remember(category, key, value, description) stores or changes one for later jobs too (categories: ${shared.categories.join(", ")}).`;
+}
+
+/** The model of a turn and the options of its call. */
+interface ChosenModel {
+  model: LanguageModel;
+  settings: ModelCallSettings;
+}
+
+/**
+ * The agent's model, else the one the job's `MODEL` names for `level` (a mapping names one per level; `PROVIDER`
+ * completes a string that names no provider); `undefined` when there is neither. The options of the call: the
+ * job's `TEMPERATURE`, under the model string's own options.
+ */
+async function modelFor(env: StepEnvironment, agent: Agent, row: JobRow, level: Difficulty): Promise<ChosenModel | undefined> {
+  const temperature = row.metadata.TEMPERATURE;
+  const base: ModelCallSettings = temperature === undefined || temperature === null ? {} : { temperature: checkTemperature(temperature) };
+  if (agent.model) return { model: agent.model, settings: base };
+  const setting = row.metadata.MODEL;
+  if (typeof setting !== "string" || setting.trim() === "") return undefined;
+  const name = modelForDifficulty(parseModelChoice(setting), level);
+  const provider = typeof row.metadata.PROVIDER === "string" && row.metadata.PROVIDER.trim() ? row.metadata.PROVIDER : undefined;
+  const { options } = parseModelString(name, provider);
+  const model = await env.models.registry.resolve(name, provider ? { defaultProvider: provider } : {});
+  return { model, settings: { ...base, ...options } };
+}
+
+/** Whether the job's difficulty changes anything, so its turns record the level they ran at. */
+function difficultyMatters(agent: Agent, row: JobRow): boolean {
+  const model = row.metadata.MODEL;
+  return (!agent.model && typeof model === "string" && parseModelChoice(model).kind === "mapping") ||
+    row.metadata.DEFAULT_DIFFICULTY !== undefined || row.state.difficulty !== undefined || hasDifficultySections(agent.systemPrompt);
 }

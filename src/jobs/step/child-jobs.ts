@@ -36,16 +36,20 @@ function scopeOf(env: StepEnvironment, agent: Agent) {
   return { bindings, tools: agent.registry.all, exposed: env.exposed };
 }
 
-const START_OPTIONS = new Set(["vars", "params", "message"]);
+const START_OPTIONS = new Set(["vars", "params", "message", "locale"]);
 
-/** What `ctx.startJob` does in job `parentId`'s workspace: checks and prepares the child (nothing is written yet). */
-export function childStarter(env: StepEnvironment, parentId: string): ChildJobStarter {
+/**
+ * What `ctx.startJob` does in job `parentId`'s workspace: checks and prepares the child (nothing is written yet).
+ * The child inherits what `inherited` holds (the parent's locale) unless the call says otherwise.
+ */
+export function childStarter(env: StepEnvironment, parentId: string, inherited: { locale?: string } = {}): ChildJobStarter {
   return (agentOrRole, options, key): ChildJobStart => {
     const call = "ctx.startJob";
     let agent: Agent;
     if (agentOrRole instanceof Agent) {
       env.register?.(agentOrRole);
-      agent = agentOrRole;
+      // The agent as this process runs it (its definition files applied), when it is registered.
+      agent = env.register ? env.agentFor(agentOrRole.role) : agentOrRole;
     } else if (typeof agentOrRole === "string" && agentOrRole.trim()) {
       agent = env.agentFor(agentOrRole);
     } else {
@@ -54,10 +58,11 @@ export function childStarter(env: StepEnvironment, parentId: string): ChildJobSt
     const given: StartJobOptions = options ?? {};
     if (typeof given !== "object" || given === null) throw new TypeError(`${call}: options must be an object such as { vars, params, message }`);
     const unknown = Object.keys(given).filter((name) => !START_OPTIONS.has(name));
-    if (unknown.length) throw new TypeError(`${call}: unknown option ${unknown.map((name) => JSON.stringify(name)).join(", ")} (expected vars, params, message)`);
+    if (unknown.length) throw new TypeError(`${call}: unknown option ${unknown.map((name) => JSON.stringify(name)).join(", ")} (expected vars, params, message, locale)`);
     if (given.message !== undefined && typeof given.message !== "string") throw new TypeError(`${call}: message must be a string`);
     const id = childJobId(key);
-    const rows = newJobRows(agent, given, scopeOf(env, agent), { id, parentId, call });
+    const locale = given.locale ?? inherited.locale;
+    const rows = newJobRows(agent, { ...given, ...(locale === undefined ? {} : { locale }) }, scopeOf(env, agent), { id, parentId, call });
     const spec = { params: rows.job.params, metadata: rows.job.metadata, state: rows.job.state, variables: rows.variables, history: rows.history };
     return Object.freeze({
       kind: "statek.child" as const, key: id, role: agent.role, spec,

@@ -25,6 +25,22 @@ import { replyDisposition } from "./reply-disposition.ts";
 import type { StepChanges } from "./step-changes.ts";
 import type { StepEnvironment } from "./step-environment.ts";
 import { addUsage } from "./usage-totals.ts";
+import { dueReminder } from "../../agents/reminders.ts";
+
+/**
+ * The reminder due at the end of this turn: none if one fired since the user last wrote; else the first whose
+ * `minDialogLength` the dialog has reached (the user's messages and the agent's, this reply's included).
+ */
+function dueReminderIn(reminders: Agent["reminders"], history: readonly HistoryRecord[], changes: StepChanges): { text: string } | undefined {
+  if (!reminders.length) return undefined;
+  // `history` ends where the step asked the model; this reply's records came after.
+  const asked = history.at(-1)?.seq ?? -1;
+  const records = [...history, ...changes.records.filter((record) => record.seq > asked)];
+  const lastUser = records.findLastIndex((record) => record.kind === "user-message");
+  if (records.slice(lastUser + 1).some((record) => record.kind === "reminder")) return undefined;
+  const length = records.filter((record) => record.kind === "user-message" || record.kind === "dialog").length;
+  return dueReminder(reminders, length);
+}
 
 /**
  * Post-processes, records and (in dialog styles) delivers one model reply. `unseen`: the user messages (their
@@ -32,7 +48,7 @@ import { addUsage } from "./usage-totals.ts";
  */
 export async function commitReply(
   env: StepEnvironment, agent: Agent, row: JobRow, history: readonly HistoryRecord[], changes: StepChanges,
-  style: ChatStyleRules, reply: ModelReply, memory: PromptMemory, unseen: readonly number[] = [],
+  style: ChatStyleRules, reply: ModelReply, memory: PromptMemory, unseen: readonly number[] = [], turnInfo: { difficulty?: ModelResponseRecord["difficulty"] } = {},
 ): Promise<void> {
   const turn = row.turns + 1;
   const job = { id: row.id, role: row.role };
@@ -75,6 +91,7 @@ export async function commitReply(
       reasoning: recordedReasoning(reply),
       ...priced,
       model: reply.modelName,
+      ...(turnInfo.difficulty ? { difficulty: turnInfo.difficulty } : {}),
       finishReason,
       ...(reply.rawFinishReason === undefined ? {} : { rawFinishReason: reply.rawFinishReason }),
       ...(parts ? { parts } : {}),
@@ -86,7 +103,12 @@ export async function commitReply(
     changes.job.pendingSeq = disposition.endsTurn ? null : seq;
     // Sent after the commit; a message that then fails to reach the user reopens the turn (dialog-delivery.ts).
     if (disposition.deliver) recordDialog(parsed.dialog, changes);
-    if (disposition.endsTurn && !processing.activated) changes.setStatus("DONE");
+    if (disposition.endsTurn && !processing.activated) {
+      // A reminder that is due keeps the turn open: the model reads it and replies again.
+      const reminder = dueReminderIn(agent.reminders, history, changes);
+      if (reminder) changes.append("reminder", { text: reminder.text });
+      else changes.setStatus("DONE");
+    }
   }
   const limits = effectiveLimits(agent.harness, env.harness);
   const exceeded = checkUsage(limits, changes.job.usage, reply.modelName, price !== undefined);

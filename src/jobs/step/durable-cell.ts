@@ -25,6 +25,7 @@ import type { HistoryRecord } from "../history/history.ts";
 import type { StepChanges } from "./step-changes.ts";
 import { retried, withStoreRetries } from "../../store/store-retries.ts";
 import type { StepTransaction } from "./step-transaction.ts";
+import type { JobMemory } from "../memory/job-memory.ts";
 import { admitCell } from "./typed-cell.ts";
 
 /** What a durable cell needs from its step. */
@@ -35,6 +36,8 @@ export interface DurableCellContext {
   changes: StepChanges;
   /** The job's history as the step read it (the inbox's messages are in it). */
   history: readonly HistoryRecord[];
+  /** The job's shared memory, when it is bound to one. */
+  memory?: JobMemory | undefined;
 }
 
 /** The journal items of the job's current cell number, by part (`undefined`: the response's own cell). */
@@ -123,6 +126,7 @@ export async function runDurableCell(
     return { report: admission.refused, futures };
   }
   tx.journalFor(row.cell, journalLength(journal));
+  if (context.memory) pinMemoryNames(context.memory, row.id, tx, part, journal);
   const traced = startCellSpan(context.env.trace, { number: row.cell, part });
   let failure: unknown;
   try {
@@ -144,7 +148,39 @@ export async function runDurableCell(
   } finally {
     endSpan(traced.span, failure);
     futures.close();
+    context.memory?.unpinNames();
   }
+}
+
+/**
+ * Fixes the shared-memory names in scope for the cell of `part`: on its first run, the names memory has now,
+ * journaled (in part `memory:<part>`, ahead of the cell's own crossings) so that a replay after a suspension or a
+ * crash gets the same names, never the ones memory has by then.
+ */
+function pinMemoryNames(memory: JobMemory, jobId: string, tx: StepTransaction, part: string, journal: ReadonlyMap<string, JournalItem[]>): void {
+  const namesPart = `memory:${part}`;
+  const recorded = journal.get(namesPart)?.find((item) => item.t === "done");
+  if (recorded?.t === "done") {
+    memory.pinNames(decodeMemoryNames(jobId, recorded.r));
+    return;
+  }
+  const names = memory.names().map(([name, category]) => [name, category] as const);
+  tx.appendPart([{ t: "done", seq: 0, r: JSON.stringify(names) }], namesPart);
+  memory.pinNames(names);
+}
+
+/** The names a journal item recorded: `[[name, category], …]`, checked. */
+function decodeMemoryNames(jobId: string, text: string): Array<readonly [string, string]> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (cause) {
+    throw new CorruptRecordError({ jobId, location: "journal (shared-memory names)", cause });
+  }
+  if (!Array.isArray(parsed) || !parsed.every((pair) => Array.isArray(pair) && pair.length === 2 && pair.every((part) => typeof part === "string"))) {
+    throw new CorruptRecordError({ jobId, location: "journal (shared-memory names)", cause: new TypeError("expected [[name, category], …]") });
+  }
+  return parsed.map((pair: string[]) => [pair[0]!, pair[1]!] as const);
 }
 
 /**

@@ -25,6 +25,9 @@ import type { JournalItem } from "../../workspace/cell-journal.ts";
 import { runFormalCall } from "./durable-formal.ts";
 import type { StepTransaction } from "./step-transaction.ts";
 import { childStarter } from "./child-jobs.ts";
+import type { JobMemory } from "../memory/job-memory.ts";
+import { jobAllowedTools, jobTools } from "../../agents/job-tools.ts";
+import { jobDifficulty } from "../../agents/difficulty.ts";
 
 /** What executing a response did, for the step and the harness. */
 export interface Execution {
@@ -43,9 +46,9 @@ export async function executeResponse(
 ): Promise<Execution> {
   const held = replyDisposition(response, chatStyleRules(chatStyleOf(row.metadata))).held;
   if (held) return holdReply(response, held, changes);
-  session.workspace ??= await openWorkspace(env, agent, row);
+  session.workspace ??= await openWorkspace(env, agent, row, { memory: session.memory });
   const workspace = session.workspace;
-  const context: DurableCellContext = { env, row, tx, changes, history: session.history };
+  const context: DurableCellContext = { env, row, tx, changes, history: session.history, memory: session.memory };
   // What an earlier attempt at this response did (a crash, a suspension): replayed, never done again.
   const journal = await readJournalOnce();
   let exceptions = 0;
@@ -65,7 +68,10 @@ export async function executeResponse(
       if (outcome.exitStatus !== undefined) return finished(context, { exitStatus: outcome.exitStatus, exceptions });
       continue;
     }
-    if (await runFormalCall(context, workspace, call, journal)) exceptions++;
+    const formal = await runFormalCall(context, workspace, call, journal);
+    if (formal.failed) exceptions++;
+    // A framework tool (`answer`) ended the job: the calls after it are not made.
+    if (formal.exitStatus !== undefined) return finished(context, { exitStatus: formal.exitStatus, exceptions });
   }
   // A reply of only formal tool calls has no cell (nor has a DIRECT reply: its code runs through ts_cli); any
   // other reply runs, so an empty one reads as such.
@@ -102,29 +108,33 @@ function holdReply(response: ModelResponseRecord, held: HeldReply, changes: Step
  * Opens the job's workspace with its variables restored. `allowHidden` lets its code call hidden tools (warmup
  * code marked hidden); such a workspace must not be kept for model-written code.
  */
-export async function openWorkspace(env: StepEnvironment, agent: Agent, row: JobRow, options: { allowHidden?: boolean } = {}): Promise<Workspace> {
+export async function openWorkspace(
+  env: StepEnvironment, agent: Agent, row: JobRow, options: { allowHidden?: boolean; memory?: JobMemory | undefined } = {},
+): Promise<Workspace> {
   const bindings = new Map(env.bindings);
   for (const [name, value] of Object.entries(agent.context)) bindings.set(name, value);
   // A store that is busy is waited out; if it stays busy the step rejects and the job stays as it was.
   const variables = await retried(env, () => env.store.getVariables(row.id));
+  const tools = jobTools(agent.registry, row.state);
   try {
     return await Workspace.open(
       {
         executor: env.executor,
         limits: env.limits,
-        job: { id: row.id, role: row.role, metadata: row.metadata },
+        job: { id: row.id, role: row.role, metadata: row.metadata, difficulty: jobDifficulty(row.state, row.metadata) },
         agent,
         // Every tool of the agent's registry, hidden ones too: the broker refuses hidden and not-allowed ones
         // to agent code with `NameError: tool 'x' is not exposed to this job`.
-        tools: agent.registry.all,
-        ...allowedToolsOf(agent, row),
+        tools: options.memory ? [...tools.all, ...options.memory.tools()] : tools.all,
+        ...allowedOf(jobAllowedTools(agent.allowedTools, row.state, tools.created)),
         ...(options.allowHidden ? { allowHidden: true } : {}),
         globals: agent.context,
         bindings,
         exposed: env.exposed,
         // `ctx.startJob` in this job's tools: a child job of this one.
-        startJob: childStarter(env, row.id),
+        startJob: childStarter(env, row.id, typeof row.metadata.LOCALE === "string" ? { locale: row.metadata.LOCALE } : {}),
         ...(env.signal ? { signal: env.signal } : {}),
+        ...(options.memory ? { memory: options.memory } : {}),
       },
       variables,
     );
@@ -136,9 +146,7 @@ export async function openWorkspace(env: StepEnvironment, agent: Agent, row: Job
   }
 }
 
-/** The job's allowed tool set: its own (`submitJob({ allowedTools })`), else its agent's. */
-function allowedToolsOf(agent: Agent, row: JobRow): { allowedTools?: readonly string[] } {
-  const own = row.state.allowedTools;
-  if (Array.isArray(own)) return { allowedTools: own.filter((name): name is string => typeof name === "string") };
-  return agent.allowedTools ? { allowedTools: agent.allowedTools } : {};
+/** The workspace option for an allowed tool set (none: every tool that is not hidden). */
+function allowedOf(allowed: readonly string[] | undefined): { allowedTools?: readonly string[] } {
+  return allowed ? { allowedTools: allowed } : {};
 }

@@ -6,6 +6,7 @@
  * fresh read; a warm workspace holds exactly what a cold restore from the store would give (see `Workspace`).
  */
 import type { Workspace } from "../../workspace/workspace.ts";
+import type { JobMemory } from "../memory/job-memory.ts";
 import type { Agent } from "../../agents/agent.ts";
 import type { HistoryRecord } from "../history/history.ts";
 import type { PromptMemory } from "../prompt/prompt-memory.ts";
@@ -20,6 +21,8 @@ export interface JobSession {
   workspace: Workspace | undefined;
   /** What the job's last request was built from, so the next is built from the records added since. */
   prompt: PromptMemory;
+  /** The job's shared memory, when it is bound to one (read again each step). */
+  memory?: JobMemory;
 }
 
 /** Default bound on the memory the warm sessions' VMs hold together: 256 MiB. */

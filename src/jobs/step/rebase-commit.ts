@@ -97,6 +97,10 @@ function rebase(base: JobRow, current: JobRow, appended: readonly HistoryRecord[
   }
   const messages = appended.filter((record) => record.kind === "user-message").map((record) => record.seq);
   changes.shiftAfter(appended.length, messages);
+  // A job this step suspends wakes for a message that arrived meanwhile: the step may have opened its message
+  // wait before the push committed (the push found no wait to settle) and read its history before the message,
+  // so only its next step, replaying the cell with the message in its history, can give the wait its message.
+  if (messages.length && changes.status === "SUSPENDED") changes.job.wakeAt = Date.now();
   // A dialog turn this step ended has a message to answer now: the job goes on, as a pushed message restarts it.
   if (dialog && messages.length && changes.status === "DONE") {
     changes.setStatus("STARTED", MESSAGE_RESTART_REASON);

@@ -24,6 +24,9 @@ import type { JournalItem } from "../../workspace/cell-journal.ts";
 import { effectiveLimits } from "../../agents/harness.ts";
 import { checkTurns, countExceptions } from "./harness-checks.ts";
 import type { HistoryRecord } from "../history/history.ts";
+import { JobMemory } from "../memory/job-memory.ts";
+import { memoryBindingOf } from "../memory/job-memory-view.ts";
+import { DEFAULT_MEMORY_CATEGORIES } from "../../agents/memory.ts";
 import { decodeHistory } from "../history/history-codec.ts";
 import { sendDialog } from "./dialog-delivery.ts";
 import type { JobSession } from "./job-sessions.ts";
@@ -312,6 +315,12 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, se
     return changes.fail(`job metadata: ${errorMessage(error)}`);
   }
   const limits = effectiveLimits(agent.harness, env.harness);
+  // Shared memory, read again each step: another job (or the application) may have written since.
+  const binding = memoryBindingOf(session.history);
+  if (binding) {
+    session.memory ??= new JobMemory(env.store, binding, env.memoryCategories ?? DEFAULT_MEMORY_CATEGORIES);
+    await session.memory.refresh();
+  }
   // [model layer] warmup: one block per step before the first model call.
   // A warmup block that waited (the job suspended there) resumes in warmup.
   const waitedInWarmup = changes.status === "SUSPENDED" && row.state.suspendedIn === "warmup";
@@ -347,7 +356,7 @@ async function executeAndAsk(env: StepEnvironment, agent: Agent, row: JobRow, se
   if (turnsExceeded) return changes.fail(turnsExceeded);
   // A reply an earlier attempt at this step received is taken from the journal, not asked for again.
   const replies = replyJournal(tx, row, await readOnce());
-  await askModel(env, agent, row, [...session.history, ...changes.records], changes, session.prompt, replies);
+  await askModel(env, agent, row, [...session.history, ...changes.records], changes, session.prompt, replies, session.memory);
 }
 
 /** The job's warmup blocks, fixed at submit time. */

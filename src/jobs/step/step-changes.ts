@@ -15,6 +15,8 @@ import type { HistoryKind, HistoryRecord, HistoryRecordData } from "../history/h
 import { encodeHistoryRow, historyRecord } from "../history/history-codec.ts";
 import { stepEvents } from "../events/outbox-events.ts";
 import type { DialogMessage } from "./dialog.ts";
+import { decodeCreatedTool, type JobChange } from "../../tools/job-request.ts";
+import { higherDifficulty, jobDifficulty } from "../../agents/difficulty.ts";
 
 /** A job's failure, with the error handlers it must run before the step commits. */
 export interface StepFailure {
@@ -180,6 +182,33 @@ export class StepChanges {
     }
     if (report.put.length || report.deleted.length) {
       this.append("variables", { put: report.put.map((row) => row.name), deleted: report.deleted });
+    }
+    this.applyJobChanges(report.jobChanges ?? []);
+  }
+
+  /**
+   * What framework tools asked of the job (`tools/job-request.ts`): a raised difficulty and tools made go into
+   * its state, messages to the user into its history (sent after the commit). An exit is the report's.
+   */
+  applyJobChanges(changes: readonly JobChange[]): void {
+    for (const change of changes) {
+      const state = { ...readable(() => this.#row.state), ...this.job.state };
+      if (change.type === "difficulty") {
+        const current = jobDifficulty(state, readable(() => this.#row.metadata) ?? {});
+        const level = higherDifficulty(current, change.level);
+        if (level !== current) {
+          this.job.state = { ...state, difficulty: level };
+          this.append("difficulty", { level, from: current });
+        }
+      } else if (change.type === "tool") {
+        const made = Array.isArray(state.createdTools) ? state.createdTools.filter((entry) => decodeCreatedTool(entry) !== undefined) : [];
+        if (made.some((entry) => (entry as { name?: unknown }).name === change.spec.name)) continue;
+        this.job.state = { ...state, createdTools: [...made, { ...change.spec, args: change.spec.args as JsonValue[] }] };
+      } else if (change.type === "message") {
+        const message: DialogMessage = { body: change.body, ...(change.media === undefined ? {} : { media: change.media }) };
+        this.append("dialog", { ...message });
+        this.messages.push(message);
+      }
     }
   }
 

@@ -68,6 +68,8 @@ export interface StepEnvironment {
    * `submitted` record, so its own steps join the parent's trace.
    */
   trace?: Context;
+  /** The registered shared-memory categories. @default PREFERENCE, ENTITY, VOCABULARY */
+  memoryCategories?: readonly string[];
   /** Receives the events the step produces (model text as it streams); must not throw. */
   emit?(event: LiveJobEvent): void;
 }

@@ -8,8 +8,10 @@
  * A cell is checked when it first runs, never when it is replayed (a cell whose journal holds items passed its
  * check, or ran unchecked, the first time): a refused cell never ran at all, so it has no journal. Warmup code is
  * the application's and is not checked. What the check is made of: the job's declarations (its tools, context
- * and classes), its stored variables, and the cells that ran before — warmup blocks, earlier replies' code and
- * `ts_cli` calls, this reply's parts before this one — minus those that were refused.
+ * and classes, the tools it made, its shared memory's tools), its stored variables, the shared-memory names in
+ * scope (as `any`: another job may change a value between the check and the read), and the cells that ran
+ * before — warmup blocks, earlier replies' code and `ts_cli` calls, this reply's parts before this one — minus
+ * those that were refused.
  */
 import { stripOuterFence } from "../../agents/chat-styles/fences.ts";
 import { TS_CLI } from "../../agents/chat-styles/ts-cli-tool.ts";
@@ -20,6 +22,7 @@ import type { ConsoleEntry } from "../../workspace/console-buffer.ts";
 import type { Workspace, WorkspaceReport } from "../../workspace/workspace.ts";
 import type { HistoryRecord, TypeCheckRecord } from "../history/history.ts";
 import type { DurableCellContext } from "./durable-cell.ts";
+import { jobAllowedTools, jobTools } from "../../agents/job-tools.ts";
 
 /** What the check decided for a cell about to run. */
 export interface CellAdmission {
@@ -46,16 +49,20 @@ export async function admitCell(
   // An empty cell reports that itself when it runs (a cell that does not parse is left to the cell compiler too).
   if (!code.trim()) return {};
   const agent = env.agentFor(row.role);
-  const allowed = allowedTools(row.state.allowedTools) ?? agent.allowedTools;
+  // The tools the workspace has: the agent's, those the job made (createTool), its shared memory's.
+  const state = { ...row.state, ...changes.job.state };
+  const tools = jobTools(agent.registry, state);
+  const memory = context.memory;
+  const allowed = jobAllowedTools(agent.allowedTools, state, tools.created);
   const started = performance.now();
   const verdict = await env.typeChecker.checkCell({
     owner: agent.registry,
-    scopeKey: `${allowed ? allowed.join(",") : "*"}|${env.exposed.version}`,
+    scopeKey: `${allowed ? allowed.join(",") : "*"}|${env.exposed.version}|${JSON.stringify(state.createdTools ?? [])}|${memory ? memory.access : "-"}`,
     scope: () => {
       const bindings = new Map(env.bindings);
       for (const [name, value] of Object.entries(agent.context)) bindings.set(name, value);
       return {
-        tools: agent.registry.all,
+        tools: memory ? [...tools.all, ...memory.tools()] : tools.all,
         permits: (tool) => !tool.hidden && (allowed === undefined || allowed.includes(tool.name)),
         context: agent.context,
         bindings,
@@ -63,6 +70,7 @@ export async function admitCell(
       };
     },
     variables: workspace.storedVariables(),
+    ...(memory ? { shared: memory.names().map(([name]) => name) } : {}),
     cells: earlierCells([...context.history, ...changes.records], part),
     cell: code,
   });
@@ -112,10 +120,6 @@ function modeOf(metadata: Readonly<Record<string, unknown>>): TypeCheckMode {
   } catch {
     return "refuse";
   }
-}
-
-function allowedTools(value: unknown): readonly string[] | undefined {
-  return Array.isArray(value) ? value.filter((name): name is string => typeof name === "string") : undefined;
 }
 
 /**

@@ -12,7 +12,7 @@ describe("warmup code", () => {
       { code: "const events = []", hidden: false },
     ]);
     assert.deepEqual(parseWarmup("a()\n// ---------\nb()"), [{ code: "a()\n// ---------\nb()", hidden: false }], "nine dashes do not split");
-    assert.throws(() => parseWarmup("// statek: secret\nx()"), /warmup: line 1: invalid warmup directive "\/\/ statek: secret" \(expected "\/\/ statek: hidden"\)/);
+    assert.throws(() => parseWarmup("// statek: secret\nx()"), /warmup: line 1: invalid warmup directive "\/\/ statek: secret" \(expected "\/\/ statek: hidden", /);
   });
 
   it("runs one block per step (WARMING_UP), then asks the model in the step that ran the last block", async () => {

@@ -193,4 +193,7 @@ export class PostgresAdapter implements StoreAdapter {
   readAgentEvents(role: string, limit: number): Promise<StoredRow[]> {
     return this.#reads.readAgentEvents(role, limit);
   }
+  readMemory(contexts: readonly string[]): Promise<StoredRow[]> {
+    return this.#reads.readMemory(contexts);
+  }
 }

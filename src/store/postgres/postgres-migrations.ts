@@ -143,6 +143,23 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       CREATE INDEX jobs_pending_role ON ${s}.jobs (role) WHERE status IN ('READY', 'WARMING_UP');
     `,
   },
+  {
+    version: 5,
+    name: "shared memory",
+    // One row per key of a context (a sorted JSON array of specifiers); a job reads its contexts by primary key.
+    up: (s) => `
+      CREATE TABLE ${s}.memory (
+        context text COLLATE "C" NOT NULL,
+        key text COLLATE "C" NOT NULL,
+        category text NOT NULL,
+        value text NOT NULL,
+        description text NOT NULL,
+        created_at bigint NOT NULL,
+        updated_at bigint NOT NULL,
+        PRIMARY KEY (context, key)
+      );
+    `,
+  },
 ];
 
 /** The schema version this code creates and expects. */

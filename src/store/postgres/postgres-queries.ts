@@ -9,11 +9,12 @@
  */
 import type { FutureState } from "../durable-rows.ts";
 import {
-  AGENT_COLUMNS, PENDING_SQL, rolesWhere, CLAIM_FIELDS, FUTURE_COLUMNS, JOB_COLUMNS, LOCKED_JOB_FIELDS, SqlParameters, assignments, cursorOf, insertLists, jobConditions, pageConditions,
-  rolesCondition, selectList, where, type SqlDialect,
+  AGENT_COLUMNS, PENDING_SQL, rolesWhere, CLAIM_FIELDS, FUTURE_COLUMNS, JOB_COLUMNS, LOCKED_JOB_FIELDS, SqlParameters, assignments, cursorOf, insertLists, jobConditions,
+  memorySelect, memoryUpsert, pageConditions, rolesCondition, selectList, where, type SqlDialect,
 } from "../sql-builders.ts";
 import type {
-  AdapterReads, AdapterTransaction, AgentEventValues, AgentValues, ClaimQuery, EventRowQuery, EventValues, FutureValues, HistoryValues, JobPageQuery, JobQuery, JobValues, JournalValues, StoredRow,
+  AdapterReads, AdapterTransaction, AgentEventValues, AgentValues, ClaimQuery, EventRowQuery, EventValues, FutureValues, HistoryValues, JobPageQuery, JobQuery, JobValues,
+  JournalValues, MemoryValues, StoredRow,
 } from "../store-adapter.ts";
 import { readInteger } from "../store-rows.ts";
 import { ACTIVE_STATUSES, WAITING_STATUS } from "../store-rules.ts";
@@ -164,6 +165,11 @@ export class PostgresReads implements AdapterReads {
     const select = `SELECT id, job_id AS "jobId", kind, at, data FROM ${this.sql.table("events")}`;
     if (query.jobId === undefined) return this.rows(`${select} WHERE id > $1 ORDER BY id LIMIT $2`, [query.afterId, query.limit]);
     return this.rows(`${select} WHERE job_id = $1 AND id > $2 ORDER BY id LIMIT $3`, [query.jobId, query.afterId, query.limit]);
+  }
+
+  async readMemory(contexts: readonly string[]): Promise<StoredRow[]> {
+    const p = parametersOf();
+    return this.built(memorySelect(this.sql.table("memory"), contexts, p, POSTGRES_DIALECT), p);
   }
 
   async readLeaseOwners(now: number): Promise<StoredRow[]> {
@@ -341,6 +347,15 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
     const deleted = await this.rows(`WITH oldest AS (SELECT id FROM ${events} ORDER BY id LIMIT $1)
       DELETE FROM ${events} WHERE id IN (SELECT id FROM oldest) AND at < $2 RETURNING id`, [limit, before]);
     return deleted.length;
+  }
+
+  async upsertMemory(values: MemoryValues): Promise<void> {
+    const p = parametersOf();
+    await this.run(memoryUpsert(this.sql.table("memory"), values, p), p.values);
+  }
+
+  async deleteMemory(context: string, key: string): Promise<boolean> {
+    return (await this.run(`DELETE FROM ${this.sql.table("memory")} WHERE context = $1 AND key = $2`, [context, key])) === 1;
   }
 
   async expireLeasesOf(owner: string, now: number): Promise<number> {

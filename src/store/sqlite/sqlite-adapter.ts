@@ -189,6 +189,10 @@ export class SqliteAdapter implements StoreAdapter {
     return this.#read((queries) => queries.readAgentEvents(role, limit));
   }
 
+  readMemory(contexts: readonly string[]): Promise<StoredRow[]> {
+    return this.#read((queries) => queries.readMemory(contexts));
+  }
+
   /** Runs a read at once when nothing else is in progress, else after it. */
   #read<T>(body: (queries: SqliteQueries) => Promise<T>): Promise<T> {
     if (this.#queue.pending === 0 && this.#queries !== undefined) return body(this.#queries);

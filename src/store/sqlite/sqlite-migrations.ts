@@ -152,6 +152,23 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       CREATE INDEX jobs_pending_role ON jobs (role) WHERE status IN ('READY', 'WARMING_UP');
     `,
   },
+  {
+    version: 6,
+    name: "shared memory",
+    // One row per key of a context (a sorted JSON array of specifiers); a job reads its contexts by primary key.
+    up: `
+      CREATE TABLE memory (
+        context TEXT NOT NULL,
+        key TEXT NOT NULL,
+        category TEXT NOT NULL,
+        value TEXT NOT NULL,
+        description TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (context, key)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /** The schema version this code creates and expects. */

@@ -9,11 +9,12 @@
  */
 import type { FutureState } from "../durable-rows.ts";
 import {
-  AGENT_COLUMNS, PENDING_SQL, rolesWhere, CLAIM_FIELDS, FUTURE_COLUMNS, JOB_COLUMNS, LOCKED_JOB_FIELDS, SqlParameters, assignments, cursorOf, insertLists, jobConditions, pageConditions,
-  rolesCondition, selectList, where, type SqlDialect,
+  AGENT_COLUMNS, PENDING_SQL, rolesWhere, CLAIM_FIELDS, FUTURE_COLUMNS, JOB_COLUMNS, LOCKED_JOB_FIELDS, SqlParameters, assignments, cursorOf, insertLists, jobConditions,
+  memorySelect, memoryUpsert, pageConditions, rolesCondition, selectList, where, type SqlDialect,
 } from "../sql-builders.ts";
 import type {
-  AdapterTransaction, AgentEventValues, AgentValues, ClaimQuery, EventRowQuery, EventValues, FutureValues, HistoryValues, JobPageQuery, JobQuery, JobValues, JournalValues, StoredRow,
+  AdapterTransaction, AgentEventValues, AgentValues, ClaimQuery, EventRowQuery, EventValues, FutureValues, HistoryValues, JobPageQuery, JobQuery, JobValues, JournalValues,
+  MemoryValues, StoredRow,
 } from "../store-adapter.ts";
 import { ACTIVE_STATUSES, WAITING_STATUS } from "../store-rules.ts";
 import type { VariableRow } from "../store.ts";
@@ -166,6 +167,11 @@ export class SqliteQueries implements AdapterTransaction {
     return { ...this.#all(sql, p)[0], now };
   }
 
+  async readMemory(contexts: readonly string[]): Promise<StoredRow[]> {
+    const parameters = parametersOf();
+    return this.#all(memorySelect("memory", contexts, parameters, SQLITE_DIALECT), parameters);
+  }
+
   async readLeaseOwners(now: number): Promise<StoredRow[]> {
     return this.#statement(`SELECT DISTINCT lease_owner AS "leaseOwner" FROM jobs INDEXED BY jobs_lease_owner
       WHERE lease_owner IS NOT NULL AND lease_until > ?`).all(now);
@@ -292,6 +298,15 @@ export class SqliteQueries implements AdapterTransaction {
   async deleteEventsBefore(before: number, limit: number): Promise<number> {
     const result = this.#statement("DELETE FROM events WHERE id IN (SELECT id FROM events ORDER BY id LIMIT ?) AND at < ?").run(limit, before);
     return Number(result.changes);
+  }
+
+  async upsertMemory(values: MemoryValues): Promise<void> {
+    const parameters = parametersOf();
+    this.#run(memoryUpsert("memory", values, parameters), parameters);
+  }
+
+  async deleteMemory(context: string, key: string): Promise<boolean> {
+    return Number(this.#statement("DELETE FROM memory WHERE context = ? AND key = ?").run(context, key).changes) === 1;
   }
 
   async expireLeasesOf(owner: string, now: number): Promise<number> {

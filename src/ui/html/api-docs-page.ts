@@ -9,7 +9,7 @@ import type { Html } from "./html-types.ts";
 export function apiDocsPage(): Html {
   const rows: Array<[string, string]> = [
     ["GET /api/jobs", "Jobs, newest first: { counts, jobs, newer, older }. Parameters as on the jobs page: status, agent, parent, q (id prefix), from, to, before/after (page cursors), limit (≤ 500)."],
-    ["GET /api/jobs/:id", "One job in full: { job, parent, children, history, variables, journal, waits, approvals, actions }."],
+    ["GET /api/jobs/:id", "One job in full: { job, parent, children, history, variables, memory (null for a job bound to no shared memory), journal, waits, approvals, actions }."],
     ["GET /api/events", "Server-sent events (event: job, data: { id, jobId, kind, at }); ?job=<id> for one job's; resumes after Last-Event-ID."],
     ["GET /api/actions", "Which actions this STATEK offers: { pushMessage: true, approve: false, … }."],
     ["POST /api/jobs/:id/message", "{ message } — pushes a user message."],

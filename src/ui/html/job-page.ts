@@ -3,7 +3,8 @@
  * The job page (`/jobs/:id`), in the order an operator reads it: the header (status, agent, parent and children,
  * times, usage and cost, exit value, error), the pending waits (timers with their due time, futures by key,
  * approval requests with their arguments), the actions the job's state allows (each a CSRF-protected form
- * POST), the workspace variables, the current cell's journal, and the timeline.
+ * POST), the workspace variables, the shared memory the job is bound to, the current cell's journal, and the
+ * timeline.
  */
 import { html } from "hono/html";
 import type { FutureRow, JobRow } from "../../store/store.ts";
@@ -11,6 +12,7 @@ import type { JobDetails } from "../job-details.ts";
 import type { PendingApproval, UiActions } from "../ui-actions.ts";
 import { CSRF_FIELD } from "../ui-csrf.ts";
 import { formatJobUsage } from "../../format/format-job-usage.ts";
+import { formatMemoryBinding } from "../../format/format-memory.ts";
 import { block, time } from "./format.ts";
 import type { Html } from "./html-types.ts";
 import { safe } from "./jobs-page.ts";
@@ -42,10 +44,21 @@ ${waitsSection(details, context)}
 ${actionsSection(details, context)}
 <h2 id="variables">Variables</h2>
 ${details.variables.length === 0 ? html`<p>No variables.</p>` : html`<dl class="facts">${details.variables.map((variable) => html`<dt><code>${variable.name}</code></dt><dd>${variable.error ? html`<span class="error-text">cannot be shown: ${variable.error}</span>` : block(variable.preview)}</dd>`)}</dl>`}
+${memorySection(details)}
 <h2 id="journal">Journal of the current cell</h2>
 ${journalSection(details)}
 <h2 id="timeline">Timeline</h2>
 ${timeline(job.id, details.history, context.wholeTimeline ? Infinity : TIMELINE_SECTIONS)}`;
+}
+
+/** The job's shared memory: its binding and each entry it reads; nothing for a job bound to none. */
+function memorySection(details: JobDetails): Html | string {
+  const { memory } = details;
+  if (memory === null) return "";
+  const title = html`<h2 id="memory">Shared memory</h2>`;
+  if ("error" in memory) return html`${title}<p class="error-text">cannot be shown: ${memory.error}</p>`;
+  return html`${title}<p class="meta">${formatMemoryBinding(memory)}</p>
+${memory.entries.length === 0 ? html`<p>No entries.</p>` : html`<dl class="facts">${memory.entries.map((entry) => html`<dt><code>${entry.key}</code> <span class="meta">${entry.category}</span></dt><dd>${block(JSON.stringify(entry.value, null, 2))}${entry.description ? html`<p>${entry.description}</p>` : ""}<p class="meta">from ${entry.context.length ? entry.context.join(", ") : "global"} · ${time(entry.updatedAt.getTime())}</p></dd>`)}</dl>`}`;
 }
 
 function header(details: JobDetails): Html {

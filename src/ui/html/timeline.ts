@@ -132,6 +132,10 @@ ${call.error !== undefined ? html`<p class="meta">error</p>${block(call.error, {
       return typeCheckBody(record.data);
     case "child-ended":
       return html`<p>Child job <a href="/jobs/${encodeURIComponent(record.data.childId)}" class="id">${record.data.childId.slice(0, 8)}</a> (${record.data.role}) ended <span class="status status-${record.data.status}">${record.data.status}</span></p>${record.data.result ? block(record.data.result) : ""}${record.data.reason ? block(record.data.reason) : ""}`;
+    case "difficulty":
+      return html`<p class="meta">difficulty ${record.data.from ? `${record.data.from} → ` : ""}${record.data.level}</p>`;
+    case "reminder":
+      return html`<div class="record"><span class="meta">reminder</span>${block(record.data.text)}</div>`;
   }
 }
 

@@ -20,11 +20,18 @@ export interface GuestHandleLink {
   encodeArgs(args: unknown[]): string;
   /** Encodes one value for transfer. */
   encode(value: unknown): string;
+  /**
+   * Told of what a tool call returned (`name`: the tool's), before agent code gets it: a promise is marked, so
+   * that using it without `await` gets a notice. Also called after each call's message, to send notices queued
+   * while its arguments were encoded.
+   */
+  toolResult(value: unknown, name: string): void;
+  afterCall(): void;
 }
 
 /** Creates the handle factory of one guest runtime. Runs inside the sandbox; see the module comment. */
 export function createGuestHandles(link: GuestHandleLink): { make(ref: any): any; refOf(value: object): any } {
-  const { send, answer, answerCall, encodeArgs, encode } = link;
+  const { send, answer, answerCall, encodeArgs, encode, toolResult, afterCall } = link;
   const CALL_APPROVED = link.ops.callApproved!;
   const GET = link.ops.get!;
   const SET = link.ops.set!;
@@ -58,6 +65,7 @@ export function createGuestHandles(link: GuestHandleLink): { make(ref: any): any
       throw new TypeError("cannot " + what + " a host object (" + (ref.c || "object") + ")");
     };
     const target = ref.f ? function () {} : {};
+    const toolName = typeof ref.k === "string" && ref.k.startsWith("tool:") ? ref.k.slice(5) : undefined;
     const proxy: any = new Proxy(target, {
       get(_t, prop) {
         // Symbol members (Symbol.toPrimitive, Symbol.iterator, …) and `then` never reach the host: a handle is
@@ -92,7 +100,11 @@ export function createGuestHandles(link: GuestHandleLink): { make(ref: any): any
       },
       apply(_t, _this, args) {
         // A tool that needs approval answers later; approved, the same call is made again with the approval's key.
-        return answerCall(call(id, "", args), (key) => send(CALL_APPROVED, id, key, encodeArgs(args)));
+        const reply = call(id, "", args);
+        afterCall();
+        const result = answerCall(reply, (key) => send(CALL_APPROVED, id, key, encodeArgs(args)));
+        if (toolName !== undefined) toolResult(result, toolName);
+        return result;
       },
       construct: () => refuse("construct"),
       deleteProperty: () => refuse("delete a property of"),

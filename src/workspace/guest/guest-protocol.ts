@@ -31,7 +31,7 @@
 import { parseUntrusted } from "../membrane/untrusted-json.ts";
 
 /** The operations a guest message can name; the guest sends the index. */
-export const GUEST_OPERATIONS = ["done", "get", "set", "has", "keys", "call", "print", "repr", "exit", "resolve", "now", "random", "callNumbers", "timer", "clearTimer", "monotonic", "future", "callApproved", "task"] as const;
+export const GUEST_OPERATIONS = ["done", "get", "set", "has", "keys", "call", "print", "repr", "exit", "resolve", "now", "random", "callNumbers", "timer", "clearTimer", "monotonic", "future", "callApproved", "task", "shared"] as const;
 
 /**
  * The message an engine (not the guest) sends when the cell's own code starts, after the runtime entries

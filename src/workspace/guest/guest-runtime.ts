@@ -140,7 +140,24 @@ export function installGuestRuntime(
     return text + "]";
   };
   const encode = (value: unknown) => codec.encode(value, "transfer");
-  const handles = createGuestHandles({ send, ops, answer, answerCall, encodeArgs, encode });
+  // Promises async tools returned, by the call that made them (`findEmptySlot(…)`): one used without `await`
+  // (printed, passed on, kept in a variable) gets a notice saying so, instead of a bare `[a Promise]`.
+  const toolPromises = new WeakMap<object, string>();
+  const noticed = new WeakSet<object>();
+  let notices: string[] = [];
+  const flushNotices = () => {
+    if (!notices.length) return;
+    const queued = notices;
+    notices = [];
+    for (let i = 0; i < queued.length; i++) send(PRINT, "notice", encodeArgs([queued[i]]));
+  };
+  const handles = createGuestHandles({
+    send, ops, answer, answerCall, encodeArgs, encode,
+    toolResult(value: unknown, name: string) {
+      if (value instanceof Promise) toolPromises.set(value, name + "(…)");
+    },
+    afterCall: flushNotices,
+  });
 
   // One handler serves every tombstone (a restored workspace may hold thousands): each trap finds its
   // tombstone's message by the proxy's target.
@@ -164,6 +181,18 @@ export function installGuestRuntime(
 
   const codec: any = createCodec({
     handleOf(value: object, mode: string) {
+      const call = toolPromises.get(value);
+      if (call !== undefined) {
+        // Sent once the message being encoded has gone (a send now would interleave with it).
+        if (mode === "transfer") {
+          if (!noticed.has(value)) {
+            noticed.add(value);
+            notices.push(call + " returned a promise that was used without await; write await " + call + " to use its value");
+          }
+          return undefined;
+        }
+        return { why: "the promise of " + call + ", never awaited (write await " + call + " to keep its value)" };
+      }
       const dead = tombstones.get(value);
       if (dead) return dead.k !== undefined && mode === "persist" ? { k: dead.k } : { why: dead.why };
       // A sub-task's handle persists as its key (crossing to the host now, it is copied as its id and role).
@@ -233,6 +262,7 @@ export function installGuestRuntime(
   };
   const emit = (kind: string, args: unknown[]) => {
     answer(send(PRINT, kind, encodeArgs(args)));
+    flushNotices();
   };
   const hidden = (name: string, value: unknown) =>
     defineProperty(G, name, { value, writable: true, configurable: true, enumerable: false });
@@ -251,6 +281,29 @@ export function installGuestRuntime(
       text = UNDESCRIBABLE_TEXT;
     }
     send(DONE, text);
+  };
+
+  // Shared memory: a name the workspace does not define resolves to the job's memory value, read from the host
+  // when used (a journaled crossing, so a replay reads what the first run read). Each name is an accessor of the
+  // global object, defined only where the name is free: a workspace variable, context value or tool of the same
+  // name shadows it. Assigning it — a declaration included, which a cell compiles to an assignment — is refused.
+  // The accessors are no variables: the collect and `variable` pass them by (`isShared`).
+  const SHARED = ops.shared!;
+  const sharedGetters = new Map<string, Function>();
+  const lookupGetter: (this: unknown, name: string) => unknown = (Object.prototype as any).__lookupGetter__;
+  const isShared = (name: string) => {
+    const getter = sharedGetters.get(name);
+    return getter !== undefined && lookupGetter.call(G, name) === getter;
+  };
+  const shareName = (name: string) => {
+    const get = freeze(function () {
+      return answer(send(SHARED, name));
+    });
+    const set = freeze(function () {
+      throw makeError({ name: "PermissionError", message: "'" + name + "' is shared memory and read-only here; use remember(…)" });
+    });
+    defineProperty(G, name, { get, set, enumerable: false, configurable: true });
+    sharedGetters.set(name, get);
   };
 
   installHostClock(G, send, answer, randomBatch, ops);
@@ -298,6 +351,7 @@ export function installGuestRuntime(
 
   const variables = variablesParts.create(G, {
     codec,
+    isShared,
     tombstone,
     isHandle: (value: object) => handles.refOf(value) !== undefined,
     parse,
@@ -379,6 +433,27 @@ export function installGuestRuntime(
     },
     /** Defines host-provided globals (tools, context); they are not workspace variables. */
     provide: variables.provide,
+    /** The names of shared memory in scope for the next cell, as JSON `[[name, category], …]`. */
+    share(text: string) {
+      const entries = parse(text);
+      const wanted = new Set<string>();
+      for (let i = 0; i < entries.length; i++) wanted.add(String(entries[i][0]));
+      sharedGetters.forEach((_getter, name) => {
+        if (wanted.has(name)) return;
+        if (isShared(name)) delete G[name];
+        sharedGetters.delete(name);
+      });
+      wanted.forEach((name) => {
+        if (name === "__proto__" || name.startsWith("__statek") || isShared(name)) return;
+        // A variable, a context value, a tool or a built-in of that name shadows it.
+        if (Object.prototype.hasOwnProperty.call(G, name)) {
+          sharedGetters.delete(name);
+          return;
+        }
+        shareName(name);
+      });
+      return "";
+    },
     /** The transfer-encoded value of a variable or provided global (`ctx.variable`), or `""`. */
     variable: variables.variable,
     /** Restores persisted variables (`guest-variables.ts`). */

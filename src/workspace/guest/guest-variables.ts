@@ -27,6 +27,8 @@ export interface VariablesLink {
   tombstone(why: string, path: string): unknown;
   /** True for a handle (a host object's proxy): it holds no guest state. */
   isHandle(value: object): boolean;
+  /** True while global `name` is a shared-memory accessor of the runtime's: no variable. */
+  isShared(name: string): boolean;
   parse(text: string): any;
   stringify(value: unknown): string;
   /** `createVariableUses` (`guest-variable-uses.ts`). */
@@ -113,7 +115,7 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
     const unguarded: string[] = [];
     let verified = 0;
     for (const name of ownNames(G)) {
-      if (name === "__statek") continue;
+      if (name === "__statek" || link.isShared(name)) continue;
       if (baseline.has(name)) {
         try {
           if (Object.is(baseline.get(name), uses.peek(name))) continue;
@@ -188,7 +190,7 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
      * `ctx.variable`), or `""` when there is none. Built-ins of the runtime are not variables.
      */
     variable(name: string) {
-      if (name.startsWith("__statek") || !hasOwn(name)) return "";
+      if (name.startsWith("__statek") || !hasOwn(name) || link.isShared(name)) return "";
       const value = uses.peek(name);
       if (!provided.has(name) && baseline.has(name) && Object.is(baseline.get(name), value)) return "";
       return codec.encode(value, "transfer");
@@ -206,7 +208,8 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
       const values = new Map<string, unknown>();
       codec.decodeAll(entries, (name: string, value: unknown) => {
         uses.disarm(name);
-        if (name === "__proto__") defineProperty(G, name, { value, writable: true, enumerable: true, configurable: true });
+        // Defined, not assigned, over a shared-memory accessor (whose setter refuses): a variable shadows shared memory.
+        if (name === "__proto__" || !hasOwn(name) || link.isShared(name)) defineProperty(G, name, { value, writable: true, enumerable: true, configurable: true });
         else G[name] = value;
         values.set(name, value);
         uses.arm(name);

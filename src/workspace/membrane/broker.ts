@@ -64,6 +64,8 @@ export interface BrokerOptions {
   random(): number;
   /** The member policy of a host object's exposed class, if it has one (formatting obeys it too). */
   policyOf?(value: object): ClassPolicy | undefined;
+  /** The shared-memory value a name in scope stands for, or `undefined` when memory no longer has it. */
+  sharedValue?(name: string): { value: unknown } | undefined;
 }
 
 /**
@@ -246,6 +248,13 @@ export class Broker {
           const values = Array.from({ length: count }, () => Number(this.#options.random()));
           return this.#settle(record, values);
         }
+        case "shared": {
+          // A name of shared memory read by agent code: a read, journaled like any, so a replay gets the same value.
+          record = this.#options.journal.open("shared", "read", undefined, first, undefined);
+          const found = this.#options.sharedValue?.(first ?? "");
+          if (!found) throw new ReferenceError(`${first} is not defined (it is no longer in shared memory)`);
+          return this.#settle(record, found.value);
+        }
         case "print":
           return this.#print(first, second);
         case "exit":
@@ -349,6 +358,8 @@ export class Broker {
         return `${target}.${member} = …`;
       case "now":
         return "Date.now()";
+      case "shared":
+        return `${args[0] ?? ""} (shared memory)`;
       case "random":
         return "Math.random()";
       case "timer":
@@ -368,7 +379,8 @@ export class Broker {
     let record: Crossing | undefined;
     try {
       record = this.#options.journal.open("print", "write", undefined, stream, args);
-      this.#options.console.push(stream === "err" || stream === "echo" ? stream : "out", formatPrinted(this.#arguments(args), this.#visible));
+      // `notice` comes from the guest runtime itself (a promise used without await), never from agent code.
+      this.#options.console.push(stream === "err" || stream === "echo" || stream === "notice" ? stream : "out", formatPrinted(this.#arguments(args), this.#visible));
       this.#options.journal.close(record, UNDEFINED_REPLY);
     } catch (error) {
       if (record) this.#options.journal.fail(record, error);

@@ -9,7 +9,7 @@ import { ResourceLimitError } from "../../errors/resource-limit-error.ts";
 import { errorText } from "../../errors/error-text.ts";
 
 /** What kind of crossing a record is. */
-export type CrossingOp = "get" | "set" | "has" | "keys" | "call" | "tool" | "now" | "monotonic" | "random" | "print" | "exit";
+export type CrossingOp = "get" | "set" | "has" | "keys" | "call" | "tool" | "now" | "monotonic" | "random" | "print" | "exit" | "shared";
 
 /** One crossing of the boundary, in a form the durable journal can keep. */
 export interface Crossing {

@@ -42,6 +42,11 @@ export class HostReferences {
     this.#exposed = exposed;
   }
 
+  /** Adds a tool made while the job runs (`createTool`): a variable holding it persists by its name. */
+  addTool(tool: Tool): void {
+    this.#tools.set(tool.name, tool);
+  }
+
   /** How `value` persists (its key, or why it cannot) and the member policy of its class. */
   describe(value: object): HandleDescription {
     if (isTool(value)) return { key: `tool:${value.name}`, callable: true };

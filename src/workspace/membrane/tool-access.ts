@@ -3,8 +3,9 @@
  * Which tools one job may call. Prompt visibility is not authorization, so the broker
  * asks this on *every* call, however agent code got hold of the tool: by name, from a variable, from a host
  * object's property, or by restoring a stored reference. A tool may be called when it is one of the job's
- * tools (the same object, not merely the same name), it is in the job's allowed set, and it is not hidden —
- * unless the workspace allows hidden tools, or the running cell does (warmup code marked hidden).
+ * tools (the same object, not merely the same name), it is in the job's allowed set, and it is not hidden. A
+ * hidden tool may be called only where the workspace allows hidden tools, or the running cell does (warmup
+ * code marked hidden) — whatever the allowed set says.
  */
 import { NameError } from "../../errors/name-error.ts";
 import type { Tool } from "../../tools/tool.ts";
@@ -22,7 +23,7 @@ export interface ToolAccessOptions {
 /** The tool access of one job. */
 export class ToolAccess {
   readonly #byName = new Map<string, Tool>();
-  readonly #allowed: ReadonlySet<string> | undefined;
+  readonly #allowed: Set<string> | undefined;
   readonly #allowHidden: boolean;
   #cellAllowsHidden = false;
 
@@ -37,10 +38,21 @@ export class ToolAccess {
     this.#cellAllowsHidden = allowed;
   }
 
+  /**
+   * Adds a tool made while the job runs (`createTool`): it may be called exactly when `like`, the tool it
+   * calls, may be.
+   */
+  add(tool: Tool, like: Tool): void {
+    this.#byName.set(tool.name, tool);
+    if (this.#allowed?.has(like.name)) this.#allowed.add(tool.name);
+  }
+
   /** True when agent code may call `tool`. */
   permits(tool: Tool): boolean {
     if (this.#byName.get(tool.name) !== tool) return false;
-    if (tool.hidden && !this.#allowHidden && !this.#cellAllowsHidden) return false;
+    // A hidden tool answers to the hidden rule alone: the allowed set narrows what the model's code may call,
+    // and hidden tools are for the application's own code (warmup marked hidden).
+    if (tool.hidden) return this.#allowHidden || this.#cellAllowsHidden;
     return this.#allowed === undefined || this.#allowed.has(tool.name);
   }
 
