@@ -157,4 +157,20 @@ describe("typed cells", () => {
       await thread.close();
     }
   });
+
+  it("starts the checker's thread when a worker is made for agents that check, not at its first cell", async () => {
+    for (const typeCheck of ["refuse", "off"] as const) {
+      const thread = new CheckerThread();
+      try {
+        const agent = new Agent({ role: `warm-${typeCheck}`, model: scriptedModel([ts("exit(1)")]), typeCheck });
+        const statek = await Statek.open({ store: ":memory:", agents: [agent], typeCheckerThread: thread });
+        statek.worker();
+        assert.equal(thread.threadStarts, typeCheck === "off" ? 0 : 1, `typeCheck ${typeCheck}`);
+        assert.equal(thread.checksAnswered, 0);
+        await statek.close();
+      } finally {
+        await thread.close();
+      }
+    }
+  });
 });

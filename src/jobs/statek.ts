@@ -17,6 +17,7 @@ import { resolveLimits, type WorkspaceLimits } from "../workspace/limits.ts";
 import { resolveExecutor } from "../workspace/resolve-executor.ts";
 import { CheckerThread } from "../typecheck/checker-thread.ts";
 import { TypeChecker } from "../typecheck/type-checker.ts";
+import { typeCheckModeOf } from "../typecheck/type-check-mode.ts";
 import { loadReferences } from "../workspace/decode-variables.ts";
 import { ExposedClasses, type ExposeOptions } from "../workspace/membrane/host-references.ts";
 import type { ErrorHandler } from "../tools/error-handler.ts";
@@ -435,6 +436,8 @@ export class Statek {
    */
   worker(options: WorkerOptions = {}): StatekWorker {
     this.#check();
+    // The compiler's cold start (about a second of CPU) is paid now, not by a started or restarted worker's first cells.
+    if ([...this.#agents.values()].some((agent) => typeCheckModeOf(agent.metadata) !== "off")) this.#typeChecker.thread.warm();
     return createWorker({
       store: this.store,
       owner: this.#owner,

@@ -46,6 +46,39 @@ describe("the checker thread", () => {
     }
   });
 
+  it("answers a cell checked again against the same input from its first check, and checks it anew when a declaration changed", async () => {
+    const thread = new CheckerThread();
+    const count = (type: string) => [{ name: "count", type: { holds: "value" as const, shape: { kind: "name" as const, text: type } } }];
+    const cell = "await pay(count)";
+    try {
+      const first = await thread.check({ declarations, cells: [], variables: count("number"), cell });
+      assert.deepEqual(first.kind === "checked" && first.errors, []);
+      const again = await thread.check({ declarations, cells: [], variables: count("number"), cell });
+      assert.deepEqual(again, { kind: "checked", errors: [], durationMs: 0 });
+      assert.equal(thread.checksAnswered, 1);
+      assert.equal(thread.checksCached, 1);
+      // The same cell text, the variable's type changed between steps: the kept verdict is not the answer.
+      const changedVariable = await thread.check({ declarations, cells: [], variables: count("string"), cell });
+      assert.deepEqual(changedVariable.kind === "checked" && changedVariable.errors.map((error) => error.code), [2345]);
+      // The same cell and variable, the tool's declaration changed.
+      const changedTool = await thread.check({ declarations: "declare function pay(amount: string): Promise<string>;", cells: [], variables: count("number"), cell });
+      assert.deepEqual(changedTool.kind === "checked" && changedTool.errors.map((error) => error.code), [2345]);
+      assert.equal(thread.checksAnswered, 3);
+      assert.equal(thread.checksCached, 1);
+    } finally {
+      await thread.close();
+    }
+    const uncached = new CheckerThread({ cachedChecks: 0 });
+    try {
+      await uncached.check({ declarations, cells: [], variables: [], cell: "await pay(10)" });
+      await uncached.check({ declarations, cells: [], variables: [], cell: "await pay(10)" });
+      assert.equal(uncached.checksAnswered, 2);
+      assert.equal(uncached.checksCached, 0);
+    } finally {
+      await uncached.close();
+    }
+  });
+
   it("answers checks after close as unchecked", async () => {
     const thread = new CheckerThread();
     await thread.close();

@@ -8,10 +8,13 @@
  *
  * Like the sandbox threads, one thread serves the whole process by default ({@link sharedCheckerThread}): a warm
  * compiler holds ~100 MB and takes a second of CPU to start, and what it keeps between checks is only parsed text
- * (nothing of one job is visible to another's check).
+ * (nothing of one job is visible to another's check). A cell checked again against the same input (text, earlier
+ * cells, variable types, declarations) gets the verdict kept from its first check (`check-cache.ts`), without a
+ * message to the thread.
  */
 import { Worker } from "node:worker_threads";
-import type { CellCheckInput, CellTypeError } from "./type-check-result.ts";
+import { CheckCache, MAX_CACHED_CHECKS } from "./check-cache.ts";
+import type { CellCheckInput, CellCheckOutput, CellTypeError } from "./type-check-result.ts";
 import type { CheckRequest, CheckResponse, HeapUsage } from "./type-check-protocol.ts";
 
 export type { HeapUsage } from "./type-check-protocol.ts";
@@ -24,6 +27,8 @@ export interface CheckerThreadOptions {
   maxHeapMb?: number;
   /** How long an idle thread is kept (a cold start costs about a second). @default 600_000 */
   idleMs?: number;
+  /** Verdicts kept for a cell checked again against the same input (0: none kept, every check is made). @default 512 */
+  cachedChecks?: number;
 }
 
 /** What a check said about a cell. */
@@ -55,18 +60,34 @@ export class CheckerThread {
   /** Threads started so far, and checks answered by a thread (for measurements and tests). */
   #starts = 0;
   #answered = 0;
+  #cachedAnswers = 0;
+  readonly #cache: CheckCache;
 
   constructor(options: CheckerThreadOptions = {}) {
     this.#timeoutMs = positive(options.timeoutMs, 20_000, "timeoutMs");
     this.#maxHeapMb = positive(options.maxHeapMb, 1024, "maxHeapMb");
     this.#idleMs = positive(options.idleMs, 600_000, "idleMs");
+    const cached = options.cachedChecks ?? MAX_CACHED_CHECKS;
+    if (!Number.isInteger(cached) || cached < 0) throw new RangeError(`CheckerThread: cachedChecks must be a whole number ≥ 0, got ${String(cached)}`);
+    this.#cache = new CheckCache(cached);
   }
 
   /** Type-checks one prepared cell. Never rejects: what prevented a check is an `unchecked` verdict. */
   check(input: CellCheckInput): Promise<CheckVerdict> {
     if (this.#closed) return Promise.resolve({ kind: "unchecked", reason: "the type checker is closed" });
+    const key = this.#cache.key(input);
+    const kept = this.#cache.get(key);
+    if (kept) {
+      this.#cachedAnswers++;
+      return Promise.resolve(verdictOfOutput(kept, 0));
+    }
     return new Promise((resolve) => {
-      this.#queue.push({ request: { id: this.#nextId++, input }, resolve: (answer, reason) => resolve(answer ? verdictOf(answer) : { kind: "unchecked", reason: reason ?? "no answer" }) });
+      const answered = (answer: CheckResponse | undefined, reason?: string): void => {
+        // Only what the input decides is kept: a failed or timed-out check is tried again next time.
+        if (answer?.output) this.#cache.set(key, answer.output);
+        resolve(answer ? verdictOf(answer) : { kind: "unchecked", reason: reason ?? "no answer" });
+      };
+      this.#queue.push({ request: { id: this.#nextId++, input }, resolve: answered });
       this.#pump();
     });
   }
@@ -96,6 +117,11 @@ export class CheckerThread {
   /** How many checks a thread answered. */
   get checksAnswered(): number {
     return this.#answered;
+  }
+
+  /** How many checks were answered with a verdict kept from an earlier check of the same input. */
+  get checksCached(): number {
+    return this.#cachedAnswers;
   }
 
   /** Ends the thread for good; checks still queued are answered `unchecked`. */
@@ -199,9 +225,14 @@ export class CheckerThread {
 function verdictOf(response: CheckResponse): CheckVerdict {
   const output = response.output;
   if (!output) return { kind: "unchecked", reason: `the type check failed: ${response.failure ?? "no answer"}` };
+  return verdictOfOutput(output, response.durationMs ?? 0);
+}
+
+/** The verdict of what a check found; `durationMs` is the check's time on its thread (0: a kept verdict). */
+function verdictOfOutput(output: CellCheckOutput, durationMs: number): CheckVerdict {
   if (output.syntax) return { kind: "unchecked", reason: "the cell does not parse", syntax: true };
   if (output.unchecked !== undefined) return { kind: "unchecked", reason: output.unchecked };
-  return { kind: "checked", errors: output.errors, durationMs: response.durationMs ?? 0 };
+  return { kind: "checked", errors: output.errors, durationMs };
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {
