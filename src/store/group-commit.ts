@@ -1,7 +1,8 @@
 /**
  * @module
- * Group commit: writes that arrive together (in one event-loop turn) share one transaction, so many jobs
- * stepping at once cost one fsync. A failing write undoes only itself and rejects only its own promise; each
+ * Group commit: writes that arrive together (in one event-loop turn, or while the batch before them commits)
+ * share one transaction, so many jobs stepping at once cost one fsync. One batch commits at a time: the writes
+ * queued during a slow fsync go out together after it, not as a line of small transactions. A failing write undoes only itself and rejects only its own promise; each
  * promise resolves once the shared transaction has committed.
  *
  * A batch is first applied without savepoints: a write rarely fails (a lost lease, a conflict), and a savepoint
@@ -36,6 +37,8 @@ export class GroupCommit {
   readonly #onWakingCommit: () => void;
   #queue: QueuedWrite[] = [];
   #flushScheduled = false;
+  /** True while a batch's transaction runs: writes queued meanwhile wait for it and then go out as one batch. */
+  #committing = false;
 
   /** `onWakingCommit` runs after a batch commits in which a write marked `wakes` succeeded. */
   constructor(adapter: StoreAdapter, onWakingCommit: () => void = () => undefined) {
@@ -69,11 +72,15 @@ export class GroupCommit {
         };
       }
       this.#queue.push(write);
-      if (!this.#flushScheduled) {
-        this.#flushScheduled = true;
-        setImmediate(() => void this.#flush());
-      }
+      this.#schedule();
     });
+  }
+
+  /** Flushes on `setImmediate`, or after the batch being committed (the next group fills while one commits). */
+  #schedule(): void {
+    if (this.#flushScheduled || this.#committing) return;
+    this.#flushScheduled = true;
+    setImmediate(() => void this.#flush());
   }
 
   async #flush(): Promise<void> {
@@ -81,6 +88,17 @@ export class GroupCommit {
     const batch = this.#queue;
     this.#queue = [];
     if (batch.length === 0) return;
+    this.#committing = true;
+    try {
+      await this.#commit(batch);
+    } finally {
+      this.#committing = false;
+      if (this.#queue.length) this.#schedule();
+    }
+  }
+
+  /** Applies `batch` in one transaction and settles each write's promise. */
+  async #commit(batch: QueuedWrite[]): Promise<void> {
     const outcomes = new Map<QueuedWrite, { ok: true; value: unknown } | { ok: false; error: unknown }>();
     try {
       await this.#adapter.transaction(async (transaction) => {
