@@ -13,6 +13,7 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   ui: () => import("./ui.ts"),
   "postgres-claims": () => import("./postgres-claims.ts"),
   "postgres-workers": () => import("./postgres-workers.ts"),
+  "postgres-steps": () => import("./postgres-steps.ts"),
   "cold-steps": () => import("./cold-steps.ts"),
   "vm-create": () => import("./vm-create.ts"),
   approvals: () => import("./approvals.ts"),

@@ -1,8 +1,14 @@
 /**
  * @module
- * Group commit: writes that arrive together (in one event-loop turn) share one transaction, so many jobs
- * stepping at once cost one fsync. Each write runs in its own savepoint, so a failing write undoes only itself
- * and rejects only its own promise; each promise resolves once the shared transaction has committed.
+ * Group commit: writes that arrive together (in one event-loop turn, or while the batch before them commits)
+ * share one transaction, so many jobs stepping at once cost one fsync. One batch commits at a time: the writes
+ * queued during a slow fsync go out together after it, not as a line of small transactions. A failing write undoes only itself and rejects only its own promise; each
+ * promise resolves once the shared transaction has committed.
+ *
+ * A batch is first applied without savepoints: a write rarely fails (a lost lease, a conflict), and a savepoint
+ * around every write costs PostgreSQL a round trip each. When a write of that attempt throws, the whole
+ * transaction is rolled back — nothing of it lands — and the batch is applied again, each write in its own
+ * savepoint. A write is a function of the transaction alone, so applying it again reads and decides afresh.
  */
 import type { AdapterTransaction, StoreAdapter } from "./store-adapter.ts";
 
@@ -15,12 +21,24 @@ interface QueuedWrite {
   reject: (error: unknown) => void;
 }
 
+/** Thrown out of a batch's first attempt when one of its writes failed: the attempt is rolled back and redone. */
+class WriteFailed extends Error {
+  readonly reason: unknown;
+
+  constructor(reason: unknown) {
+    super("a write of the batch failed; the batch is applied again with a savepoint per write");
+    this.reason = reason;
+  }
+}
+
 /** Queues writes and applies each batch in one transaction of the adapter, in call order. */
 export class GroupCommit {
   readonly #adapter: StoreAdapter;
   readonly #onWakingCommit: () => void;
   #queue: QueuedWrite[] = [];
   #flushScheduled = false;
+  /** True while a batch's transaction runs: writes queued meanwhile wait for it and then go out as one batch. */
+  #committing = false;
 
   /** `onWakingCommit` runs after a batch commits in which a write marked `wakes` succeeded. */
   constructor(adapter: StoreAdapter, onWakingCommit: () => void = () => undefined) {
@@ -54,11 +72,15 @@ export class GroupCommit {
         };
       }
       this.#queue.push(write);
-      if (!this.#flushScheduled) {
-        this.#flushScheduled = true;
-        setImmediate(() => void this.#flush());
-      }
+      this.#schedule();
     });
+  }
+
+  /** Flushes on `setImmediate`, or after the batch being committed (the next group fills while one commits). */
+  #schedule(): void {
+    if (this.#flushScheduled || this.#committing) return;
+    this.#flushScheduled = true;
+    setImmediate(() => void this.#flush());
   }
 
   async #flush(): Promise<void> {
@@ -66,25 +88,69 @@ export class GroupCommit {
     const batch = this.#queue;
     this.#queue = [];
     if (batch.length === 0) return;
+    this.#committing = true;
+    try {
+      await this.#commit(batch);
+    } finally {
+      this.#committing = false;
+      if (this.#queue.length) this.#schedule();
+    }
+  }
+
+  /** Applies `batch` in one transaction and settles each write's promise. */
+  async #commit(batch: QueuedWrite[]): Promise<void> {
     const outcomes = new Map<QueuedWrite, { ok: true; value: unknown } | { ok: false; error: unknown }>();
     try {
       await this.#adapter.transaction(async (transaction) => {
-        for (const write of batch) outcomes.set(write, await transaction.savepoint(() => write.apply(transaction)));
+        for (const write of batch) {
+          try {
+            outcomes.set(write, { ok: true, value: await write.apply(transaction) });
+          } catch (error) {
+            throw new WriteFailed(error);
+          }
+        }
+        // Writes the adapter sent without waiting: an error of theirs is one of the batch's writes.
+        try {
+          await transaction.flush?.();
+        } catch (error) {
+          throw new WriteFailed(error);
+        }
       });
     } catch (error) {
-      // The transaction itself failed (busy, I/O, a savepoint that could not be undone): nothing of it landed,
-      // so every write fails; those that failed on their own keep their own reason.
-      for (const write of batch) {
-        const outcome = outcomes.get(write);
-        write.reject(outcome !== undefined && !outcome.ok ? outcome.error : error);
-      }
-      return;
+      outcomes.clear();
+      if (!(error instanceof WriteFailed)) return this.#failAll(batch, outcomes, error);
+      if (batch.length === 1) outcomes.set(batch[0]!, { ok: false, error: error.reason });
+      else if (!(await this.#applyInSavepoints(batch, outcomes))) return;
     }
     if (batch.some((write) => write.wakes && outcomes.get(write)!.ok)) this.#onWakingCommit();
     for (const write of batch) {
       const outcome = outcomes.get(write)!;
       if (outcome.ok) write.resolve(outcome.value);
       else write.reject(outcome.error);
+    }
+  }
+
+  /** Applies `batch` again, each write in its own savepoint; false (every write rejected) when the transaction failed. */
+  async #applyInSavepoints(batch: QueuedWrite[], outcomes: Map<QueuedWrite, { ok: true; value: unknown } | { ok: false; error: unknown }>): Promise<boolean> {
+    try {
+      await this.#adapter.transaction(async (transaction) => {
+        for (const write of batch) outcomes.set(write, await transaction.savepoint(() => write.apply(transaction)));
+      });
+      return true;
+    } catch (error) {
+      this.#failAll(batch, outcomes, error);
+      return false;
+    }
+  }
+
+  /**
+   * The transaction itself failed (busy, I/O, a savepoint that could not be undone): nothing of it landed, so
+   * every write fails; those that failed on their own keep their own reason.
+   */
+  #failAll(batch: QueuedWrite[], outcomes: Map<QueuedWrite, { ok: true; value: unknown } | { ok: false; error: unknown }>, error: unknown): void {
+    for (const write of batch) {
+      const outcome = outcomes.get(write);
+      write.reject(outcome !== undefined && !outcome.ok ? outcome.error : error);
     }
   }
 }

@@ -209,6 +209,12 @@ export interface AdapterReads {
  */
 export interface AdapterTransaction extends AdapterReads {
   /**
+   * Waits for the writes the adapter has sent but not yet seen answered, throwing the first one's error. An
+   * adapter that sends writes without waiting for them (PostgreSQL's pipeline) defines it; the group commit
+   * calls it at the end of a batch's writes, so such an error is one of the batch's writes, not the commit's.
+   */
+  flush?(): Promise<void>;
+  /**
    * Runs `work` inside a savepoint: when it throws, only its writes are undone and the error is returned as a
    * failed result; the transaction goes on. Throws only when the savepoint itself cannot be undone (the whole
    * transaction is then lost).

@@ -42,7 +42,8 @@ const WAKES = true;
  *   by the next call, so every call fails the same way until it succeeds.
  * - **Writes are group-committed** (`group-commit.ts`): every write — inserts, commits, journal appends,
  *   futures, settlements, events, claims and lease changes — made in the same event-loop turn shares one
- *   transaction, applied in call order, each in its own savepoint.
+ *   transaction, applied in call order; a failing write undoes only itself (the batch is redone with a savepoint
+ *   per write when one fails).
  * - **Corrupt rows never break reads** (`store-rows.ts`): a field that cannot be read throws
  *   `CorruptRecordError` when it is read.
  * - **Engine errors carry their retry policy**: the adapter classifies them as `StoreError`s with `isRetryable`.

@@ -3,7 +3,7 @@
  * Every write of the store contract, applied inside one adapter transaction with the rules of `store-rules.ts`:
  * the row is locked, checked (version, fence, transition, order), then written. Shapes were checked before
  * (`store-checks.ts`); JSON is encoded as each row is written, so a value that cannot be encoded fails its own
- * write only, midway, and the savepoint undoes what that write had done.
+ * write only, midway, and the group commit undoes what that write had done (`group-commit.ts`).
  */
 import { CorruptRecordError } from "../errors/corrupt-record-error.ts";
 import { JobConflictError } from "../errors/job-conflict-error.ts";

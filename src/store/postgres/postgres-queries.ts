@@ -211,12 +211,20 @@ export class PostgresReads implements AdapterReads {
  * transaction-level advisory lock held until the commit is visible: so ids are handed out in commit order, and
  * a reader that has seen id n never misses an id below it committed later. Writes undone by a savepoint take
  * their events with them.
+ *
+ * A write whose answer the rules do not read (an update, an insert of history or variables) is sent and not
+ * awaited: the connection pipelines it, and the next statement that is awaited — a read, a savepoint, the events'
+ * insert or {@link flush} — waits for it too and throws its error first. So a step's writes cost one round trip
+ * with the next read instead of one each. An error is still its own write's as far as the rules can tell: a
+ * savepoint flushes before it reports success, and the group commit flushes before the commit.
  */
 export class PostgresTransaction extends PostgresReads implements AdapterTransaction {
   readonly #now: number;
   #events: EventValues[] = [];
   /** True while the savepoint of the last successful write is still open (the next write releases it). */
   #savepointOpen = false;
+  /** Writes sent and not yet awaited, in the order they went out. */
+  #sent: Promise<unknown>[] = [];
 
   constructor(db: PostgresQueryable, sql: PostgresStatements, now: number) {
     super(db, sql);
@@ -227,14 +235,53 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
     return this.#now;
   }
 
+  /** Sends a write without waiting for its answer (see the class's comment). */
+  #send(text: string, values: unknown[]): void {
+    const sent = this.db.query(this.sql.query(text, values));
+    sent.catch(() => undefined); // its error is thrown by the flush that awaits it
+    this.#sent.push(sent);
+  }
+
+  async flush(): Promise<void> {
+    const sent = this.#sent;
+    this.#sent = [];
+    for (const write of sent) await write;
+  }
+
+  /** Waits for the writes sent so far and forgets their errors (the transaction or savepoint is being undone). */
+  async #drain(): Promise<void> {
+    const sent = this.#sent;
+    this.#sent = [];
+    await Promise.allSettled(sent);
+  }
+
+  /** Sends the statement at once (behind the writes sent before it), then throws a sent write's error if one failed. */
+  protected override async rows(text: string, values: unknown[] = []): Promise<StoredRow[]> {
+    const query = this.db.query(this.sql.query(text, values));
+    query.catch(() => undefined); // when a write before it failed, that write's error is the one thrown
+    await this.flush();
+    return (await query).rows;
+  }
+
+  protected override async run(text: string, values: unknown[] = []): Promise<number> {
+    const query = this.db.query(this.sql.query(text, values));
+    query.catch(() => undefined);
+    await this.flush();
+    return (await query).rowCount ?? 0;
+  }
+
   async savepoint<T>(work: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
     // One round trip per write: the previous write's savepoint is released with the next one's creation.
+    await this.flush();
     await this.db.query(this.#savepointOpen ? "RELEASE SAVEPOINT statek_write; SAVEPOINT statek_write" : "SAVEPOINT statek_write");
     this.#savepointOpen = true;
     const events = this.#events.length;
     try {
-      return { ok: true, value: await work() };
+      const value = await work();
+      await this.flush();
+      return { ok: true, value };
     } catch (error) {
+      await this.#drain();
       await this.db.query("ROLLBACK TO SAVEPOINT statek_write; RELEASE SAVEPOINT statek_write");
       this.#savepointOpen = false;
       this.#events.length = events;
@@ -244,7 +291,7 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
 
   /** Inserts the events written in this transaction, in order, under the lock that orders event ids. */
   async flushEvents(): Promise<void> {
-    if (this.#events.length === 0) return;
+    if (this.#events.length === 0) return this.flush();
     const events = this.#events;
     this.#events = [];
     await this.run("SELECT pg_advisory_xact_lock($1, hashtext($2))", [EVENTS_LOCK_CLASS, this.sql.schema]);
@@ -268,12 +315,12 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
   async updateJob(id: string, values: Partial<Omit<JobValues, "id">>): Promise<void> {
     const p = parametersOf();
     const set = assignments(JOB_COLUMNS, values, p, POSTGRES_DIALECT.name);
-    if (set) await this.run(`UPDATE ${this.sql.table("jobs")} SET ${set} WHERE id = ${p.add(id)}`, p.values);
+    if (set) this.#send(`UPDATE ${this.sql.table("jobs")} SET ${set} WHERE id = ${p.add(id)}`, p.values);
   }
 
   async putVariables(jobId: string, variables: readonly VariableRow[]): Promise<void> {
     if (variables.length === 0) return;
-    await this.run(
+    this.#send(
       `INSERT INTO ${this.sql.table("job_variables")} (job_id, name, blob, position)
         SELECT $1, name, blob, position FROM unnest($2::text[], $3::text[], $4::bigint[]) AS v (name, blob, position)
         ON CONFLICT (job_id, name) DO UPDATE SET blob = excluded.blob, position = excluded.position`,
@@ -282,12 +329,12 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
   }
 
   async deleteVariables(jobId: string, names: readonly string[]): Promise<void> {
-    if (names.length) await this.run(`DELETE FROM ${this.sql.table("job_variables")} WHERE job_id = $1 AND name = ANY($2::text[])`, [jobId, [...names]]);
+    if (names.length) this.#send(`DELETE FROM ${this.sql.table("job_variables")} WHERE job_id = $1 AND name = ANY($2::text[])`, [jobId, [...names]]);
   }
 
   async insertHistory(jobId: string, records: readonly HistoryValues[]): Promise<void> {
     if (records.length === 0) return;
-    await this.run(
+    this.#send(
       `INSERT INTO ${this.sql.table("job_history")} (job_id, seq, kind, at, data)
         SELECT $1, seq, kind, at, data FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::text[]) AS h (seq, kind, at, data)`,
       [jobId, records.map((record) => record.seq), records.map((record) => record.kind), records.map((record) => record.at), records.map((record) => record.data)],
@@ -304,7 +351,7 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
 
   async insertJournal(jobId: string, cell: number, entries: readonly JournalValues[]): Promise<void> {
     if (entries.length === 0) return;
-    await this.run(
+    this.#send(
       `INSERT INTO ${this.sql.table("journal")} (job_id, cell, idx, data)
         SELECT $1, $2, idx, data FROM unnest($3::bigint[], $4::text[]) AS j (idx, data)`,
       [jobId, cell, entries.map((entry) => entry.index), entries.map((entry) => entry.data)],
@@ -312,7 +359,7 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
   }
 
   async deleteJournal(jobId: string): Promise<void> {
-    await this.run(`DELETE FROM ${this.sql.table("journal")} WHERE job_id = $1`, [jobId]);
+    this.#send(`DELETE FROM ${this.sql.table("journal")} WHERE job_id = $1`, [jobId]);
   }
 
   async lockFuture(key: string): Promise<StoredRow | undefined> {
@@ -328,11 +375,11 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
   async updateFuture(key: string, values: Partial<Omit<FutureValues, "key">>): Promise<void> {
     const p = parametersOf();
     const set = assignments(FUTURE_COLUMNS, values, p, POSTGRES_DIALECT.name);
-    if (set) await this.run(`UPDATE ${this.sql.table("futures")} SET ${set} WHERE key = ${p.add(key)}`, p.values);
+    if (set) this.#send(`UPDATE ${this.sql.table("futures")} SET ${set} WHERE key = ${p.add(key)}`, p.values);
   }
 
   async settleWaitingFutures(jobId: string, values: Pick<FutureValues, "state" | "value" | "settledAt">): Promise<void> {
-    await this.run(
+    this.#send(
       `UPDATE ${this.sql.table("futures")} SET state = $1, value = $2, settled_at = $3 WHERE job_id = $4 AND state = 'waiting'`,
       [values.state, values.value, values.settledAt, jobId],
     );
@@ -376,7 +423,7 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
   async updateAgent(role: string, values: Partial<Omit<AgentValues, "role">>): Promise<void> {
     const p = parametersOf();
     const set = assignments(AGENT_COLUMNS, values, p, POSTGRES_DIALECT.name);
-    if (set) await this.run(`UPDATE ${this.sql.table("agents")} SET ${set} WHERE role = ${p.add(role)}`, p.values);
+    if (set) this.#send(`UPDATE ${this.sql.table("agents")} SET ${set} WHERE role = ${p.add(role)}`, p.values);
   }
 
   async insertAgentEvent(values: AgentEventValues): Promise<unknown> {
@@ -385,7 +432,7 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
   }
 
   async deleteAgentEvents(ids: readonly number[]): Promise<void> {
-    if (ids.length) await this.run(`DELETE FROM ${this.sql.table("agent_events")} WHERE id = ANY($1::bigint[])`, [[...ids]]);
+    if (ids.length) this.#send(`DELETE FROM ${this.sql.table("agent_events")} WHERE id = ANY($1::bigint[])`, [[...ids]]);
   }
 
   async countPendingJobs(role: string): Promise<unknown> {

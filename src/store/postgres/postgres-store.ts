@@ -18,8 +18,8 @@ import type { ListenConnection, WakeupMode } from "./postgres-wakeups.ts";
  *
  * - **Opening and migrating are lazy**: the first call connects and runs the migrations under an advisory
  *   lock (several processes starting at once migrate once). `openStore` calls `migrate()` first.
- * - **Writes are group-committed**: writes of one event-loop turn share one transaction, each in its own
- *   savepoint; a store runs its write transactions one at a time, reads in parallel on the pool.
+ * - **Writes are group-committed**: writes of one event-loop turn share one transaction (a savepoint per
+ *   write only when one of them failed, see `group-commit.ts`); a store runs its write transactions one at a time, reads in parallel on the pool.
  * - **Leases use the database's clock**, read once per transaction, so workers on machines whose clocks
  *   disagree still agree on expiry. Claims take rows `FOR UPDATE SKIP LOCKED` from partial indexes of the
  *   runnable jobs: concurrent claimers never wait for each other nor take the same job.
@@ -51,7 +51,9 @@ export class PostgresStore extends StoreCore {
     }
     if (typeof log !== "function") throw new Error("PostgresStore: log must be a function");
     const listenUrl = config.listenConnectionString === undefined ? fromUrl.driverUrl : splitConnectionString(config.listenConnectionString).driverUrl;
-    const pgPool = new pg.Pool({ connectionString: fromUrl.driverUrl, max: poolSize, application_name: "statek" });
+    // Pipeline mode: a connection sends queued queries without waiting for the answers of those before them, so a
+    // transaction's writes go out together (see PostgresTransaction).
+    const pgPool = new pg.Pool({ connectionString: fromUrl.driverUrl, max: poolSize, application_name: "statek", pipeline: true });
     // A connection that breaks while checked out emits "error" on its client, which would crash the process
     // unheard; the query running on it (or the next) fails with the error instead, and is classified.
     pgPool.on("connect", (client) => client.on("error", () => undefined));

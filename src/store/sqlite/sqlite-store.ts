@@ -16,8 +16,9 @@ import type { SqliteStoreConfig } from "./sqlite-config.ts";
  *   pragmas (WAL for files, `synchronous`, the busy timeout, foreign keys) and runs the migrations under
  *   SQLite's write lock. Calling {@link SqliteStore.migrate} first is optional and surfaces schema errors early
  *   (`openStore` does it).
- * - **Writes are group-committed**: writes made in the same event-loop turn are applied together, on the next
- *   `setImmediate`, in one `BEGIN IMMEDIATE … COMMIT` (one fsync), each in its own `SAVEPOINT`. A `signal` that
+ * - **Writes are group-committed**: writes made in the same event-loop turn (or while the batch before them
+ *   commits) are applied together, in one `BEGIN IMMEDIATE … COMMIT` (one fsync); a failing write undoes only
+ *   itself (see `../group-commit.ts`). A `signal` that
  *   aborts while its write is still queued removes the write.
  * - **Leases use this process's clock** (`clock`, default `Date.now`), and claims are exclusive across
  *   processes because every transaction takes the file's write lock at its start.

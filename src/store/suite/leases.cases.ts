@@ -102,6 +102,37 @@ export function leaseCases({ test }: SuiteContext): void {
     await assert.rejects(store.preemptJob(free.id, "", HOUR), /owner/);
   });
 
+  test("a commit whose lease was lost writes nothing, and the writes of its tick still land", async (store) => {
+    const [lost, kept] = [await insertSample(store), await insertSample(store)];
+    const stale = fenceOf(await claim(store, lost.id, "worker-a", HOUR));
+    await store.preemptJob(lost.id, "operator", HOUR);
+    const held = fenceOf(await claim(store, kept.id, "worker-a", HOUR));
+    const variable = { name: "v", blob: "1", position: 0 };
+    const step = (id: string, fence: { owner: string; epoch: number }) => store.commit({
+      id, expectedVersion: 0, fence, job: { turns: 1 }, putVariables: [variable], appendHistory: [sampleRecord(0)],
+      events: [{ kind: "step", data: { id } }],
+    });
+    // Same tick, one batch: the kept job's writes before and after the one that fails.
+    const results = await Promise.allSettled([
+      store.appendJournal(kept.id, held, 0, [{ index: 0, data: "a" }]),
+      step(lost.id, stale),
+      store.appendJournal(lost.id, stale, 0, [{ index: 0, data: "late" }]),
+      step(kept.id, held),
+    ]);
+    assert.deepEqual(results.map((result) => result.status), ["fulfilled", "rejected", "rejected", "fulfilled"]);
+    await rejectsLeaseLost(Promise.reject((results[1] as PromiseRejectedResult).reason), lost.id, stale);
+    await rejectsLeaseLost(Promise.reject((results[2] as PromiseRejectedResult).reason), lost.id, stale);
+    const after = await store.getJob(lost.id);
+    assert.deepEqual([after?.version, after?.turns, after?.historyLength], [lost.version, lost.turns, 0]);
+    assert.deepEqual(await store.getVariables(lost.id), []);
+    assert.equal(await store.getJournal(lost.id), null);
+    assert.deepEqual((await store.readEvents({ jobId: lost.id })).map((event) => event.kind), ["job-submitted"]);
+    assert.deepEqual((await store.readEvents({ jobId: kept.id })).map((event) => event.kind), ["job-submitted", "step"]);
+    assert.deepEqual((await store.getJob(kept.id))?.turns, 1);
+    assert.deepEqual(await store.getVariables(kept.id), [variable]);
+    assert.equal((await store.getJournal(kept.id))?.entries.length, 1);
+  });
+
   test("renewLease extends the holder's lease, even expired, until somebody claims", async (store) => {
     const job = await insertSample(store);
     const lease = await claim(store, job.id, "worker-a", 0);
