@@ -1,4 +1,9 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { CheckerThread } from "./checker-thread.ts";
 
@@ -77,6 +82,28 @@ describe("the checker thread", () => {
     } finally {
       await uncached.close();
     }
+  });
+
+  it("a warmed thread that is idle does not keep its process alive", async () => {
+    // A process that only warms the shared thread ends on its own once the thread is ready and idle.
+    const script = [
+      `import { sharedCheckerThread } from ${JSON.stringify(new URL("./checker-thread.ts", import.meta.url).href)};`,
+      "const thread = sharedCheckerThread();",
+      "thread.warm();",
+      // Held until the thread is ready (or 20 s), then nothing is left but the idle thread.
+      "const until = Date.now() + 20000;",
+      "const wait = () => { if (!thread.ready && Date.now() < until) setTimeout(wait, 20); };",
+      "wait();",
+    ].join("\n");
+    // A file, as an application is (a script given with `-e` ends differently).
+    const dir = mkdtempSync(join(tmpdir(), "statek-checker-exit-"));
+    writeFileSync(join(dir, "warm.mjs"), script);
+    const child = spawn(process.execPath, [join(dir, "warm.mjs")], { stdio: "ignore" });
+    const killer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    const [code, signal] = await once(child, "exit");
+    clearTimeout(killer);
+    rmSync(dir, { recursive: true, force: true });
+    assert.deepEqual({ code, signal }, { code: 0, signal: null }, "the process exited by itself, not killed after 30 s");
   });
 
   it("answers checks after close as unchecked", async () => {

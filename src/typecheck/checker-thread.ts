@@ -109,6 +109,11 @@ export class CheckerThread {
     if (!this.#closed) this.#thread();
   }
 
+  /** True while a thread is started, warmed and able to take a check at once. */
+  get ready(): boolean {
+    return this.#ready;
+  }
+
   /** How many times a thread was started (a restart after a failure counts). */
   get threadStarts(): number {
     return this.#starts;
@@ -211,6 +216,8 @@ export class CheckerThread {
   }
 
   #idle(worker: Worker): void {
+    // An idle thread never holds the process open (an `unref` made before the thread was online does not last).
+    worker.unref();
     clearTimeout(this.#idleTimer);
     this.#idleTimer = setTimeout(() => {
       if (worker !== this.#worker || this.#running || this.#queue.length) return;
