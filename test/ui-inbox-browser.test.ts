@@ -85,6 +85,21 @@ describe("the approvals inbox and the phone layout in a browser", { skip: missin
     await page.context().close();
   });
 
+  it("a page no event reaches is rendered again every 30 s, so its relative times and durations stay current", async () => {
+    const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+    await page.clock.install();
+    await page.goto(ui.url);
+    await page.getByText("Live", { exact: true }).waitFor();
+    const renders: string[] = [];
+    page.on("request", (request) => void (request.headers()["x-statek-live"] === "1" && renders.push(request.url())));
+    await page.clock.runFor(29_000);
+    assert.deepEqual(renders, [], "nothing happened, nothing was fetched");
+    const rendered = page.waitForResponse((response) => response.request().headers()["x-statek-live"] === "1");
+    await page.clock.runFor(1_500);
+    assert.equal((await rendered).status(), 200);
+    await page.context().close();
+  });
+
   it("fits a 390 px wide window: no page scrolls sideways", async () => {
     const page = await (await browser.newContext({ viewport: PHONE })).newPage();
     const paths = ["/", "/approvals", "/agents", `/jobs/${ids.first}`, `/jobs/${ids.done}`, "/docs/api"];

@@ -108,5 +108,7 @@ export const LIVE_SCRIPT = `
   source.addEventListener("ready", () => say("Live"));
   source.addEventListener("job", schedule);
   source.onerror = () => say("Live: reconnecting…");
+  // Relative times and running durations age without any event: a visible page is rendered again twice a minute.
+  setInterval(() => { if (!document.hidden) schedule(); }, 30000);
 })();
 `;

@@ -13,8 +13,8 @@ export const COLLAPSE_LINES = 20;
 
 /**
  * A time as `<time>`: relative to `now` (`3 min ago`, `in 5 s`), the exact UTC time in its `title` (shown on
- * hover) and `datetime`. Pages are rendered again on every live event, so the relative text stays current
- * while the job changes.
+ * hover) and `datetime`. Live pages are rendered again on every event and every 30 s while visible, so the
+ * relative text stays current.
  */
 export function time(epochMs: number | null | undefined, now: number = Date.now()): Html {
   if (typeof epochMs !== "number" || !Number.isFinite(epochMs)) return html`—`;
