@@ -124,17 +124,10 @@ export async function main(): Promise<void> {
   const statekSteps: number[] = [];
   for (let run = 0; run < RUNS; run++) statekSteps.push(await workerStepsPerSecond(100, STEPS, 200, withSchema(url, `peers_steps_${process.pid}_${run}`)));
   console.log(`  STATEK, 100 jobs under one worker: ${median(statekSteps).toFixed(0)} durable no-op steps/s (runs: ${statekSteps.map((rate) => rate.toFixed(0)).join(", ")}; load ${load()})`);
-  const dbos: number[] = [];
-  let dbosVersion = "";
-  for (let run = 0; run < RUNS; run++) {
-    const result = await dbosStepsPerSecond(url, 100, Math.ceil(STEPS / 100));
-    if ("missing" in result) {
-      console.log(`  DBOS Transact: not run, ${result.missing}`);
-      break;
-    }
-    dbos.push(result.stepsPerSecond);
-    dbosVersion = result.version;
-  }
+  const dbosRuns = await dbosStepsPerSecond(url, 100, Math.ceil(STEPS / 100), RUNS);
+  const dbos = "missing" in dbosRuns ? [] : dbosRuns.stepsPerSecond;
+  const dbosVersion = "missing" in dbosRuns ? "" : dbosRuns.version;
+  if ("missing" in dbosRuns) console.log(`  DBOS Transact: not run, ${dbosRuns.missing}`);
   if (dbos.length) {
     console.log(`  DBOS Transact ${dbosVersion}, 100 workflows at once: ${median(dbos).toFixed(0)} checkpointed no-op steps/s (runs: ${dbos.map((rate) => rate.toFixed(0)).join(", ")}; load ${load()})`);
     console.log(`  STATEK / DBOS: ${(median(statekSteps) / median(dbos)).toFixed(2)}×`);
