@@ -19,4 +19,19 @@ describe("timeline of approvals and child jobs", () => {
     assert.match(text, /child job c-1 \(researcher\) DONE\n {4}result: "CATS"/);
     assert.match(text, /child job c-2 \(flaky\) FAILED\n {4}reason: Error: no luck/);
   });
+
+  it("shows a tool's error once: the cell's uncaught error that repeats it points to the tool call", () => {
+    const usage = { inputTokens: 10, cachedInputTokens: 0, outputTokens: 4 };
+    const rows = [
+      encodeHistoryRow(0, "submitted", 0, { vars: [], params: {} }),
+      encodeHistoryRow(1, "model-response", 0, { turn: 1, text: "await pay(1)", code: "await pay(1)", toolCalls: [], reasoning: [], usage, model: "openai/gpt-5-mini" }),
+      encodeHistoryRow(2, "tool-call", 0, { name: "pay", origin: "code", args: "{n:1}", durationMs: 1, error: "Error: the bank is closed" }),
+      encodeHistoryRow(3, "console", 0, { stream: "error", text: "Error: the bank is closed" }),
+      encodeHistoryRow(4, "console", 0, { stream: "error", text: "Error: another failure" }),
+    ];
+    const text = formatTimeline("j", rows, { full: false }).join("\n");
+    assert.equal(text.split("the bank is closed").length - 1, 1, text);
+    assert.match(text, /✗ the cell stopped on the error of pay shown above/);
+    assert.match(text, /✗ Error: another failure/, "an error no tool raised is shown as it is");
+  });
 });

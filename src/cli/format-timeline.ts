@@ -5,7 +5,7 @@
  */
 import type { ConsoleRecord, HistoryRecord } from "../jobs/history/history.ts";
 import type { HistoryRow } from "../store/store.ts";
-import { buildTimeline, postProcessVerdict, unusualFinish, variableChanges, type TimelineItem } from "../format/timeline.ts";
+import { buildTimeline, postProcessVerdict, repeatedToolError, unusualFinish, variableChanges, type TimelineItem } from "../format/timeline.ts";
 import { formatError } from "../tools/call-tool.ts";
 import { llmRepr } from "../tools/llm-repr.ts";
 import { formatConsoleEntry } from "./format-console-entry.ts";
@@ -26,10 +26,13 @@ export function formatTimeline(jobId: string, history: readonly HistoryRow[], op
   const flood = new ConsoleFlood(options);
   for (const section of buildTimeline(jobId, history)) {
     flood.reset(lines);
-    for (const item of section.opener ? [section.opener, ...section.items] : section.items) {
+    const items = section.opener ? [section.opener, ...section.items] : section.items;
+    for (const [index, item] of items.entries()) {
       if (item.kind === "record" && item.record.kind === "console" && flood.skips(item.record.data)) continue;
       flood.flush(lines);
-      const itemLines = formatItem(item, options);
+      // A cell's uncaught error that repeats a tool call's error is shown once, with the call.
+      const tool = repeatedToolError(items, index);
+      const itemLines = tool === undefined ? formatItem(item, options) : [`  ✗ the cell stopped on the error of ${tool} shown above`];
       if (itemLines[0]?.startsWith("──") && lines.length) lines.push("");
       lines.push(...itemLines);
     }
