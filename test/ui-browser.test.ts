@@ -62,6 +62,9 @@ describe("web UI in a browser", { skip: missing }, () => {
   });
 
   it("approves a request with a note; a refused action shows why", async () => {
+    // A second operator's tab without scripts keeps the form it loaded: a stale form, whatever live updates do.
+    const stale = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
+    await stale.goto(`${fixture.ui.url}/jobs/${fixture.ids.approval}`);
     const page = await (await browser.newContext()).newPage();
     await page.goto(`${fixture.ui.url}/jobs/${fixture.ids.approval}`);
     await page.getByLabel("Note").fill("ok for Friday");
@@ -69,10 +72,10 @@ describe("web UI in a browser", { skip: missing }, () => {
     await page.getByText("Approved.").waitFor();
     const history = await fixture.store.getHistory(fixture.ids.approval);
     assert.equal((history.at(-1)!.data as { note: string }).note, "ok for Friday");
-    // A stale form: the future was settled in the meantime.
-    await page.goBack();
-    await page.getByRole("button", { name: "Deny" }).click();
-    await page.getByRole("alert").filter({ hasText: /already approved by local .*; the first decision stands/ }).waitFor();
+    // The stale form: the request was decided in the meantime.
+    await stale.getByRole("button", { name: "Deny" }).click();
+    await stale.getByRole("alert").filter({ hasText: /already approved by local .*; the first decision stands/ }).waitFor();
+    await stale.context().close();
     await page.context().close();
   });
 
