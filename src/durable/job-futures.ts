@@ -122,11 +122,17 @@ export class JobFutures implements FutureWaits {
     return [...this.#awaited];
   }
 
-  replayed(_seq: number, kind: string, data?: unknown): void {
+  replayed(seq: number, kind: string, data?: unknown): void {
     if (kind === "message") this.#messageWaits++;
-    // A child this cell started in an earlier attempt: still watched (its end is recorded once, however it went).
-    const id = typeof data === "object" && data !== null ? (data as { id?: unknown }).id : undefined;
-    if (kind === "child-started" && typeof id === "string") this.#watched.add(id);
+    const field = (name: string) => (typeof data === "object" && data !== null ? (data as Record<string, unknown>)[name] : undefined);
+    // Children and approval requests of an earlier attempt at this cell stay watched, their outcome known or
+    // not: it is recorded once, whichever attempt commits.
+    const watched =
+      kind === "child-started" ? field("id")
+      : kind === "approval" ? `${this.#options.jobId}:${this.#options.cell}:${seq}:approval`
+      : kind === "tool-approval" || kind === "child" ? field("key")
+      : undefined;
+    if (typeof watched === "string") this.#watched.add(watched);
   }
 
   async open(seq: number, kind: string, data: unknown, settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }> {

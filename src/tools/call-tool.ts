@@ -69,6 +69,11 @@ export interface CallToolOptions {
   approved?: ApprovalDecision;
   /** The arguments the approver saw (as a request shows them): a call with other arguments is refused. */
   approvedArgs?: string;
+  /**
+   * The call may only ask for approval (it is made again after a crash left it in doubt, and nothing ran when it
+   * asked): if its arguments need none, it fails with this error instead of running.
+   */
+  askOnly?: Error;
   /** The trace context the call's span goes under (its cell's or step's). @default the active context */
   trace?: Context;
 }
@@ -126,6 +131,8 @@ export function callTool(tool: Tool, args: readonly unknown[] | Record<string, u
       const request = approvalRequest(options.ctx, tool.name, call.args);
       finish({ result: request });
       return request;
+    } else if (options.askOnly) {
+      throw options.askOnly;
     } else {
       // The tool's own spans (an HTTP client's) nest under the call's, where the application has a context manager.
       result = activeContext.with(traced.context, () => runPreparedCall(call, options.ctx));

@@ -33,12 +33,24 @@ export interface JournalSink {
   flush(): Promise<void>;
 }
 
+/**
+ * The message a call in doubt is made again with when it may only ask for approval: `[op, ...args]` of the
+ * original call. Hosts only: a guest that sends it gets a call that can ask but never run.
+ */
+export const ASK_AGAIN = "callAsking";
+
 /** What the host knows about a crossing (the broker's policy). */
 export interface CrossingPolicy {
   /** How the message is journaled. */
   kind(op: string, args: readonly string[]): CrossingKind;
   /** True for a tool declared `idempotent`: a call in doubt may be made again with the same key. */
   idempotent(op: string, args: readonly string[]): boolean;
+  /**
+   * True for a call of a tool that may need approval: in doubt, it is made again as {@link ASK_AGAIN} — it asks
+   * for approval once more (nothing ran when it first asked) and answers `InDoubtError` if these arguments
+   * would have run the tool.
+   */
+  asksFirst?(op: string, args: readonly string[]): boolean;
 }
 
 /** The step's record of each crossing's effects (console lines, tool-call records, error handlers). */
@@ -75,8 +87,9 @@ export interface FutureWaits {
    */
   open(seq: number, kind: string, data: unknown, settle: (outcome: FutureOutcome) => void): Promise<{ outcome?: FutureOutcome; durable: boolean }>;
   /**
-   * A wait the journal already delivered was replayed (waits are numbered in order: the message waits, say), or
-   * (kind `child-started`) a reply that handed the guest a child job's handle, `data` its `{ id }`.
+   * A wait whose outcome the journal already holds was replayed (waits are numbered in order: the message waits,
+   * say) — agent code's own (`kind` as it asked) or a host-made one (`tool-approval`, `child`, `data` the wait's
+   * with its `key`) — or (kind `child-started`) a reply that handed the guest a child job's handle, `data` its `{ id }`.
    */
   replayed?(seq: number, kind: string, data: unknown): void;
   /**

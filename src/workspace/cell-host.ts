@@ -18,8 +18,8 @@
  * When the cell is over, results it did not await are abandoned: their replies are dropped, so no guest
  * code ever runs outside a cell.
  */
-import { JournalReplay, describeMessage, hashMessage, type CrossingEffects, type CrossingKind, type JournalItem, type JournaledMessage } from "./cell-journal.ts";
-import { HeldReply, type CellHostOptions, type CellStart, type FutureOutcome, type FutureWaits, type GuestMessageHandler, type JournalSink, type TimerSource } from "./cell-host-contracts.ts";
+import { JournalReplay, describeMessage, hashMessage, type CrossingEffects, type CrossingKind, type JournalItem, type JournaledMessage, type ReplayedSettlement } from "./cell-journal.ts";
+import { ASK_AGAIN, HeldReply, type CellHostOptions, type CellStart, type FutureOutcome, type FutureWaits, type GuestMessageHandler, type JournalSink, type TimerSource } from "./cell-host-contracts.ts";
 import type { Delivery, IdleAnswer, VmHost } from "./executor.ts";
 import { CODE_START_OP, errorReply, pendingReply, thrownReply } from "./guest/guest-protocol.ts";
 import { parseUntrusted } from "./membrane/untrusted-json.ts";
@@ -190,13 +190,34 @@ export class CellHost implements VmHost {
     }
   }
 
+  /**
+   * A wait whose outcome the journal holds is not opened again, but the job still watches it: an approval's
+   * decision and a child's end go into the history once, whichever attempt at the step commits.
+   */
+  #noticeWait(seq: number, op: string, args: readonly string[], settled: ReplayedSettlement | undefined): void {
+    const replayed = this.#futures?.replayed;
+    if (!replayed) return;
+    try {
+      if (op === "future") replayed.call(this.#futures, seq, args[0] ?? "", args[1] ? parseUntrusted(args[1]) : null);
+      const wait = settled?.wait;
+      if (wait === undefined) return;
+      const kind = futureKindOf(wait);
+      if (kind === "approval" || kind === "child") replayed.call(this.#futures, seq, kind === "approval" ? "tool-approval" : "child", parseUntrusted(wait.slice(1)));
+    } catch {
+      // Written by this host and the guest's sanitized words; a text that does not parse names no wait.
+    }
+  }
+
   // An intent with no result: it was started and never finished (or it is still running in this process).
   #inDoubt(seq: number, op: string, args: readonly string[], recorded: JournaledMessage): string | Promise<string> {
     const running = this.#running.get(seq);
     if (running) return running;
-    if (this.#options.policy?.idempotent(op, args)) {
+    const policy = this.#options.policy;
+    const idempotent = policy?.idempotent(op, args) === true;
+    // A call that may need approval ran nothing if it asked: it asks again (same key), or is in doubt if it ran.
+    if (idempotent || policy?.asksFirst?.(op, args)) {
       const again = (async () => {
-        const reply = await this.#answerLive(op, args, seq);
+        const reply = await (idempotent ? this.#answerLive(op, args, seq) : this.#answerLive(ASK_AGAIN, [op, ...args], seq));
         this.#append({ t: "done", seq, r: reply, ...this.#effectsOf(seq) });
         await this.#flush();
         return reply;
@@ -221,19 +242,21 @@ export class CellHost implements VmHost {
         this.#applySettled(delivered.effects);
         this.#noticeChild(seq, delivered.reply);
       }
-      if (op === "future") this.#futures?.replayed?.(seq, args[0] ?? "", args[1] ? parseUntrusted(args[1]) : null);
+      this.#noticeWait(seq, op, args, delivered);
       return;
     }
     const settled = replay.settles.get(id);
     if (settled && isFutureReply(settled.reply)) {
       const pending: Pending = { keepAlive: false, seq };
       this.#pending.set(id, pending);
+      // The call's record ("awaiting approval") came with the wait; the wait opens again below.
+      this.#applySettled(settled.effects);
       this.#awaitExternal(id, pending, settled.reply);
       return;
     }
     if (settled) {
       this.#pending.set(id, { keepAlive: false, seq });
-      if (op === "future") this.#futures?.replayed?.(seq, args[0] ?? "", args[1] ? parseUntrusted(args[1]) : null);
+      this.#noticeWait(seq, op, args, settled);
       this.#applySettled(settled.effects);
       this.#settle(id, settled.reply, false);
       return;

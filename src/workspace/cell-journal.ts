@@ -68,6 +68,17 @@ export function hashMessage(op: string, args: readonly string[]): number {
   return hash >>> 0;
 }
 
+/** A pending result's settlements as the journal holds them. */
+export interface ReplayedSettlement {
+  /** The last reply. */
+  reply: string;
+  /** The effects of every settlement, each with its item's position. */
+  effects: Array<{ fx: CrossingEffects; position: number }>;
+  position: number;
+  /** The host-made wait the result first settled to (`f…`), when it was one. */
+  wait?: string;
+}
+
 /** A journal's items folded for replay: messages by `seq`, settled results by id, deliveries in order. */
 export class JournalReplay {
   readonly messages: JournaledMessage[] = [];
@@ -75,7 +86,7 @@ export class JournalReplay {
    * Settled results by id: the last reply (a durable future's result settles its id again) and the effects of
    * every settlement, each with its item's position (for "already committed" checks).
    */
-  readonly settles = new Map<number, { reply: string; effects: Array<{ fx: CrossingEffects; position: number }>; position: number }>();
+  readonly settles = new Map<number, ReplayedSettlement>();
   readonly deliveries: Array<{ ids: number[]; position: number }> = [];
   #nextMessage = 0;
   #nextDelivery = 0;
@@ -99,9 +110,12 @@ export class JournalReplay {
           break;
         }
         case "settle": {
-          const effects = this.settles.get(item.id)?.effects ?? [];
+          const earlier = this.settles.get(item.id);
+          const effects = earlier?.effects ?? [];
           if (item.fx) effects.push({ fx: item.fx, position });
-          this.settles.set(item.id, { reply: item.r, effects, position });
+          // A host-made wait (`f…`: an approval request, a child) is settled again by its outcome; the wait is kept.
+          const wait = earlier?.wait ?? (item.r.charCodeAt(0) === 102 /* f */ ? item.r : undefined);
+          this.settles.set(item.id, { reply: item.r, effects, position, ...(wait === undefined ? {} : { wait }) });
           break;
         }
         case "deliver":

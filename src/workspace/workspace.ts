@@ -124,7 +124,7 @@ export class Workspace {
       journal: this.#journal,
       access: this.#access,
       console: { push: (stream, text) => this.#effects.pushConsole(stream, text) },
-      callTool: (tool, args) => this.#variables.withBound(() => this.#callTool(tool, args, "code")),
+      callTool: (tool, args, askOnly) => this.#variables.withBound(() => this.#callTool(tool, args, "code", undefined, this.#effects.current, undefined, askOnly)),
       bindArguments: (tool, args) => this.#variables.bindArguments(tool, args),
       callApproved: (tool, args, key) => this.#variables.withBound(() => this.#callApproved(tool, args, key)),
       refused: (tool, args, error) => this.#recordRefusal(tool.name, args, error, "code"),
@@ -242,9 +242,9 @@ export class Workspace {
   // changes to the job are kept with the call's crossing; agent code gets the result alone.
   #callTool(
     tool: Tool, args: readonly unknown[] | Record<string, unknown>, origin: "code" | "formal", callId?: string,
-    seq = this.#effects.current, approved?: ApprovalDecision & { args: string },
+    seq = this.#effects.current, approved?: ApprovalDecision & { args: string }, askOnly?: Error,
   ): unknown {
-    const value = this.#runTool(tool, args, origin, callId, seq, approved);
+    const value = this.#runTool(tool, args, origin, callId, seq, approved, askOnly);
     const unwrap = (result: unknown) => {
       if (!isJobRequest(result)) return result;
       for (const change of result.changes) this.#effects.pushJobChange(change, seq);
@@ -275,13 +275,14 @@ export class Workspace {
 
   #runTool(
     tool: Tool, args: readonly unknown[] | Record<string, unknown>, origin: "code" | "formal", callId: string | undefined,
-    seq: number | undefined, approved: (ApprovalDecision & { args: string }) | undefined,
+    seq: number | undefined, approved: (ApprovalDecision & { args: string }) | undefined, askOnly?: Error,
   ): unknown {
     const printed = origin === "formal" ? [] : undefined;
     return callTool(tool, args, {
       origin,
       ...(callId === undefined ? {} : { callId }),
       ...(approved ? { approved, approvedArgs: approved.args } : {}),
+      ...(askOnly ? { askOnly } : {}),
       ctx: this.#toolContext(seq, printed),
       visible: visibleUnder((value) => this.#references.policyOf(value)),
       record: (record) => this.#effects.pushToolCall(record, seq),

@@ -20,7 +20,8 @@ import type { ToolCallRecord } from "../../tools/call-tool.ts";
 import { bindArguments } from "../../tools/bind-arguments.ts";
 import type { CrossingKind } from "../cell-journal.ts";
 import type { CrossingPolicy } from "../cell-host.ts";
-import { HeldReply } from "../cell-host-contracts.ts";
+import { ASK_AGAIN, HeldReply } from "../cell-host-contracts.ts";
+import { InDoubtError } from "../../errors/in-doubt-error.ts";
 import type { Crossing, CrossingJournal, CrossingOp } from "./crossing-journal.ts";
 import type { ClassPolicy } from "./exposed-classes.ts";
 import type { HandleEntry, HandleTable } from "./handle-table.ts";
@@ -37,8 +38,11 @@ export interface BrokerOptions {
   access: ToolAccess;
   /** Where printed output goes. */
   console: { push(stream: ConsoleStream, text: string): void };
-  /** Calls a tool from agent code (preparation, validation, logging, error handlers); may return a promise. */
-  callTool(tool: Tool, args: unknown[]): unknown;
+  /**
+   * Calls a tool from agent code (preparation, validation, logging, error handlers); may return a promise.
+   * `askOnly`: the call may only ask for approval; if its arguments would run the tool, it fails with this error.
+   */
+  callTool(tool: Tool, args: unknown[], askOnly?: Error): unknown;
   /**
    * Reads, before a tool call from agent code runs, the workspace variables its arguments name (argument binding
    * by variable name), when they name any: the guest waits in its call meanwhile. `undefined` when there is
@@ -97,7 +101,13 @@ export class Broker {
       const call = ((op === "call" || op === "callNumbers") && !args[1]) || op === "callApproved";
       return call && entry !== undefined && isTool(entry.value) && entry.value.idempotent;
     },
+    asksFirst: (op, args) => {
+      const entry = this.#options.table.get(Number(args[0]));
+      return (op === "call" || op === "callNumbers") && !args[1] && entry !== undefined && isTool(entry.value) && entry.value.needsApproval !== false;
+    },
   };
+  /** Set while a call in doubt is made again as one that may only ask ({@link ASK_AGAIN}). */
+  #asking = false;
 
   constructor(options: BrokerOptions) {
     this.#options = options;
@@ -172,6 +182,7 @@ export class Broker {
 
   #receive(op: string, args: readonly string[]): string | Promise<string> | HeldReply {
     if (op === "resolve") return this.#resolve(args);
+    if (op === ASK_AGAIN) return this.#askAgain(args);
     // Numbers sent as they are: the same call, with its argument list written here.
     if (op === "callNumbers") return this.#receive("call", [args[0] ?? "", args[1] ?? "", `[${args.slice(2).join(",")}]`]);
     if (op === "repr") return this.#guard(() => this.#reply(this.#repr(this.#options.codec.decode(args[0] ?? ""))));
@@ -214,7 +225,8 @@ export class Broker {
               this.#options.refused(tool, args, refusal);
               throw refusal;
             }
-            return this.#afterBinding(record, tool, args, () => this.#options.callTool(tool, args));
+            const askOnly = this.#asking ? new InDoubtError({ call: this.describe("call", [first ?? "", second ?? "", third ?? ""]) }) : undefined;
+            return this.#afterBinding(record, tool, args, () => this.#options.callTool(tool, args, askOnly));
           }
           record = this.#open("call", "write", entry, second || undefined, third);
           return this.#settle(record, this.#call(entry, second ?? "", this.#arguments(third)));
@@ -300,6 +312,8 @@ export class Broker {
       case "set":
       case "callApproved":
         return "effect";
+      case ASK_AGAIN:
+        return this.#kindOf(args[0] ?? "", args.slice(1));
       case "call":
       case "callNumbers": {
         const entry = this.#options.table.get(Number(args[0]));
@@ -311,6 +325,17 @@ export class Broker {
       }
       default:
         return "read";
+    }
+  }
+
+  // A call in doubt made again when it may only ask for approval: `[op, ...args]` of the original call.
+  #askAgain([op = "", ...args]: readonly string[]): string | Promise<string> | HeldReply {
+    if (op !== "call" && op !== "callNumbers") return errorReply("TypeError", "only a tool call can ask again");
+    this.#asking = true;
+    try {
+      return this.#receive(op, args);
+    } finally {
+      this.#asking = false;
     }
   }
 
