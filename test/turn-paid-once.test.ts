@@ -13,6 +13,7 @@ import { describe, it } from "node:test";
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamResult } from "@ai-sdk/provider";
 import { z } from "zod";
 import { Agent, ScriptedModel, Statek, tool, type ScriptedTurn } from "../src/index.ts";
+import { openStore, type Store } from "../src/store/index.ts";
 
 const ts = (code: string) => "```ts\n" + code + "\n```";
 
@@ -35,6 +36,23 @@ function transcript(messages: ReadonlyArray<{ role: string; content: unknown }>)
   return messages.map((message) => {
     const parts = typeof message.content === "string" ? [{ text: message.content }] : (message.content as Array<{ text?: string }>);
     return `${message.role}: ${parts.map((part) => part.text ?? "").join("")}`;
+  });
+}
+
+/** The store of `file`, whose journal write of a model's reply aborts `abort` once it is durable. */
+async function abortingAfterReply(file: string, abort: AbortController): Promise<Store> {
+  const store = await openStore(file);
+  return new Proxy(store, {
+    get(target, property) {
+      if (property === "appendJournal") {
+        return async (...args: Parameters<Store["appendJournal"]>) => {
+          await target.appendJournal(...args);
+          if (JSON.stringify(args[3]).includes('"model-reply"')) abort.abort(new Error("stopping"));
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
   });
 }
 
@@ -82,12 +100,12 @@ describe("a turn is paid once", () => {
   it("a step that cannot commit after its reply came is done again with the reply it journaled, not a second call", async () => {
     await withFile(async (file) => {
       const abort = new AbortController();
-      // The step is given up just as the reply arrives (its worker stopping, its store gone past the retries).
-      const model = new SlowModel([ts("print('ran once')\nexit(7)"), ts("exit('asked again')")], async (call) => {
-        if (call === 1) setTimeout(() => abort.abort(new Error("stopping")), 0);
-      });
+      // The step is given up just after its reply was journaled (its worker stopping, its store gone past the
+      // retries): nothing is committed.
+      const model = new SlowModel([ts("print('ran once')\nexit(7)"), ts("exit('asked again')")], async () => {});
       const agent = new Agent({ role: "worker", model });
-      const statek = await Statek.open({ store: file, agents: [agent] });
+      const store = await abortingAfterReply(file, abort);
+      const statek = await Statek.open({ store, agents: [agent] });
       try {
         const { id } = await statek.submitJob(agent);
         await assert.rejects(statek.step(id, { signal: abort.signal }));
@@ -100,6 +118,7 @@ describe("a turn is paid once", () => {
         assert.equal(view.history.filter((record) => record.kind === "model-response").length, 1);
       } finally {
         await statek.close();
+        await store.close();
       }
     });
   });
@@ -107,11 +126,10 @@ describe("a turn is paid once", () => {
   it("a journaled reply taken after a message arrived is marked as not having seen it, and the model reads the message after it", async () => {
     await withFile(async (file) => {
       const abort = new AbortController();
-      const model = new SlowModel([ts("print('first')"), ts("exit(7)"), ts("exit('asked again')")], async (call) => {
-        if (call === 1) setTimeout(() => abort.abort(new Error("stopping")), 0);
-      });
+      const model = new SlowModel([ts("print('first')"), ts("exit(7)"), ts("exit('asked again')")], async () => {});
       const agent = new Agent({ role: "worker", model });
-      const statek = await Statek.open({ store: file, agents: [agent] });
+      const store = await abortingAfterReply(file, abort);
+      const statek = await Statek.open({ store, agents: [agent] });
       try {
         const { id } = await statek.submitJob(agent);
         await assert.rejects(statek.step(id, { signal: abort.signal }));
@@ -130,6 +148,7 @@ describe("a turn is paid once", () => {
         assert.ok(reply >= 0 && pushed > reply, second.join("\n"));
       } finally {
         await statek.close();
+        await store.close();
       }
     });
   });
