@@ -5,6 +5,7 @@
  * data: an event is stored as the text the job runner encoded it to (the workspace codec's), which becomes
  * the new job's variable as it is.
  */
+import type { Lease } from "./durable-rows.ts";
 import type { HistoryRow, JobRow, VariableRow } from "./store.ts";
 
 /** The states of an agent's circuit breaker. */
@@ -67,12 +68,19 @@ export interface AgentJobsRequest {
    * whole request, and nothing is taken or created.
    */
   build(event: AgentEventRow | undefined): NewJobRows;
+  /**
+   * Creates the jobs leased to this owner for `leaseMs` (epoch 1), as if it had claimed them in the same
+   * transaction: a worker making jobs for its free slots steps them without a claim of its own.
+   */
+  claimFor?: { owner: string; leaseMs: number };
 }
 
 /** What {@link Store.createAgentJobs} did. */
 export interface AgentJobsResult {
   /** The ids of the jobs created, in order (for events: in the events' order). */
   jobIds: string[];
+  /** With `claimFor`: the new jobs' leases, in the same order. */
+  leases?: Lease[];
   /** The agent's breaker as the request found it: `open` means nothing was created for that reason. */
   breaker: BreakerState;
 }

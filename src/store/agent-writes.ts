@@ -10,6 +10,8 @@ import { BREAKER_STATES } from "./agent-rows.ts";
 import type { AdapterTransaction, AgentValues, StoredRow } from "./store-adapter.ts";
 import { orNull, readInteger, readStrict, readText } from "./store-rows.ts";
 import { insertJobIn, appendEventsIn } from "./store-writes.ts";
+import { claimedLease } from "./store-rules.ts";
+import type { Lease } from "./durable-rows.ts";
 
 /** Where a field of an agent's row is named in errors. */
 const placeOf = (role: string) => ({ jobId: `(agent ${role})`, prefix: "agents" });
@@ -75,11 +77,15 @@ export async function createAgentJobsIn(transaction: AdapterTransaction, request
   if (source.kind === "loop") await transaction.updateAgent(role, { loopSize: source.queueSize, loopAt: now, updatedAt: now });
   if (agent.breaker === "open") return { jobIds: [], breaker: "open" };
   const jobIds: string[] = [];
+  const leases: Lease[] = [];
   const insert = async (event: AgentEventRow | undefined) => {
     const { job, variables, history } = request.build(event);
     if (job.role !== role) throw new Error(`createAgentJobs: a job built for agent '${role}' has role '${job.role}'`);
-    await insertJobIn(transaction, job, variables, history);
+    const claim = request.claimFor;
+    const lease = claim ? claimedLease(job.id, { owner: null, epoch: 0, until: null }, claim.owner, claim.leaseMs, now) : undefined;
+    await insertJobIn(transaction, job, variables, history, lease);
     jobIds.push(job.id);
+    if (lease) leases.push(lease);
   };
   if (source.kind === "loop") {
     const pending = readInteger(await transaction.countPendingJobs(role));
@@ -90,7 +96,7 @@ export async function createAgentJobsIn(transaction: AdapterTransaction, request
     for (const event of events) await insert(event);
     if (events.length) await transaction.deleteAgentEvents(events.map((event) => event.id));
   }
-  return { jobIds, breaker: "closed" };
+  return { jobIds, ...(request.claimFor ? { leases } : {}), breaker: "closed" };
 }
 
 /** A commit's `agentOutcome`: `DONE` clears the count of failures in a row, `FAILED` adds one and may open the breaker. */

@@ -166,6 +166,12 @@ export function checkAgentJobsRequest(request: AgentJobsRequest): void {
   const { kind, queueSize } = source as { kind?: unknown; queueSize?: unknown };
   if (kind === "loop") check(call, "source.queueSize", integer, queueSize);
   else if (kind !== "events") fail(call, "source.kind", "\"loop\" or \"events\"", kind);
+  const claim: unknown = request.claimFor;
+  if (claim === undefined) return;
+  if (typeof claim !== "object" || claim === null) fail(call, "claimFor", "{ owner, leaseMs }", claim);
+  const { owner, leaseMs } = claim as { owner?: unknown; leaseMs?: unknown };
+  check(call, "claimFor.owner", name, owner);
+  check(call, "claimFor.leaseMs", count, leaseMs);
 }
 
 function checkList<T>(call: string, field: string, list: readonly T[] | undefined, each: (item: T, field: string) => void): void {

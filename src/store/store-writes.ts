@@ -41,8 +41,10 @@ const JSON_FIELDS = new Set(["params", "metadata", "usage", "state"]);
 
 const encodeHistory = (record: HistoryRow) => ({ seq: record.seq, kind: record.kind, at: record.at, data: encodeJson(record.data) });
 
-/** `insertJob`: a new job with its variables and history; its lease is empty. */
-export async function insertJobIn(transaction: AdapterTransaction, job: JobRow, variables: readonly VariableRow[], history: readonly HistoryRow[]): Promise<void> {
+/** `insertJob`: a new job with its variables and history; its lease is empty, or `lease` (a first claim, epoch 1). */
+export async function insertJobIn(
+  transaction: AdapterTransaction, job: JobRow, variables: readonly VariableRow[], history: readonly HistoryRow[], lease?: Lease,
+): Promise<void> {
   checkContinues("history seq", job.id, 0, history.map((record) => record.seq));
   if (job.historyLength !== history.length) {
     throw new Error(`insertJob: job ${job.id} has historyLength ${job.historyLength} but ${history.length} history records`);
@@ -52,7 +54,7 @@ export async function insertJobIn(transaction: AdapterTransaction, job: JobRow, 
     parentId: job.parentId, createdAt: job.createdAt, updatedAt: job.updatedAt, version: job.version, turns: job.turns,
     pendingSeq: job.pendingSeq, historyLength: job.historyLength, exitStatus: job.exitStatus, error: job.error,
     usage: encodeJson(job.usage), state: encodeJson(job.state), wakeAt: job.wakeAt, cell: job.cell,
-    leaseOwner: null, leaseEpoch: 0, leaseUntil: null,
+    leaseOwner: lease?.owner ?? null, leaseEpoch: lease?.epoch ?? 0, leaseUntil: lease?.until ?? null,
   };
   if (!(await transaction.insertJob(values))) throw new Error(`insertJob: a job with id ${job.id} already exists`);
   await transaction.putVariables(job.id, variables);

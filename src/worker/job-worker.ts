@@ -42,14 +42,24 @@ export interface WorkerStepOutcome {
  * events, which create jobs when slots are free (`jobs/loops/agent-feeder.ts`).
  */
 export interface WorkerCompanion {
-  /** Starts; `freeSlots()` says how many steps the worker could start now, `claim()` makes it claim at once. */
-  start(control: { freeSlots(): number; claim(): Promise<void> }): void;
+  /** Starts, with the worker's {@link WorkerControl}. */
+  start(control: WorkerControl): void;
   /** A step ended and its slot is free. */
   slotFreed(): void;
   /** Stops; resolves once nothing of it runs any more. */
   stop(): Promise<void>;
   /** Its counts per agent role, for the worker's stats. */
   stats(): Record<string, AgentFeedStats>;
+}
+
+/** What a {@link WorkerCompanion} may ask of its worker. */
+export interface WorkerControl {
+  /** How many steps the worker could start now. */
+  freeSlots(): number;
+  /** Who the worker claims as, and for how long: jobs created already leased to it need no claim. */
+  readonly claimAs: { owner: string; leaseMs: number };
+  /** Steps the jobs of leases the worker holds already (created leased to it); any it has no slot for are released. */
+  adopt(leases: readonly Lease[]): Promise<void>;
 }
 
 /** Something a worker did, for logs and status lines. */
@@ -184,7 +194,8 @@ export class JobWorker {
     await this.#kick("claim");
     this.#host.companion?.start({
       freeSlots: () => (this.#state === "running" ? this.#schedule.maxConcurrency - this.#slots.size : 0),
-      claim: () => this.#kick("claim"),
+      claimAs: { owner: this.#host.owner, leaseMs: this.#schedule.leaseMs },
+      adopt: (leases) => this.#adopt(leases),
     });
   }
 
@@ -313,6 +324,13 @@ export class JobWorker {
     if (next.inMs === 0 && !afterClaim) return true;
     if (next.inMs !== null) this.#timer.consider(Date.now() + Math.max(next.inMs, 5));
     return false;
+  }
+
+  async #adopt(leases: readonly Lease[]): Promise<void> {
+    for (const lease of leases) {
+      if (this.#state === "running" && this.#slots.size < this.#schedule.maxConcurrency && !this.#slots.has(lease.jobId)) this.#run(lease);
+      else await this.#host.store.releaseLease(lease.jobId, lease).catch(() => undefined);
+    }
   }
 
   #run(lease: Lease): void {

@@ -4,7 +4,8 @@
  * `statek.pushAgentEvent`): whenever the worker has free slots it takes its agents' queued events — one job per
  * event, oldest first — and asks each loop's `queueSize`, then asks the store to create
  * `min(free slots, queueSize − pending)` jobs; the store counts and creates under the agent's lock, so workers
- * sharing a store never overshoot, and refuses while the agent's breaker is open.
+ * sharing a store never overshoot, and refuses while the agent's breaker is open. The jobs are created leased to
+ * this worker, which steps them at once: no claim of their own.
  *
  * A pass runs when the worker starts, when a step ends (a slot freed: events and loops), on the store's wake-up
  * hints (an event may have been pushed, here or by another process: events only), and every loop's `everyMs`
@@ -15,7 +16,7 @@
 import { randomUUID } from "node:crypto";
 import type { Agent } from "../../agents/agent.ts";
 import type { AgentEventRow, NewJobRows, Store } from "../../store/store.ts";
-import type { WorkerActivity, WorkerCompanion } from "../../worker/job-worker.ts";
+import type { WorkerActivity, WorkerCompanion, WorkerControl } from "../../worker/job-worker.ts";
 import type { AgentFeedStats } from "../../worker/worker-stats.ts";
 import { errorMessage } from "../../errors/error-text.ts";
 import { decodeAgentEvent } from "./agent-event-codec.ts";
@@ -47,7 +48,7 @@ export class AgentFeeder implements WorkerCompanion {
   readonly #askedAt = new Map<string, number>();
   /** The last problem reported per role, so one that persists is reported once. */
   readonly #reported = new Map<string, string>();
-  #control: { freeSlots(): number; claim(): Promise<void> } | undefined;
+  #control: WorkerControl | undefined;
   #running: Promise<void> | undefined;
   #next: PassRequest | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -59,7 +60,7 @@ export class AgentFeeder implements WorkerCompanion {
     for (const loop of host.loops) this.#counts.set(loop.agent.role, { fromLoop: 0, fromEvents: 0, loopSize: null, loopErrors: 0 });
   }
 
-  start(control: { freeSlots(): number; claim(): Promise<void> }): void {
+  start(control: WorkerControl): void {
     this.#control = control;
     this.#stopHints = this.#host.store.subscribeWakeups(() => this.#request({ loops: "none" }));
     const every = Math.min(...this.#host.loops.map((loop) => loop.everyMs));
@@ -115,12 +116,10 @@ export class AgentFeeder implements WorkerCompanion {
   async #pass(request: PassRequest): Promise<void> {
     let free = this.#control!.freeSlots();
     if (free <= 0) return;
-    let created = 0;
     for (const role of await this.#rolesWithEvents()) {
       if (free <= 0 || this.#stopped) break;
       const jobIds = await this.#takeEvents(role, free);
       free -= jobIds.length;
-      created += jobIds.length;
     }
     const now = Date.now();
     const loops = this.#host.loops.filter((loop) => request.loops === "all" ||
@@ -133,15 +132,14 @@ export class AgentFeeder implements WorkerCompanion {
         const role = loop.agent.role;
         const result = await this.#host.store.createAgentJobs({
           role, limit: free, source: { kind: "loop", queueSize: size }, build: () => this.#host.rowsFor(loop.agent, randomUUID()),
+          claimFor: this.#control!.claimAs,
         });
+        await this.#control!.adopt(result.leases ?? []);
         this.#countsOf(role).fromLoop += result.jobIds.length;
         if (result.jobIds.length) this.#host.report({ kind: "agent-jobs", role, source: "loop", jobIds: result.jobIds });
         free -= result.jobIds.length;
-        created += result.jobIds.length;
       }
     }
-    // The new jobs are claimed before the next pass counts the free slots again.
-    if (created > 0 && !this.#stopped) await this.#control!.claim();
   }
 
   /** This worker's roles with queued events and a closed breaker, oldest role name first. */
@@ -165,7 +163,7 @@ export class AgentFeeder implements WorkerCompanion {
     let result;
     try {
       result = await this.#host.store.createAgentJobs({
-        role, limit, source: { kind: "events" },
+        role, limit, source: { kind: "events" }, claimFor: this.#control!.claimAs,
         build: (event: AgentEventRow | undefined) => {
           const queued = decodeAgentEvent(event!.blob, { role, id: event!.id });
           return this.#host.rowsFor(agent, randomUUID(), { name, ...queued });
@@ -176,6 +174,7 @@ export class AgentFeeder implements WorkerCompanion {
       this.#reportOnce(role, error, (problem) => ({ kind: "agent-error", role, error: problem }));
       return [];
     }
+    await this.#control!.adopt(result.leases ?? []);
     this.#reported.delete(role);
     this.#countsOf(role).fromEvents += result.jobIds.length;
     if (result.jobIds.length) this.#host.report({ kind: "agent-jobs", role, source: "events", jobIds: result.jobIds });

@@ -59,6 +59,23 @@ export function agentCases({ test, testShared }: SuiteContext): void {
     assert.ok(first.jobIds.every((id) => submitted.some((event) => event.jobId === id)), "each job is submitted like any other");
   });
 
+  test("jobs created for an owner (claimFor) are leased to it, epoch 1: nobody else claims them, its fence commits", async (store) => {
+    await store.pushAgentEvent("triage", "a");
+    const made = await store.createAgentJobs({ ...events("triage", 5), claimFor: { owner: "worker-a", leaseMs: 60_000 } });
+    const looped = await store.createAgentJobs({ ...loop("triage", 3, 5), claimFor: { owner: "worker-a", leaseMs: 60_000 } });
+    const ids = [...made.jobIds, ...looped.jobIds];
+    assert.equal(ids.length, 3, "one from the event; the loop counts it pending and adds two");
+    const leases = [...made.leases!, ...looped.leases!];
+    assert.deepEqual(leases.map((lease) => [lease.jobId, lease.owner, lease.epoch]), ids.map((id) => [id, "worker-a", 1]));
+    for (const lease of leases) assert.deepEqual(await store.getLease(lease.jobId), lease, "the lease is stored as returned");
+    assert.deepEqual(await store.claimRunnable("worker-b", 60_000, 10), [], "leased jobs are not claimable by another");
+    const [first] = leases;
+    await store.commit({ id: first!.jobId, expectedVersion: 0, fence: first!, job: { status: "STARTED" } });
+    assert.equal((await store.getJob(first!.jobId))!.status, "STARTED", "the creator's fence is the job's");
+    assert.equal((await store.createAgentJobs(events("triage", 5))).leases, undefined, "without claimFor: no leases");
+    await assert.rejects(store.createAgentJobs({ ...loop("triage", 9, 1), claimFor: { owner: "", leaseMs: 1000 } }), /claimFor\.owner/);
+  });
+
   test("a build that throws takes no event and creates no job", async (store) => {
     await store.pushAgentEvent("triage", "a");
     await store.pushAgentEvent("triage", "b");
