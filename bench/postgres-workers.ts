@@ -5,6 +5,10 @@
  * (each waits for a line on stdin) and the clock runs until the bench reads every job DONE (it polls a count
  * every 20 ms). Real processes: test/fixtures/worker-process.ts, role `trivial`.
  *
+ * Two kinds of runs (STATEK_BENCH_KINDS, default `cpu,model`): CPU-bound, role `trivial` (the scripted model
+ * answers at once), and model-bound, role `waiting` (each model turn answers after MODEL_DELAY_MS, default 200:
+ * steps wait on the model, so 3 workers should reach ~3× one, each keeping maxConcurrency jobs in flight).
+ *
  * Printed per configuration, medians of RUNS runs (STATEK_BENCH_RUNS, default 3): jobs/s; each worker's CPU
  * (user + system from `process.cpuUsage()`, printed by the child on its last line; it includes its last
  * ~200 ms of idle polling and its stop); the PostgreSQL server's CPU over the run (utime + stime of the
@@ -24,6 +28,9 @@ import pg from "pg";
 const JOBS = Number(process.env.STATEK_BENCH_JOBS ?? 300);
 const RUNS = Number(process.env.STATEK_BENCH_RUNS ?? 3);
 const CONCURRENCY = 20;
+/** Which runs: `cpu` (the model answers at once), `model` (it answers after MODEL_DELAY_MS); STATEK_BENCH_KINDS=cpu,model. */
+const KINDS = (process.env.STATEK_BENCH_KINDS ?? "cpu,model").split(",").map((kind) => kind.trim());
+const MODEL_DELAY_MS = Number(process.env.MODEL_DELAY_MS ?? 200);
 const fixture = join(import.meta.dirname, "../test/fixtures/worker-process.ts");
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -89,11 +96,11 @@ interface RunFigures {
   machineBusy: number;
 }
 
-async function oneRun(url: string, client: pg.Client, postmaster: number, workers: number): Promise<RunFigures> {
+async function oneRun(url: string, client: pg.Client, postmaster: number, workers: number, role: string): Promise<RunFigures> {
   const schema = `bench_workers_${Date.now()}_${workers}`;
   const store = `${url}?schema=${schema}`;
   try {
-    const submit = child([store, store, "submit", String(JOBS), "trivial"]);
+    const submit = child([store, store, "submit", String(JOBS), role]);
     if ((await submit.exited) !== 0) throw new Error(`submit failed: ${submit.output()}`);
     const children = Array.from({ length: workers }, () => child([store, store, "work", String(CONCURRENCY), "30000", "exit-when-done"], { WAIT_FOR_GO: "1" }));
     await Promise.all(children.map((worker) => worker.printed("ready")));
@@ -145,22 +152,26 @@ export async function main(): Promise<void> {
     if (!Number.isInteger(postmaster) || postmaster <= 1) throw new Error("postgres-workers: the server must run on this machine (its CPU is read from /proc)");
     const cores = availableParallelism();
     console.log(`bench/postgres-workers: ${JOBS} jobs × 3 trivial steps, workers with maxConcurrency ${CONCURRENCY}; median of ${RUNS} runs; ${cores} cores`);
-    const rates = new Map<number, number>();
-    for (const workers of [1, 3]) {
-      const runs: RunFigures[] = [];
-      for (let run = 0; run < RUNS; run++) runs.push(await oneRun(url, client, postmaster, workers));
-      const rate = median(runs.map((figures) => figures.jobsPerSecond));
-      rates.set(workers, rate);
-      const perWorker = Array.from({ length: workers }, (_, index) => median(runs.map((figures) => figures.workerCpuMs[index]!)));
-      const seconds = median(runs.map((figures) => figures.seconds));
-      const serverCpu = median(runs.map((figures) => figures.serverCpuMs));
-      console.log(
-        `  ${workers} worker${workers > 1 ? "s" : " "}: ${rate.toFixed(1)} jobs/s (${(rate * 3).toFixed(0)} steps/s; runs: ${runs.map((figures) => figures.jobsPerSecond.toFixed(1)).join(", ")}), ${seconds.toFixed(1)} s a run\n` +
-        `    CPU over a run: worker${workers > 1 ? "s" : ""} ${perWorker.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(" + ")}, PostgreSQL ${(serverCpu / 1000).toFixed(1)} s ` +
-        `(${((perWorker.reduce((sum, ms) => sum + ms, 0) + serverCpu) / 10 / seconds).toFixed(0)}% of one core); the machine was ${(median(runs.map((figures) => figures.machineBusy)) * 100).toFixed(0)}% busy (all ${cores} cores, everyone's work)`,
-      );
+    for (const kind of KINDS) {
+      const role = kind === "model" ? "waiting" : "trivial";
+      console.log(kind === "model" ? `  model-bound (each of a job's two model turns answers after ${MODEL_DELAY_MS} ms):` : "  CPU-bound (the model answers at once):");
+      const rates = new Map<number, number>();
+      for (const workers of [1, 3]) {
+        const runs: RunFigures[] = [];
+        for (let run = 0; run < RUNS; run++) runs.push(await oneRun(url, client, postmaster, workers, role));
+        const rate = median(runs.map((figures) => figures.jobsPerSecond));
+        rates.set(workers, rate);
+        const perWorker = Array.from({ length: workers }, (_, index) => median(runs.map((figures) => figures.workerCpuMs[index]!)));
+        const seconds = median(runs.map((figures) => figures.seconds));
+        const serverCpu = median(runs.map((figures) => figures.serverCpuMs));
+        console.log(
+          `  ${workers} worker${workers > 1 ? "s" : " "}: ${rate.toFixed(1)} jobs/s (${(rate * 3).toFixed(0)} steps/s; runs: ${runs.map((figures) => figures.jobsPerSecond.toFixed(1)).join(", ")}), ${seconds.toFixed(1)} s a run\n` +
+          `    CPU over a run: worker${workers > 1 ? "s" : ""} ${perWorker.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(" + ")}, PostgreSQL ${(serverCpu / 1000).toFixed(1)} s ` +
+          `(${((perWorker.reduce((sum, ms) => sum + ms, 0) + serverCpu) / 10 / seconds).toFixed(0)}% of one core); the machine was ${(median(runs.map((figures) => figures.machineBusy)) * 100).toFixed(0)}% busy (all ${cores} cores, everyone's work)`,
+        );
+      }
+      console.log(`  3 workers / 1 worker (${kind}-bound): ${(rates.get(3)! / rates.get(1)!).toFixed(2)}×`);
     }
-    console.log(`  3 workers / 1 worker: ${(rates.get(3)! / rates.get(1)!).toFixed(2)}×`);
   } finally {
     await client.end();
   }
