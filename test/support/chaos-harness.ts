@@ -226,7 +226,10 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           log(`# chaos: SIGKILL worker ${pid} holding ${held.length} jobs at +${at - started} ms`);
           takeovers.push(measureTakeover(probe, held, pid, at));
           await victim.exited;
-          startWorker();
+          // The next fault's gap starts once the replacement claims: on a loaded machine a worker takes seconds to
+          // start, and faults timed from the kill would land before the workers step anything at all.
+          await working(startWorker());
+          nextFault = Date.now() + random.int(...options.faultGapMs);
         } else if (kind === "stop") {
           budget.stops--;
           const { worker: victim } = random.pick(busy);
@@ -288,12 +291,28 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     }
     await statek?.close().catch(() => undefined);
     await probe?.close().catch(() => undefined);
+    // A kept run keeps the store's tables too (the private server of a test goes away with its data).
+    if (options.keep && schema && options.store !== "sqlite") await dumpTables(options.store.postgres, schema, options.keep).catch(() => undefined);
     if (schema && options.store !== "sqlite") {
       const admin = new pg.Client({ connectionString: options.store.postgres });
       await admin.connect().then(() => admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)).catch(() => undefined).finally(() => admin.end().catch(() => undefined));
     }
     if (options.keep) cpSync(dir, options.keep, { recursive: true });
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Writes the store's job, history, journal and future rows of `schema` to `<dir>/<table>.json`, for reading a kept run. */
+async function dumpTables(url: string, schema: string, dir: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const table of ["jobs", "job_history", "journal", "futures"]) {
+      const { rows } = await client.query(`SELECT * FROM "${schema}".${table}`);
+      writeFileSync(join(dir, `${table}.json`), JSON.stringify(rows, null, 1));
+    }
+  } finally {
+    await client.end();
   }
 }
 
