@@ -42,8 +42,12 @@ function variablesBlock(count: number): string {
   return lines.join("\n");
 }
 
-/** One run: `JOBS` jobs with `count` variables each suspended, then pushed one at a time. Latencies in ms. */
-async function resumeLatencies(store: string, count: number): Promise<number[]> {
+/**
+ * One run: `JOBS` jobs with `count` variables each suspended, then pushed one at a time. Latencies in ms, and
+ * the CPU this process (its sandbox threads included) spent per resume: a figure the machine's load does not
+ * inflate as it does the latencies.
+ */
+async function resumeLatencies(store: string, count: number): Promise<{ latencies: number[]; cpuMs: number }> {
   const ranAgain = new Map<string, number>();
   let onMark: (id: string) => void = () => {};
   const mark = tool({
@@ -63,6 +67,7 @@ async function resumeLatencies(store: string, count: number): Promise<number[]> 
     const ids = (await Promise.all(Array.from({ length: JOBS }, () => statek.submitJob(agent)))).map((job) => job.id);
     while (worker.stats.suspended < JOBS) await new Promise((resolve) => setTimeout(resolve, 20));
     const latencies: number[] = [];
+    const cpu = process.cpuUsage();
     for (const id of ids) {
       const ran = new Promise<void>((resolve) => (onMark = (job) => job === id && resolve()));
       const pushed = performance.now();
@@ -70,8 +75,9 @@ async function resumeLatencies(store: string, count: number): Promise<number[]> 
       await ran;
       latencies.push(ranAgain.get(id)! - pushed);
     }
+    const spent = process.cpuUsage(cpu);
     await worker.stop({ graceMs: 1_000 });
-    return latencies;
+    return { latencies, cpuMs: (spent.user + spent.system) / 1000 / JOBS };
   } finally {
     await statek.close();
   }
@@ -96,16 +102,18 @@ export async function main(): Promise<void> {
       const p50s: number[] = [];
       const p99s: number[] = [];
       const loads: number[] = [];
+      const cpus: number[] = [];
       for (let run = 0; run < RUNS; run++) {
         let latencies: number[];
+        let cpuMs: number;
         if (storeName === "postgres") {
           const schema = `bench_resume_${Date.now()}`;
-          latencies = await resumeLatencies(`${postgres}${postgres!.includes("?") ? "&" : "?"}schema=${schema}`, count);
+          ({ latencies, cpuMs } = await resumeLatencies(`${postgres}${postgres!.includes("?") ? "&" : "?"}schema=${schema}`, count));
           await dropSchema(postgres!, schema);
         } else {
           const dir = mkdtempSync(join(tmpdir(), "statek-bench-resume-"));
           try {
-            latencies = await resumeLatencies(join(dir, "bench.db"), count);
+            ({ latencies, cpuMs } = await resumeLatencies(join(dir, "bench.db"), count));
           } finally {
             rmSync(dir, { recursive: true, force: true });
           }
@@ -113,10 +121,11 @@ export async function main(): Promise<void> {
         p50s.push(percentile(latencies, 50));
         p99s.push(percentile(latencies, 99));
         loads.push(loadavg()[0]!);
+        cpus.push(cpuMs);
       }
       const label = storeName === "postgres" ? "PostgreSQL" : "SQLite file, synchronous=FULL";
       console.log(`  ${label}, ${String(count).padStart(2)} variable${count === 1 ? " " : "s"}: pushMessage → cell running again p50 ${median(p50s).toFixed(1)} ms, ` +
-        `p99 ${median(p99s).toFixed(1)} ms (p50 of runs: ${p50s.map((v) => v.toFixed(1)).join(", ")}; load ${loads.map((v) => v.toFixed(1)).join(", ")})`);
+        `p99 ${median(p99s).toFixed(1)} ms, CPU ${median(cpus).toFixed(2)} ms a resume (p50 of runs: ${p50s.map((v) => v.toFixed(1)).join(", ")}; load ${loads.map((v) => v.toFixed(1)).join(", ")})`);
     }
   }
 }
