@@ -209,9 +209,12 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
         const live = workers.filter((worker) => worker.process.exitCode === null && worker.process.signalCode === null);
         const holding = await Promise.all(live.map(async (worker) => ({ worker, held: await probe!.leasedBy(worker.process.pid!).catch(() => [] as string[]) })));
         const busy = holding.filter((entry) => entry.held.length > 0);
+        // No kill or stop while a replacement is still starting: on a loaded machine a worker takes seconds to
+        // start, and kills landing meanwhile would leave no worker stepping anything. A restart needs no worker.
+        const starting = live.some((worker) => !worker.output.includes('"event":"working"'));
         const kinds = [
-          ...(budget.kills && busy.length ? (Array(3).fill("kill") as string[]) : []),
-          ...(budget.stops && busy.length ? ["stop"] : []),
+          ...(budget.kills && busy.length && !starting ? (Array(3).fill("kill") as string[]) : []),
+          ...(budget.stops && busy.length && !starting ? ["stop"] : []),
           ...(budget.restarts ? ["restart"] : []),
         ];
         const kind = kinds.length ? random.pick(kinds) : "none";
@@ -226,10 +229,7 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           log(`# chaos: SIGKILL worker ${pid} holding ${held.length} jobs at +${at - started} ms`);
           takeovers.push(measureTakeover(probe, held, pid, at));
           await victim.exited;
-          // The next fault's gap starts once the replacement claims: on a loaded machine a worker takes seconds to
-          // start, and faults timed from the kill would land before the workers step anything at all.
-          await working(startWorker());
-          nextFault = Date.now() + random.int(...options.faultGapMs);
+          startWorker();
         } else if (kind === "stop") {
           budget.stops--;
           const { worker: victim } = random.pick(busy);
