@@ -365,7 +365,7 @@ export class Statek {
     this.#check();
     if (options?.agent !== undefined) this.#register(options.agent, "forkJob");
     const fork = await forkRows(this.store, id, options, {
-      id: randomUUID(), agentFor: (role) => this.#agentFor(role), scope: (agent) => this.#scope(agent),
+      id: randomUUID(), agentFor: (role) => this.#agents.get(role), scope: (agent) => this.#scope(agent),
     });
     await withStoreRetries(() => this.store.insertFork(fork));
     this.#signals.wake(fork.job.id);

@@ -41,11 +41,14 @@ const TURN_KINDS = new Set<string>(["model-response", "model-attempt", "post-pro
 /** Kinds that end a job rather than a turn: a fork leaves them out when they close the copied history. */
 const CLOSING_KINDS = new Set<string>(["status", "error-handler", "operator-action"]);
 
-/** What the fork is built from: the original's agent resolved by the caller, and what its values may refer to. */
+/** What the fork is built from: the agents of this process, and what its values may refer to. */
 export interface ForkContext {
-  /** The agent that runs the fork (the given one, else the original's role, as this process runs it). */
-  agentFor(role: string): Agent;
-  scope(agent: Agent): SubmitScope;
+  /**
+   * The agent of `role` as this process runs it; `undefined` when it has none (an operator's CLI): the fork is then
+   * the original's role with its settings as they are, and its `vars` may refer to the process's bindings only.
+   */
+  agentFor(role: string): Agent | undefined;
+  scope(agent: Agent | undefined): SubmitScope;
   id: string;
   now?: number;
 }
@@ -63,7 +66,7 @@ export async function forkRows(store: Store, id: string, options: ForkJobOptions
   checkTurnEnded(row, atTurn);
   const rows = await withStoreRetries(() => store.getHistory(id));
   const copied = historyAt(decodeHistory(id, rows), atTurn);
-  const agent = context.agentFor(options.agent?.role ?? row.role);
+  const agent = options.agent === undefined ? context.agentFor(row.role) : context.agentFor(options.agent.role) ?? options.agent;
   const now = context.now ?? Date.now();
   const metadata = forkMetadata(row, agent, options, call);
   const { rows: putVariables } = encodeInitialVariables(options.vars ?? {}, context.scope(agent), call);
@@ -71,7 +74,7 @@ export async function forkRows(store: Store, id: string, options: ForkJobOptions
   const history: HistoryRow[] = rows.slice(0, copied.length);
   if (options.message !== undefined) history.push(encodeHistoryRow(history.length, "user-message", now, { text: options.message }));
   const job: JobFork["job"] = {
-    id: context.id, role: agent.role, status: "READY", params: row.params, metadata, parentId: null, createdAt: now, updatedAt: now, version: 0,
+    id: context.id, role: agent?.role ?? row.role, status: "READY", params: row.params, metadata, parentId: null, createdAt: now, updatedAt: now, version: 0,
     turns: atTurn, pendingSeq: null, historyLength: history.length, exitStatus: null, error: null, usage: {},
     state: forkState(row, copied, atTurn, agent, options.agent === undefined, call), wakeAt: null, cell: row.cell, forkedFrom: { jobId: id, turn: atTurn },
   };
@@ -110,8 +113,8 @@ export function historyAt(records: readonly HistoryRecord[], turn: number): Hist
 }
 
 /** The original's settings, or the given agent's (the job's locale kept); a `model` replaces `MODEL`. */
-function forkMetadata(row: JobRow, agent: Agent, options: ForkJobOptions, call: string): Record<string, JsonValue> {
-  const metadata = options.agent === undefined ? { ...row.metadata } : jobMetadata(agent, {}, call);
+function forkMetadata(row: JobRow, agent: Agent | undefined, options: ForkJobOptions, call: string): Record<string, JsonValue> {
+  const metadata = options.agent === undefined || agent === undefined ? { ...row.metadata } : jobMetadata(agent, {}, call);
   if (options.agent !== undefined && row.metadata.LOCALE !== undefined) metadata.LOCALE = row.metadata.LOCALE;
   if (options.model !== undefined) metadata.MODEL = checkModelString(options.model, call);
   return metadata;
@@ -121,14 +124,15 @@ function forkMetadata(row: JobRow, agent: Agent, options: ForkJobOptions, call: 
  * The fork's runner state: warmup done, fresh turn and exception allowances from its turn on, the difficulty it
  * had reached by then, and — with the same agent — the tools it may use and those created at run time.
  */
-function forkState(row: JobRow, copied: readonly HistoryRecord[], turn: number, agent: Agent, sameAgent: boolean, call: string): Record<string, JsonValue> {
+function forkState(row: JobRow, copied: readonly HistoryRecord[], turn: number, agent: Agent | undefined, sameAgent: boolean, call: string): Record<string, JsonValue> {
   const submitted = copied.find((record) => record.kind === "submitted");
   const blocks = submitted?.kind === "submitted" ? submitted.data.warmup?.length ?? 0 : 0;
   const state: Record<string, JsonValue> = { warmupBlock: blocks, cycleStartTurn: turn };
   const difficulty = copied.findLast((record) => record.kind === "difficulty");
   if (difficulty?.kind === "difficulty") state.difficulty = difficulty.data.level;
   if (sameAgent) {
-    if (Array.isArray(row.state.allowedTools)) state.allowedTools = checkAllowedTools(agent, row.state.allowedTools.filter((name) => typeof name === "string"), call);
+    const allowed = Array.isArray(row.state.allowedTools) ? row.state.allowedTools.filter((name) => typeof name === "string") : undefined;
+    if (allowed) state.allowedTools = agent ? checkAllowedTools(agent, allowed, call) : allowed;
     if (row.state.createdTools !== undefined) state.createdTools = row.state.createdTools;
   }
   return state;
