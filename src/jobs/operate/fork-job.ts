@@ -89,19 +89,26 @@ function checkOptions(options: ForkJobOptions, call: string): void {
   if (message !== undefined && typeof message !== "string") throw new TypeError(`${call}: message must be a string`);
 }
 
+/**
+ * Whether turn `turn` of the job has ended, so that it can be forked: an earlier turn than its last; its last once
+ * that response was executed (none is pending); turn 0 once warmup is over. Written once for `forkJob` and the
+ * pages that offer forks.
+ */
+export function turnEnded(row: Pick<JobRow, "turns" | "pendingSeq" | "status">, turn: number): boolean {
+  if (turn < row.turns) return true;
+  if (turn > row.turns || row.pendingSeq !== null) return false;
+  return turn > 0 || (row.status !== "READY" && row.status !== "WARMING_UP" && row.status !== "SUSPENDED");
+}
+
 /** Refuses a turn the job has not reached, or one whose execution (or warmup) is still in flight. */
 function checkTurnEnded(row: JobRow, turn: number): void {
-  const refuse = (reason: string) => {
-    throw new ForkTurnError({ jobId: row.id, turn, reason });
-  };
-  if (turn > row.turns) refuse(`has ${row.turns} turn${row.turns === 1 ? "" : "s"}; there is no turn ${turn} to fork from`);
-  if (turn < row.turns) return;
-  if (row.pendingSeq !== null) {
-    refuse(`has not ended turn ${turn}: its response is still being executed (the job is ${row.status}); fork an earlier turn, or this one once it has ended`);
-  }
-  if (turn === 0 && row.status !== "STARTED" && row.status !== "FAILED" && row.status !== "CANCELLED" && row.status !== "DONE") {
-    refuse(`has not ended its warmup (the job is ${row.status}); turn 0 can be forked once it has`);
-  }
+  if (turnEnded(row, turn)) return;
+  let reason: string;
+  if (turn > row.turns) reason = `has ${row.turns} turn${row.turns === 1 ? "" : "s"}; there is no turn ${turn} to fork from`;
+  else if (row.pendingSeq !== null) {
+    reason = `has not ended turn ${turn}: its response is still being executed (the job is ${row.status}); fork an earlier turn, or this one once it has ended`;
+  } else reason = `has not ended its warmup (the job is ${row.status}); turn 0 can be forked once it has`;
+  throw new ForkTurnError({ jobId: row.id, turn, reason });
 }
 
 /** The records of the end of `turn`: up to the first of a later turn, without the records that closed the job there. */
