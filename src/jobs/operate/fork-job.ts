@@ -18,6 +18,7 @@ import { withStoreRetries } from "../../store/store-retries.ts";
 import type { HistoryRecord } from "../history/history.ts";
 import { decodeHistory, encodeHistoryRow } from "../history/history-codec.ts";
 import { encodeInitialVariables, type SubmitScope } from "./submit-values.ts";
+import { failedWarmupBlock } from "../step/warmup.ts";
 
 /** What {@link Statek.forkJob} takes. */
 export interface ForkJobOptions {
@@ -91,13 +92,15 @@ function checkOptions(options: ForkJobOptions, call: string): void {
 
 /**
  * Whether turn `turn` of the job has ended, so that it can be forked: an earlier turn than its last; its last once
- * that response was executed (none is pending); turn 0 once warmup is over. Written once for `forkJob` and the
- * pages that offer forks.
+ * that response was executed (none is pending); turn 0 once warmup is over and the job went on to its model (a
+ * `STARTED` job, or one that failed after its warmup, asking it). Written once for `forkJob` and the pages that
+ * offer forks.
  */
-export function turnEnded(row: Pick<JobRow, "turns" | "pendingSeq" | "status">, turn: number): boolean {
+export function turnEnded(row: Pick<JobRow, "turns" | "pendingSeq" | "status" | "error">, turn: number): boolean {
   if (turn < row.turns) return true;
   if (turn > row.turns || row.pendingSeq !== null) return false;
-  return turn > 0 || (row.status !== "READY" && row.status !== "WARMING_UP" && row.status !== "SUSPENDED");
+  if (turn > 0) return true;
+  return row.status === "STARTED" || (row.status === "FAILED" && failedWarmupBlock(row.error ?? undefined) === undefined);
 }
 
 /** Refuses a turn the job has not reached, or one whose execution (or warmup) is still in flight. */
@@ -107,7 +110,7 @@ function checkTurnEnded(row: JobRow, turn: number): void {
   if (turn > row.turns) reason = `has ${row.turns} turn${row.turns === 1 ? "" : "s"}; there is no turn ${turn} to fork from`;
   else if (row.pendingSeq !== null) {
     reason = `has not ended turn ${turn}: its response is still being executed (the job is ${row.status}); fork an earlier turn, or this one once it has ended`;
-  } else reason = `has not ended its warmup (the job is ${row.status}); turn 0 can be forked once it has`;
+  } else reason = `has not ended its warmup or did not go on to its model (the job is ${row.status}); turn 0 can be forked once it has`;
   throw new ForkTurnError({ jobId: row.id, turn, reason });
 }
 

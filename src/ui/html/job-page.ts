@@ -142,7 +142,7 @@ function actionsSection(details: JobDetails, context: JobPageContext): Html {
 <label>Model <input name="model" size="24" placeholder="as this job"></label>
 <label for="fork-message">Message to the fork</label><textarea id="fork-message" name="message" rows="2"></textarea>`, { name: "Fork the job" }));
   }
-  if (parts.length === 0) return html`<p>None: a ${safe(() => job.status) ?? "unreadable"} job takes no messages and cannot be cancelled, retried or forked yet.</p>`;
+  if (parts.length === 0) return html`<p>None: a ${safe(() => job.status) ?? "unreadable"} job takes no messages and cannot be cancelled, retried or forked.</p>`;
   return html`${parts}`;
 }
 
