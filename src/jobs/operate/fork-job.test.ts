@@ -60,6 +60,13 @@ describe("statek.forkJob", () => {
       assert.deepEqual(finished.forkedFrom, { jobId: id, turn: 1 });
       assert.equal(models.b.requests.length, 1);
 
+      // At its last turn: everything but the records that closed the original (its DONE status).
+      assert.equal(done.history.at(-1)?.kind, "status");
+      const { id: lastId } = await statek.forkJob(id, { atTurn: 3 });
+      const last = (await statek.getJob(lastId))!;
+      assert.deepEqual(last.history.map((record) => record.kind), done.history.slice(0, -1).map((record) => record.kind));
+      assert.deepEqual(last.variables, { n: 2, extra: "x" });
+
       assert.deepEqual(observed(await statek.getJob(id)), before, "the original is untouched");
       assert.equal((await statek.getJob(id))!.forkedFrom, undefined);
       assert.deepEqual((await statek.listJobs()).find((job) => job.id === forkId)?.forkedFrom, { jobId: id, turn: 1 });

@@ -37,8 +37,6 @@ export interface ForkJobOptions {
   vars?: Readonly<Record<string, unknown>>;
 }
 
-/** The history kinds that begin a turn: their `turn` is the turn they belong to. */
-const TURN_KINDS = new Set<string>(["model-response", "model-attempt", "post-processed"]);
 /** Kinds that end a job rather than a turn: a fork leaves them out when they close the copied history. */
 const CLOSING_KINDS = new Set<string>(["status", "error-handler", "operator-action"]);
 
@@ -116,10 +114,22 @@ function checkTurnEnded(row: JobRow, turn: number): void {
 
 /** The records of the end of `turn`: up to the first of a later turn, without the records that closed the job there. */
 export function historyAt(records: readonly HistoryRecord[], turn: number): HistoryRecord[] {
-  const later = records.findIndex((record) => TURN_KINDS.has(record.kind) && (record.data as { turn: number }).turn > turn);
+  const later = records.findIndex((record) => (turnOf(record) ?? -1) > turn);
   const copied = later === -1 ? [...records] : records.slice(0, later);
   while (copied.length > 1 && CLOSING_KINDS.has(copied.at(-1)!.kind)) copied.pop();
   return copied;
+}
+
+/** The turn a record of a model's reply belongs to (its reply, a failed attempt at it, a post-processor's note). */
+function turnOf(record: HistoryRecord): number | undefined {
+  switch (record.kind) {
+    case "model-response":
+    case "model-attempt":
+    case "post-processed":
+      return record.data.turn;
+    default:
+      return undefined;
+  }
 }
 
 /** The original's settings, or the given agent's (the job's locale kept); a `model` replaces `MODEL`. */
