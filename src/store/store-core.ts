@@ -94,6 +94,7 @@ export class StoreCore implements Store {
   insertJob(job: JobRow, variables: VariableRow[], history: HistoryRow[], options?: StoreCallOptions): Promise<void> {
     return this.#call(options, () => {
       checkJobRow(job);
+      if (job.forkedFrom !== undefined) throw new TypeError(`insertJob of job ${job.id}: a fork (forkedFrom) is inserted with insertFork, which copies its variables`);
       checkVariables(`insertJob of job ${job.id}`, variables);
       checkHistory(`insertJob of job ${job.id}`, history);
       return this.#write((transaction) => insertJobIn(transaction, job, variables, history), options, WAKES);

@@ -306,7 +306,9 @@ describe("web UI: forks", () => {
     const api = await client.request(`/api/jobs/${fixture.ids.done}/fork`, { method: "POST", body: JSON.stringify({ turn: 0 }), headers: json });
     assert.equal(api.status, 200);
     const answer = await api.json() as { ok: boolean; jobId: string };
-    assert.deepEqual((await fixture.statek.getJob(answer.jobId))!.forkedFrom, { jobId: fixture.ids.done, turn: 0 });
+    const details = await (await client.request(`/api/jobs/${answer.jobId}`)).json() as { job: { forkedFrom: unknown; status: string } };
+    assert.deepEqual(details.job.forkedFrom, { jobId: fixture.ids.done, turn: 0 });
+    assert.equal(details.job.status, "READY");
     const beyond = await client.request(`/api/jobs/${fixture.ids.done}/fork`, { method: "POST", body: JSON.stringify({ turn: 5 }), headers: json });
     assert.equal(beyond.status, 409);
     assert.match(((await beyond.json()) as { error: string }).error, /forkJob refused: ForkTurnError: forkJob: job \S+ has 1 turn; there is no turn 5/);

@@ -94,6 +94,7 @@ export function forkCases({ test }: SuiteContext): void {
     const { forkedFrom: _, ...plain } = forkOf(original, 1);
     // @ts-expect-error a fork without its origin is refused at run time too
     await assert.rejects(store.insertFork({ job: plain, history: [], putVariables: [] }), TypeError);
+    await assert.rejects(store.insertJob(forkOf(original, 1), [], [sampleRecord(0)]), /is inserted with insertFork/);
     assert.equal(await store.getJob(unknown.id), null);
   });
 
