@@ -75,7 +75,7 @@ export async function forkRows(store: Store, id: string, options: ForkJobOptions
   const job: JobFork["job"] = {
     id: context.id, role: agent?.role ?? row.role, status: "READY", params: row.params, metadata, parentId: null, createdAt: now, updatedAt: now, version: 0,
     turns: atTurn, pendingSeq: null, historyLength: history.length, exitStatus: null, error: null, usage: {},
-    state: forkState(row, copied, atTurn, agent, options.agent === undefined, call), wakeAt: null, cell: row.cell, forkedFrom: { jobId: id, turn: atTurn },
+    state: forkState(row, copied, atTurn, agent, { sameAgent: options.agent === undefined, ownModel: options.model !== undefined }, call), wakeAt: null, cell: row.cell, forkedFrom: { jobId: id, turn: atTurn },
   };
   return { job, history, putVariables };
 }
@@ -142,12 +142,17 @@ function forkMetadata(row: JobRow, agent: Agent | undefined, options: ForkJobOpt
 
 /**
  * The fork's runner state: warmup done, fresh turn and exception allowances from its turn on, the difficulty it
- * had reached by then, and — with the same agent — the tools it may use and those created at run time.
+ * had reached by then, whether its `MODEL` is its own, and — with the same agent — the tools it may use and those
+ * created at run time.
  */
-function forkState(row: JobRow, copied: readonly HistoryRecord[], turn: number, agent: Agent | undefined, sameAgent: boolean, call: string): Record<string, JsonValue> {
+function forkState(
+  row: JobRow, copied: readonly HistoryRecord[], turn: number, agent: Agent | undefined, { sameAgent, ownModel }: { sameAgent: boolean; ownModel: boolean }, call: string,
+): Record<string, JsonValue> {
   const submitted = copied.find((record) => record.kind === "submitted");
   const blocks = submitted?.kind === "submitted" ? submitted.data.warmup?.length ?? 0 : 0;
   const state: Record<string, JsonValue> = { warmupBlock: blocks, cycleStartTurn: turn };
+  // A model the fork was given is asked even when its agent has a model object (`ask-model.ts`).
+  if (ownModel || (sameAgent && row.state.ownModel === true)) state.ownModel = true;
   const difficulty = copied.findLast((record) => record.kind === "difficulty");
   if (difficulty?.kind === "difficulty") state.difficulty = difficulty.data.level;
   if (sameAgent) {
