@@ -72,10 +72,12 @@ export async function forkRows(store: Store, id: string, options: ForkJobOptions
   // The stored rows themselves are copied (history is dense from 0: the first records are the copied ones).
   const history: HistoryRow[] = rows.slice(0, copied.length);
   if (options.message !== undefined) history.push(encodeHistoryRow(history.length, "user-message", now, { text: options.message }));
+  const state = forkState(row, copied, atTurn, agent, { sameAgent: options.agent === undefined, ownModel: options.model !== undefined }, call);
+  // Its own job: no parent to settle, its own usage; the original's cell count, so cell numbers only grow.
   const job: JobFork["job"] = {
-    id: context.id, role: agent?.role ?? row.role, status: "READY", params: row.params, metadata, parentId: null, createdAt: now, updatedAt: now, version: 0,
-    turns: atTurn, pendingSeq: null, historyLength: history.length, exitStatus: null, error: null, usage: {},
-    state: forkState(row, copied, atTurn, agent, { sameAgent: options.agent === undefined, ownModel: options.model !== undefined }, call), wakeAt: null, cell: row.cell, forkedFrom: { jobId: id, turn: atTurn },
+    id: context.id, role: agent?.role ?? row.role, status: "READY", params: row.params, metadata, parentId: null, createdAt: now, updatedAt: now,
+    version: 0, turns: atTurn, pendingSeq: null, historyLength: history.length, exitStatus: null, error: null, usage: {}, state, wakeAt: null,
+    cell: row.cell, forkedFrom: { jobId: id, turn: atTurn },
   };
   return { job, history, putVariables };
 }
