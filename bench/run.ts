@@ -30,6 +30,7 @@ const BENCHES: Record<string, () => Promise<{ main(): Promise<void> }>> = {
   chaos: () => import("./chaos.ts"),
   "agent-loop": () => import("./agent-loop.ts"),
   "agent-events": () => import("./agent-events.ts"),
+  resume: () => import("./resume.ts"),
 };
 
 /** Runs of many minutes (the chaos runs: five per store at full size), left out of a run that names nothing. */

@@ -99,7 +99,8 @@ hostileSuite("hostile code: denial of service", [
   {
     name: "an array of 4 billion holes while variables are saved",
     code: "const holes = []\nholes.length = 2 ** 32 - 1",
-    expect: "the variables of this step could not be saved: saving them took longer than the runtime's time limit; the workspace continues from the variables saved before",
+    // Walking the holes takes time and memory: which limit stops the save first depends on the machine's speed.
+    expect: /^(the variables of this step could not be saved: saving them took longer than the runtime's time limit; the workspace continues from the variables saved before|holes was not persisted: the workspace ran out of memory while saving it)$/,
   },
   {
     name: "a thrown value whose message never ends",

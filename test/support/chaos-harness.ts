@@ -66,14 +66,25 @@ export interface ChaosReport extends ChaosFindings {
 
 /** A process of the run, with its output kept. */
 interface Child {
+  script: string;
   process: ChildProcess;
   output: string;
   exited: Promise<void>;
+  /** Set when this run signals the process: an exit before that is the process's own (a crash, a give-up). */
+  signalled: boolean;
+  /** Its exit code, when it exited on its own. */
+  ownExit?: number | string;
 }
 
 function start(script: string, args: string[]): Child {
   const child = spawn(process.execPath, [join(fixtures, script), ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  const entry: Child = { process: child, output: "", exited: new Promise((resolve) => child.once("exit", () => resolve())) };
+  const entry: Child = {
+    script, process: child, output: "", signalled: false,
+    exited: new Promise((resolve) => child.once("exit", (code, signal) => {
+      if (!entry.signalled) entry.ownExit = code ?? signal ?? "unknown";
+      resolve();
+    })),
+  };
   child.stdout!.on("data", (chunk) => (entry.output += chunk));
   child.stderr!.on("data", (chunk) => (entry.output += chunk));
   return entry;
@@ -82,6 +93,12 @@ function start(script: string, args: string[]): Child {
 /** Resolves once a worker says it claims (or exits). */
 async function working(child: Child): Promise<void> {
   while (!child.output.includes('"event":"working"') && child.process.exitCode === null && child.process.signalCode === null) await pause(50);
+}
+
+/** Sends `signal` to a process of the run, marking its end as this run's doing. */
+function signal(child: Child, name: NodeJS.Signals): void {
+  child.signalled = true;
+  child.process.kill(name);
 }
 
 const lines = (child: Child) => child.output.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
@@ -204,12 +221,15 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
           const { worker: victim, held } = random.pick(busy);
           const pid = victim.process.pid!;
           const at = Date.now();
-          victim.process.kill("SIGKILL");
+          signal(victim, "SIGKILL");
           faults.push({ kind: "kill", at, until: at, pid });
           log(`# chaos: SIGKILL worker ${pid} holding ${held.length} jobs at +${at - started} ms`);
           takeovers.push(measureTakeover(probe, held, pid, at));
           await victim.exited;
-          startWorker();
+          // The next fault's gap starts once the replacement claims: on a loaded machine a worker takes seconds to
+          // start, and faults timed from the kill would land before the workers step anything at all.
+          await working(startWorker());
+          nextFault = Date.now() + random.int(...options.faultGapMs);
         } else if (kind === "stop") {
           budget.stops--;
           const { worker: victim } = random.pick(busy);
@@ -235,12 +255,16 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     }
     const durationMs = Date.now() - started;
     // Everything stops before the store is read: the client first (so it stops pushing), then the workers.
-    for (const child of [client, ...workers]) if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill("SIGTERM");
+    for (const child of [client, ...workers]) if (child.process.exitCode === null && child.process.signalCode === null) signal(child, "SIGTERM");
     await Promise.race([Promise.all(children.map((child) => child.exited)), pause(20_000)]);
-    for (const child of children) if (child.process.exitCode === null && child.process.signalCode === null) child.process.kill("SIGKILL");
+    for (const child of children) if (child.process.exitCode === null && child.process.signalCode === null) signal(child, "SIGKILL");
     await Promise.all(children.map((child) => child.exited));
     const takeoverMs = (await Promise.all(takeovers)).flat();
     const findings = await verifyChaos(statek, appPath, faults);
+    // A worker or the client that ended by itself leaves the run short of hands: its jobs' stalls are its doing.
+    for (const child of children) {
+      if (child.ownExit !== undefined) findings.violations.push(`${child.script} (pid ${child.process.pid}) exited on its own (${child.ownExit}): ${child.output.slice(-600)}`);
+    }
     const workerLines = workers.flatMap(lines);
     const summary = lines(client).find((line) => line.event === "summary") ?? {};
     const clientCounts = Object.fromEntries(Object.entries(summary).filter(([, value]) => typeof value === "number")) as Record<string, number>;
@@ -267,12 +291,28 @@ export async function runChaos(options: ChaosOptions): Promise<ChaosReport> {
     }
     await statek?.close().catch(() => undefined);
     await probe?.close().catch(() => undefined);
+    // A kept run keeps the store's tables too (the private server of a test goes away with its data).
+    if (options.keep && schema && options.store !== "sqlite") await dumpTables(options.store.postgres, schema, options.keep).catch(() => undefined);
     if (schema && options.store !== "sqlite") {
       const admin = new pg.Client({ connectionString: options.store.postgres });
       await admin.connect().then(() => admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)).catch(() => undefined).finally(() => admin.end().catch(() => undefined));
     }
     if (options.keep) cpSync(dir, options.keep, { recursive: true });
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Writes the store's job, history, journal and future rows of `schema` to `<dir>/<table>.json`, for reading a kept run. */
+async function dumpTables(url: string, schema: string, dir: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const table of ["jobs", "job_history", "journal", "futures"]) {
+      const { rows } = await client.query(`SELECT * FROM "${schema}".${table}`);
+      writeFileSync(join(dir, `${table}.json`), JSON.stringify(rows, null, 1));
+    }
+  } finally {
+    await client.end();
   }
 }
 

@@ -1,7 +1,9 @@
 /**
  * A TCP proxy on 127.0.0.1 in front of a server, which a test can cut (every connection through it is
  * destroyed, new ones are refused) and restore: a network partition between a client and its database,
- * without touching the server or anyone else's connections to it.
+ * without touching the server or anyone else's connections to it. It can also freeze a connection after a given
+ * request, the way a client process stopped with SIGSTOP looks to the server: the socket stays open, nothing more
+ * comes through in either direction.
  */
 import { createServer, connect, type Server, type Socket } from "node:net";
 
@@ -13,6 +15,11 @@ export interface TcpProxy {
   cut(): void;
   /** Lets connections through again. */
   restore(): void;
+  /**
+   * The next client data containing `text` is passed on, then its connection carries nothing more either way
+   * (the socket stays open). Resolves once that has happened.
+   */
+  freezeAfter(text: string): Promise<void>;
   /** Stops the proxy. */
   close(): Promise<void>;
 }
@@ -21,6 +28,7 @@ export interface TcpProxy {
 export async function startTcpProxy(host: string, port: number): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   let cut = false;
+  let freeze: { text: string; frozen: () => void } | undefined;
   const server: Server = createServer((client) => {
     if (cut) return void client.destroy();
     const upstream = connect(port, host);
@@ -29,7 +37,19 @@ export async function startTcpProxy(host: string, port: number): Promise<TcpProx
       socket.on("close", () => sockets.delete(socket));
       socket.on("error", () => undefined);
     }
-    client.pipe(upstream).pipe(client);
+    let frozen = false;
+    client.on("data", (chunk: Buffer) => {
+      if (frozen) return;
+      upstream.write(chunk);
+      if (freeze && chunk.includes(freeze.text)) {
+        frozen = true;
+        freeze.frozen();
+        freeze = undefined;
+      }
+    });
+    upstream.on("data", (chunk: Buffer) => {
+      if (!frozen) client.write(chunk);
+    });
     client.on("close", () => upstream.destroy());
     upstream.on("close", () => client.destroy());
   });
@@ -44,6 +64,9 @@ export async function startTcpProxy(host: string, port: number): Promise<TcpProx
     },
     restore() {
       cut = false;
+    },
+    freezeAfter(text) {
+      return new Promise((resolve) => (freeze = { text, frozen: resolve }));
     },
     close: () => {
       for (const socket of sockets) socket.destroy();

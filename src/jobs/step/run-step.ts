@@ -257,9 +257,15 @@ async function stepLoaded(
     committed = true;
     if (ending) announceChildEnd(env.signals, row.parentId!, ending.key, ending.settlement);
   } finally {
-    const finished = isFinal(changes.status) || changes.status === "SUSPENDED";
+    const suspended = changes.status === "SUSPENDED";
     // A delivery failure was committed after the step: the warm session no longer matches the job.
-    if (committed && !finished && reported === undefined && (session.workspace?.reusable ?? true)) {
+    if (committed && !isFinal(changes.status) && reported === undefined && (suspended || (session.workspace?.reusable ?? true))) {
+      // A suspended cell ran part way in its VM, which then no longer holds the stored variables: the job keeps
+      // its history warm (a resume reads no history) and restores a new VM, lazily, when its cell runs again.
+      if (suspended) {
+        session.workspace?.dispose();
+        session.workspace = undefined;
+      }
       session.version = base.version + 1;
       session.history.push(...appended, ...changes.records);
       env.sessions.keep(id, session);

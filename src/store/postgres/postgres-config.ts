@@ -45,6 +45,15 @@ export interface PostgresStoreConfig {
    */
   listenTestTimeoutMs?: number;
   /**
+   * How long one of the store's write transactions may sit idle before the server ends its session. A worker
+   * frozen in the middle of a commit (`SIGSTOP`, a paused container or VM, a debugger) would otherwise keep the
+   * rows it locked for as long as it stays frozen, and other workers could not take its jobs over when its leases
+   * run out. A healthy transaction is never idle for more than a few milliseconds; a worker that wakes after its
+   * session was ended gets a retryable error, and its fenced writes are refused if its jobs moved.
+   * @default 10000
+   */
+  idleTransactionTimeoutMs?: number;
+  /**
    * Where the store reports what an operator should know (the LISTEN self-test failed, the wake-up
    * connection was lost). Messages never hold the password.
    * @default console.warn

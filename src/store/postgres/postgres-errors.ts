@@ -21,7 +21,11 @@ const TRANSIENT_CODES = new Set([
   "53300", // too_many_connections
   "53400", // configuration_limit_exceeded
   "25006", // read_only_sql_transaction (a failover left us on a standby for now)
+  "25P03", // idle_in_transaction_session_timeout (the process was frozen mid-transaction; its session is gone)
+  "57P05", // idle_session_timeout (a server-side limit ended an idle pooled connection)
 ]);
+/** Server errors after which the session is gone. */
+const SESSION_ENDED_CODES = new Set(["25P03"]);
 /** Socket errors: the connection broke or could not be made. */
 const TRANSIENT_SOCKET_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
 /** What `pg` says when the server closed the connection under it (it has no code for these). */
@@ -46,7 +50,7 @@ export function isTransientPostgresError(error: Error): boolean {
 export function breaksConnection(error: unknown): boolean {
   if (!(error instanceof Error) || StatekError.isInstance(error)) return false;
   const state = sqlState(error);
-  if (state !== undefined) return state.startsWith("08") || state.startsWith("57P");
+  if (state !== undefined) return state.startsWith("08") || state.startsWith("57P") || SESSION_ENDED_CODES.has(state);
   return isTransientPostgresError(error);
 }
 
@@ -61,7 +65,7 @@ export function toPostgresStoreError(error: unknown, where: string): unknown {
   const isEngineError = state !== undefined || typeof socketCode === "string" || CONNECTION_LOST_MESSAGES.some((pattern) => pattern.test(error.message));
   if (!isEngineError) return error;
   const transient = isTransientPostgresError(error);
-  const lost = transient && (state === undefined || state.startsWith("08") || state.startsWith("57P"));
+  const lost = transient && (state === undefined || state.startsWith("08") || state.startsWith("57P") || SESSION_ENDED_CODES.has(state));
   const message = lost
     ? `PostgreSQL at ${where}: the connection was lost or could not be made (${error.message})`
     : state === "22021"

@@ -2,7 +2,8 @@
  * PostgreSQL-only cases (the conformance suite runs in test/store-conformance.test.ts): claim queries served
  * by the partial indexes, URLs and masked passwords, migrations racing, wake-up hints through LISTEN/NOTIFY
  * and the fallback when LISTEN hears nothing, lost connections as retryable errors, a partitioned client that
- * cannot commit after its lease moved, and event ids in commit order across connections.
+ * cannot commit after its lease moved, a worker frozen mid-commit whose idle transaction the server ends, and
+ * event ids in commit order across connections.
  */
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
@@ -15,6 +16,7 @@ import { sampleJob, sampleRecord } from "../store.suite.ts";
 import { POSTGRES_URL, freshSchema, postgresSkipReason, rawPostgres, testPostgresStore } from "../../../test/support/postgres-server.ts";
 import { startTcpProxy } from "../../../test/support/tcp-proxy.ts";
 import { maskConnectionString } from "./postgres-config.ts";
+import { breaksConnection, toPostgresStoreError } from "./postgres-errors.ts";
 import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION, applyPostgresMigrations } from "./postgres-migrations.ts";
 import { PostgresStatements, PostgresTransaction, type PostgresQueryable } from "./postgres-queries.ts";
 import { PostgresStore, createPostgresStore } from "./postgres-store.ts";
@@ -283,6 +285,52 @@ describe("PostgresStore", { skip }, () => {
       await Promise.all([direct.close(), partitioned.close()]);
       await proxy.close();
     }
+  });
+
+  it("a worker frozen in the middle of a commit keeps its job only until the server ends its idle transaction", { timeout: 30_000 }, async () => {
+    const proxy = await startTcpProxy("127.0.0.1", Number(new URL(POSTGRES_URL!).port));
+    const direct = testPostgresStore();
+    const frozen = createPostgresStore({ connectionString: urlWith({ port: proxy.port }), schema: direct.schema, idleTransactionTimeoutMs: 300 });
+    try {
+      const job = sampleJob({ status: "STARTED" });
+      await direct.insertJob(job, [], []);
+      const lease = await frozen.claimJob(job.id, "worker-a", 300);
+      assert.ok(lease);
+      const fence = { owner: lease.owner, epoch: lease.epoch };
+      // The commit locks the job's row, and then its process looks stopped to the server (SIGSTOP).
+      const freezing = proxy.freezeAfter("job_history");
+      const stuck = frozen.commit({ id: job.id, expectedVersion: 0, appendHistory: [sampleRecord(0)], fence }).then(() => "committed", (error: unknown) => error);
+      await freezing;
+      // The claim waits on the row's lock until the server ends the frozen session; then the expired lease moves.
+      const claimed = (async () => {
+        for (;;) {
+          const taken = await direct.claimJob(job.id, "worker-b", HOUR);
+          if (taken) return taken;
+          await pause(25);
+        }
+      })();
+      const taken = await Promise.race([claimed, pause(10_000).then(() => null)]);
+      assert.ok(taken, "another worker took the job over while the first stayed frozen");
+      proxy.cut();
+      const outcome = await stuck;
+      assert.ok(StoreError.isTransient(outcome), `the frozen commit ends with a retryable error, not ${String(outcome)}`);
+      proxy.restore();
+      const lost = (error: unknown) => error instanceof LeaseLostError && error.currentOwner === "worker-b";
+      await assert.rejects(frozen.commit({ id: job.id, expectedVersion: 0, appendHistory: [sampleRecord(0)], fence }), lost);
+      assert.equal((await direct.getJob(job.id))?.historyLength, 0, "nothing of the frozen commit landed");
+    } finally {
+      // The proxy first: its end closes the frozen session, so nothing waits on its locks.
+      await proxy.close();
+      await Promise.all([direct.close(), frozen.close()]);
+    }
+  });
+
+  it("a session ended by the server's idle limits is a lost connection, retried", () => {
+    for (const code of ["25P03", "57P05"]) {
+      const ended = toPostgresStoreError(Object.assign(new Error("terminating connection due to idle timeout"), { code }), "postgres://db");
+      assert.ok(ended instanceof StoreError && ended.isRetryable, code);
+    }
+    assert.ok(breaksConnection(Object.assign(new Error("idle in transaction"), { code: "25P03" })), "the connection is not reused");
   });
 
   it("event ids are handed out in commit order: a reader following afterId across connections misses none", async () => {

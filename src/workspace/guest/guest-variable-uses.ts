@@ -20,6 +20,11 @@
 export interface VariableUses {
   /** Arms the global `name` when it is a writable, configurable data property; false when it cannot be. */
   arm(name: string): boolean;
+  /**
+   * Defines global `name` (not yet a property) armed, its value made by `load` when first read: by agent code,
+   * {@link peek} or {@link disarm}. Assigning it first never calls `load`.
+   */
+  armLazy(name: string, load: () => unknown): void;
   /** True while `name` holds this tracker's accessor (as last looked at: {@link verify}, {@link sweep}). */
   isArmed(name: string): boolean;
   /** True when `name` holds this tracker's accessor, looking now; one agent code replaced is forgotten. */
@@ -45,6 +50,8 @@ export function createVariableUses(G: any): VariableUses {
   const isFrozen = Object.isFrozen;
   interface Slot {
     value: unknown;
+    /** Makes the value on first read (a lazily restored variable); cleared once it ran or the binding was assigned. */
+    load?: (() => unknown) | undefined;
     enumerable: boolean;
     get: () => unknown;
     set: (value: unknown) => void;
@@ -67,6 +74,17 @@ export function createVariableUses(G: any): VariableUses {
     return true;
   };
 
+  // The slot's value, made now if it is still to be loaded. `load` is cleared first: a load that throws is not
+  // retried (the restore's loader turns a text it cannot read into a tombstone itself).
+  const valueOf = (slot: Slot) => {
+    const load = slot.load;
+    if (load) {
+      slot.load = undefined;
+      slot.value = load();
+    }
+    return slot.value;
+  };
+
   function arm(name: string): boolean {
     if (name === "__proto__") return false;
     const desc = describe(G, name);
@@ -75,14 +93,16 @@ export function createVariableUses(G: any): VariableUses {
     slot.get = function () {
       used.add(name);
       if (armed.get(name) === slot && current(name, slot)) {
-        putBack(name, slot, slot.value);
-        return slot.value;
+        const value = valueOf(slot);
+        putBack(name, slot, value);
+        return value;
       }
       // A getter kept from an earlier arming (agent code can take it from the property's descriptor).
       return G[name];
     };
     slot.set = function (value: unknown) {
       used.add(name);
+      slot.load = undefined;
       if (armed.get(name) !== slot || !current(name, slot)) G[name] = value;
       // Sealed, the binding stays writable; frozen, it does not (a sloppy script's write does nothing).
       else if (!putBack(name, slot, value) && !isFrozen(G)) slot.value = value;
@@ -94,6 +114,11 @@ export function createVariableUses(G: any): VariableUses {
 
   return {
     arm,
+    armLazy(name, load) {
+      defineProperty(G, name, { value: undefined, writable: true, enumerable: true, configurable: true });
+      arm(name);
+      armed.get(name)!.load = load;
+    },
     isArmed: (name) => armed.has(name),
     verify(name) {
       const slot = armed.get(name);
@@ -111,13 +136,13 @@ export function createVariableUses(G: any): VariableUses {
     },
     peek(name) {
       const slot = armed.get(name);
-      return slot && current(name, slot) ? slot.value : G[name];
+      return slot && current(name, slot) ? valueOf(slot) : G[name];
     },
     disarm(name) {
       const slot = armed.get(name);
       if (!slot) return;
       if (!current(name, slot)) armed.delete(name);
-      else putBack(name, slot, slot.value);
+      else putBack(name, slot, valueOf(slot));
     },
     markUsed(name) {
       used.add(name);

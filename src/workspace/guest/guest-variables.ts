@@ -163,6 +163,57 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
   const ownsRoot = (text: string) => text.startsWith('{"v":{"$":"ref","i":0}');
   const encodeInOrder = (names: ReadonlySet<string>) => codec.encodeAll(inOrder(names).map(readable), "persist");
 
+  // A text that may hold anything but plain data, found without parsing it: a reference into another variable,
+  // a host object, a definition or a class instance (decoding those runs agent code or needs the other
+  // variables), an opaque value or a tombstone. The encoder writes these tags without spaces, and a JSON string
+  // holding the same characters has its quotes escaped, so plain data never matches; a text that matches is
+  // restored eagerly.
+  const NOT_PLAIN = /"\$"\s*:\s*"(?:xref|h|opaque|tomb)"|"t"\s*:\s*"(?:fn|tomb)"|"c"\s*:|\\u/;
+
+  /**
+   * The names of `entries` restored lazily: plain data (see `NOT_PLAIN`) that no other text refers into, not yet
+   * a property of the global object (restoring over a VM replaces values in place), and neither `__proto__` nor
+   * a shared-memory name. What the others refer into is found by its quoted name in their texts: a name that
+   * merely appears there is restored eagerly too, which costs time and changes nothing.
+   */
+  const lazyEntries = (entries: Array<[string, string]>): Set<string> => {
+    const lazy = new Set<string>();
+    const referring: string[] = [];
+    for (const entry of entries) {
+      const name = entry[0];
+      const text = entry[1];
+      if (NOT_PLAIN.test(text)) {
+        if (text.indexOf('"xref"') >= 0) referring.push(text);
+        continue;
+      }
+      if (name !== "__proto__" && !hasOwn(name) && !link.isShared(name)) lazy.add(name);
+    }
+    if (referring.length) {
+      lazy.forEach((name) => {
+        const quoted = stringify(name);
+        for (const text of referring) {
+          if (text.indexOf(quoted) >= 0) {
+            lazy.delete(name);
+            return;
+          }
+        }
+      });
+    }
+    return lazy;
+  };
+
+  // Decodes one lazily restored variable on its first read. It shares nothing, so it decodes alone as it would
+  // have with the others; a text that cannot be read becomes a tombstone, encoded again by the next collect.
+  const lazyLoader = (name: string, text: string) => () => {
+    let value: unknown;
+    codec.decodeAll([[name, text]], (_name: string, decoded: unknown) => (value = decoded), {
+      isolate: true,
+      broken: () => uses.markUsed(name),
+      altered: () => uses.markUsed(name),
+    });
+    return value;
+  };
+
   return {
     /** Defines host-provided globals (tools, context); they are not workspace variables. */
     provide(text: string) {
@@ -199,14 +250,35 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
      * Restores persisted variables, in definition order. A variable whose text cannot be decoded becomes a
      * tombstone saying so; the others are restored. `__proto__` is defined as the global's own property. Each
      * variable is armed as soon as it is assigned, so code that restoring runs (a class's static block) is seen.
+     * A variable of plain data that shares nothing with the others is restored lazily: its binding is armed
+     * with its text, decoded when something first reads it (see {@link lazyEntries}), so a cell pays only for
+     * the variables it touches.
      */
     restore(text: string) {
-      const entries = parse(text);
-      setOrder(entries.map((entry: [string, string]) => entry[0]));
+      const entries: Array<[string, string]> = parse(text);
+      setOrder(entries.map((entry) => entry[0]));
       scope.reset();
+      const lazy = lazyEntries(entries);
       const shares = new Map<string, Array<[string, number]>>();
       const values = new Map<string, unknown>();
-      codec.decodeAll(entries, (name: string, value: unknown) => {
+      // Lazy variables take their place among the others: each is defined just before the next eager one
+      // assigned. (Definitions are assigned ahead of the rest, `class B extends A`: only a name still ahead of
+      // `next` moves it.)
+      let next = 0;
+      const placeOf = new Map<string, number>();
+      if (lazy.size) for (let i = 0; i < entries.length; i++) placeOf.set(entries[i]![0], i);
+      const defineLazyBefore = (place: number) => {
+        for (; next < place; next++) {
+          const entry = entries[next]!;
+          if (lazy.has(entry[0])) uses.armLazy(entry[0], lazyLoader(entry[0], entry[1]));
+        }
+      };
+      codec.decodeAll(lazy.size ? entries.filter((entry) => !lazy.has(entry[0])) : entries, (name: string, value: unknown) => {
+        const place = lazy.size ? placeOf.get(name)! : -1;
+        if (place >= next) {
+          defineLazyBefore(place);
+          next = place + 1;
+        }
         uses.disarm(name);
         // Defined, not assigned, over a shared-memory accessor (whose setter refuses): a variable shadows shared memory.
         if (name === "__proto__" || !hasOwn(name) || link.isShared(name)) defineProperty(G, name, { value, writable: true, enumerable: true, configurable: true });
@@ -220,6 +292,7 @@ export function createWorkspaceVariables(G: any, link: VariablesLink): Workspace
         broken: (name: string) => uses.markUsed(name),
         altered: (name: string) => uses.markUsed(name),
       });
+      defineLazyBefore(entries.length);
       for (const entry of entries) scope.note(entry[0], shares.get(entry[0]) || [], entry[1].length, values.get(entry[0]));
       return "";
     },
