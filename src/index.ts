@@ -13,7 +13,7 @@ import "./runtime/check-node-version.ts";
 
 /** Jobs: open a store, define agents, submit, step and inspect jobs. */
 export { Statek } from "./jobs/statek.ts";
-export type { StatekOptions, SubmitJobOptions, RunJobOptions, StepOptions } from "./jobs/statek.ts";
+export type { StatekOptions, SubmitJobOptions, RunJobOptions, StepOptions, ForkJobOptions } from "./jobs/statek.ts";
 export { Agent } from "./agents/agent.ts";
 export type { AgentOptions, AgentBreakerOptions, OnMessage, PromptFileAgentOptions } from "./agents/agent.ts";
 export type {
@@ -34,7 +34,7 @@ export type { StatekWorker, WorkerOptions, WorkerStopOptions, WorkerActivity, Wo
 export type { AgentHealth } from "./jobs/loops/agent-health.ts";
 export type { AgentOverview } from "./jobs/operate/agents-overview.ts";
 export { JOB_STATUSES } from "./store/store.ts";
-export type { JobStatus, JobFilter, JsonValue } from "./store/store.ts";
+export type { JobStatus, JobFilter, JsonValue, ForkOrigin } from "./store/store.ts";
 
 /** Typed cells: each model-written cell is type-checked before it runs (docs/typed-cells.md). */
 export { TYPE_CHECK_MODES } from "./typecheck/type-check-mode.ts";
@@ -137,6 +137,7 @@ export { InvalidPricingError } from "./errors/invalid-pricing-error.ts";
 export { JobFinishedError } from "./errors/job-finished-error.ts";
 export { JobCancelledError } from "./errors/job-cancelled-error.ts";
 export { InvalidJobStatusError } from "./errors/invalid-job-status-error.ts";
+export { ForkTurnError } from "./errors/fork-turn-error.ts";
 export { ResourceLimitError } from "./errors/resource-limit-error.ts";
 export { InvalidWorkspaceLimitError } from "./errors/invalid-workspace-limit-error.ts";
 export { ApprovalDenied } from "./errors/approval-denied.ts";

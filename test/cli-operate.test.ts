@@ -1,6 +1,6 @@
 /**
  * `statek show` of a job's durable state (the current cell's journal, pending waits) and `statek cancel` /
- * `statek retry`, run as real child processes against a real SQLite file.
+ * `statek retry` / `statek fork`, run as real child processes against a real SQLite file.
  */
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
@@ -220,5 +220,41 @@ describe("statek approvals, approve and deny", () => {
     assert.match(badLimit.stderr, /--limit must be a whole number of at least 1 \(got '0'\)/);
     const { stdout } = await statek("deny", "--help");
     assert.ok(stdout.startsWith("Usage: statek deny <id> [request] [--note TEXT] [--by NAME] [--json] [--store STORE]\n"), stdout);
+  });
+});
+
+describe("statek fork", () => {
+  it("forks a job at a turn with a message and a variable; the new job runs; bad turns are refused", async () => {
+    const { code, stdout, stderr } = await statek("fork", doneId.slice(0, 8), "--turn", "1", "--message", "Once more.", "--var", "tries=2", "--json", "--store", store);
+    assert.equal(code, 0, stderr);
+    const { id, forkedFrom } = JSON.parse(stdout) as { id: string; forkedFrom: unknown };
+    assert.deepEqual(forkedFrom, { jobId: doneId, turn: 1 });
+    const shown = await statek("show", id, "--store", store);
+    assert.match(shown.stdout, new RegExp(`^forked +from job ${doneId}, at the end of turn 1$`, "m"));
+    assert.match(shown.stdout, /Once more\./);
+    const finisher = new Agent({ role: "finisher", model: scriptedModel([ts("exit(tries)")]) });
+    const app = await Statek.open({ store, agents: [finisher] });
+    try {
+      const fork = (await app.getJob(id))!;
+      assert.deepEqual(fork.forkedFrom, { jobId: doneId, turn: 1 });
+      assert.deepEqual(fork.variables, { tries: 2 });
+      const done = await app.runJob(id);
+      assert.equal(done.status, "DONE");
+      assert.equal(done.exitStatus, 2);
+      assert.equal((await app.getJob(doneId))!.exitStatus, 1, "the original is as it was");
+    } finally {
+      await app.close();
+    }
+    const plain = await statek("fork", doneId, "--turn", "0", "--store", store);
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.match(plain.stdout, /^[0-9a-f-]{36}\n$/);
+    const beyond = await statek("fork", doneId, "--turn", "3", "--store", store);
+    assert.equal(beyond.code, 1);
+    assert.equal(beyond.stderr, `statek: ForkTurnError: forkJob: job ${doneId} has 1 turn; there is no turn 3 to fork from\n`);
+    const missing = await statek("fork", doneId, "--store", store);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /missing --turn N/);
+    const negative = await statek("fork", doneId, "--turn", "-1", "--store", store);
+    assert.equal(negative.code, 2);
   });
 });

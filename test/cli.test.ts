@@ -319,7 +319,7 @@ describe("usage and stores", () => {
       statek("help", "nope"),
     ]);
     assert.equal(unknown.code, 2);
-    assert.equal(unknown.stderr, "statek: unknown command 'jbos'; did you mean 'statek jobs'? (commands: worker, submit, push, jobs, show, approvals, approve, deny, cancel, retry, agents, ui, mcp, help)\nRun 'statek --help' for usage.\n");
+    assert.equal(unknown.stderr, "statek: unknown command 'jbos'; did you mean 'statek jobs'? (commands: worker, submit, push, jobs, show, approvals, approve, deny, cancel, retry, fork, agents, ui, mcp, help)\nRun 'statek --help' for usage.\n");
     assert.equal(option.code, 2);
     assert.equal(option.stderr, "statek: unknown option '--colour' for 'statek jobs'\nRun 'statek jobs --help' for usage.\n");
     assert.equal(missing.code, 2);

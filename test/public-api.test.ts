@@ -16,7 +16,7 @@ const SURFACE: Record<string, string[]> = {
   ".": [
     "Agent", "ApprovalDecidedError", "DIFFICULTIES", "answerTool", "ApprovalDenied", "ApprovalRequiredError", "CHAT_STYLES", "CheckerThread", "ChildJobFailed",
     "CorruptRecordError", "DEFAULT_CHAT_STYLE", "DEFAULT_HARNESS_LIMITS", "DEFAULT_MCP_TIMEOUT_MS",
-    "DEFAULT_WORKSPACE_LIMITS", "FINAL_CHECK_MESSAGE", "FinalCheck", "InDoubtError", "IncompleteReplyError",
+    "DEFAULT_WORKSPACE_LIMITS", "FINAL_CHECK_MESSAGE", "FinalCheck", "ForkTurnError", "InDoubtError", "IncompleteReplyError",
     "InvalidJobStatusError", "InvalidModelStringError", "InvalidPricingError", "InvalidPromptFileError", "InvalidStoreUrlError",
     "InvalidToolArgumentsError", "InvalidToolsScopeError", "InvalidWorkspaceLimitError", "JOB_STATUSES",
     "JobCancelledError", "JobConflictError", "JobFailedError", "JobFinishedError", "JobNotWaitingError",

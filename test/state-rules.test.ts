@@ -92,10 +92,11 @@ describe("the UI's actions", () => {
   it("are only those the job's state allows", async () => {
     assert.deepEqual(await formsOn(ids.suspended), ["message", "cancel"]);
     assert.deepEqual(await formsOn(ids.cancelled), []);
-    assert.deepEqual(await formsOn(ids.failed), ["retry"]);
-    assert.deepEqual(await formsOn(ids.done), []);
+    // A job that asked its model can be forked from there (the failed one at turn 0, the done one at turns 0 and 1).
+    assert.deepEqual(await formsOn(ids.failed), ["retry", "fork"]);
+    assert.deepEqual(await formsOn(ids.done), ["fork", "fork"]);
     const page = await (await fetch(`${ui.url}/jobs/${ids.cancelled}`)).text();
-    assert.match(page, /None: a CANCELLED job takes no messages and cannot be cancelled or retried\./);
+    assert.match(page, /None: a CANCELLED job takes no messages and cannot be cancelled, retried or forked\./);
   });
 
   it("come after the waits, in the order an operator reads: status, waits, actions, timeline", async () => {

@@ -29,6 +29,7 @@ export function formatJobHeader(row: JobRow, limits: BlockLimits | null, now: nu
   show("updated", "updatedAt", (at) => `${formatLocalTime(at)} (${formatRelativeTime(at, now)})`);
   show("usage", "usage", formatJobUsage);
   show("parent", "parentId", (parentId) => parentId);
+  show("forked", "forkedFrom", (origin) => (origin === undefined ? null : `from job ${origin.jobId}, at the end of turn ${origin.turn}`));
   show("pending", "pendingSeq", (seq) => (seq === null ? null : `the model's last reply is saved and runs at the job's next step (history entry ${seq})`));
   show("params", "params", (params) => formatObject(params, limits));
   show("metadata", "metadata", (metadata) => formatObject(metadata, limits));

@@ -15,6 +15,7 @@ import { approvalsCommand } from "./commands/approvals.ts";
 import { cancelCommand } from "./commands/cancel.ts";
 import { approveCommand, denyCommand } from "./commands/decide-approval.ts";
 import { helpCommand } from "./commands/help.ts";
+import { forkCommand } from "./commands/fork.ts";
 import { retryCommand } from "./commands/retry.ts";
 import { jobsCommand } from "./commands/jobs.ts";
 import { mcpCommand } from "./commands/mcp.ts";
@@ -30,7 +31,7 @@ import { formatError } from "../tools/call-tool.ts";
 import { closestName } from "./closest-name.ts";
 
 /** The commands, in the order `statek --help` lists them. */
-export const COMMANDS: readonly Command[] = [workerCommand, submitCommand, pushCommand, jobsCommand, showCommand, approvalsCommand, approveCommand, denyCommand, cancelCommand, retryCommand, agentsCommand, uiCommand, mcpCommand, helpCommand];
+export const COMMANDS: readonly Command[] = [workerCommand, submitCommand, pushCommand, jobsCommand, showCommand, approvalsCommand, approveCommand, denyCommand, cancelCommand, retryCommand, forkCommand, agentsCommand, uiCommand, mcpCommand, helpCommand];
 
 /**
  * Runs one command line and resolves to its exit code. Never throws: every failure is reported on `stderr`.

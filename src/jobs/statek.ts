@@ -37,6 +37,7 @@ import { cancelJob, cancelReason } from "./operate/cancel-job.ts";
 import { retryJob } from "./operate/retry-job.ts";
 import { LiveEventHub, type JobEventFilter, type JobEventStream } from "./events/job-event-stream.ts";
 import { newJobRows } from "./operate/new-job.ts";
+import { forkRows, type ForkJobOptions } from "./operate/fork-job.ts";
 import { decideApproval, listPendingApprovals, type ApprovalDecisionOptions, type PendingApproval, type PendingApprovalFilter } from "./operate/approvals.ts";
 import { rejection, settleFuture } from "./operate/settle-future.ts";
 import { checkAgents, registriesOf, workspaceLimitsOf } from "./statek-checks.ts";
@@ -54,6 +55,7 @@ import { memoryBindingOf, readJobMemory } from "./memory/job-memory-view.ts";
 import { SharedMemory } from "./memory/shared-memory.ts";
 
 export type { RunJobOptions, StatekOptions, StepOptions, SubmitJobOptions } from "./statek-options.ts";
+export type { ForkJobOptions } from "./operate/fork-job.ts";
 
 /**
  * A connection to a store of durable jobs.
@@ -345,6 +347,29 @@ export class Statek {
     this.#check();
     await this.#serialized(id, () => retryJob(this.store, id));
     return this.#requireJob(id);
+  }
+
+  /**
+   * Forks job `id`: a new `READY` job with the workspace (variables) and history it had at the end of turn
+   * `atTurn` (the turn numbers `statek show` shows; 0 is the end of warmup), run by `agent` (default: the
+   * original's), asking `model` if given, after `message`, with `vars` bound over the copied variables. It starts
+   * by asking its model; the original is untouched. The fork's view has `forkedFrom: { jobId, turn }`. See
+   * docs/agents.md. @throws {ForkTurnError} For a turn the job has not reached or not ended. @throws {NoSuchJobError}
+   *
+   * @example
+   * ```ts
+   * const { id: retry } = await statek.forkJob(id, { atTurn: 3, model: "openai/gpt-5", message: "The lookup tool is fixed; try again." });
+   * ```
+   */
+  async forkJob(id: string, options: ForkJobOptions): Promise<{ id: string }> {
+    this.#check();
+    if (options?.agent !== undefined) this.#register(options.agent, "forkJob");
+    const fork = await forkRows(this.store, id, options, {
+      id: randomUUID(), agentFor: (role) => this.#agents.get(role), scope: (agent) => this.#scope(agent),
+    });
+    await withStoreRetries(() => this.store.insertFork(fork));
+    this.#signals.wake(fork.job.id);
+    return { id: fork.job.id };
   }
 
   /**

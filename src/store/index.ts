@@ -15,7 +15,7 @@ import "../runtime/check-node-version.ts";
 export { JOB_STATUSES, MAX_MEMORY_CONTEXTS } from "./store.ts";
 export type {
   Store, StoreCallOptions, MemoryEntry, JobStatus, JobRow, VariableRow, HistoryRow, JobCommit, JobFilter, JsonValue, ClaimFilter, EventQuery, JobBrowseQuery,
-  JobCountQuery, JobCursor, NextClaim, WakeupOrigin, EventFollower, EventFollow, FollowOptions,
+  JobCountQuery, JobCursor, NextClaim, WakeupOrigin, EventFollower, EventFollow, FollowOptions, ForkOrigin, JobFork,
 } from "./store.ts";
 export { BREAKER_STATES } from "./agent-rows.ts";
 export type { AgentEventRow, AgentJobSource, AgentJobsRequest, AgentJobsResult, AgentOutcome, AgentRow, BreakerState, NewJobRows } from "./agent-rows.ts";
@@ -36,7 +36,7 @@ export { createStore } from "./create-store.ts";
 export type { CreateStoreOptions } from "./create-store.ts";
 export type {
   StoreAdapter, AdapterReads, AdapterTransaction, StoredRow, JobValues, HistoryValues, JournalValues, FutureValues, EventValues, JobQuery,
-  JobPageQuery, EventRowQuery, ClaimQuery, AgentValues, AgentEventValues, MemoryValues,
+  JobPageQuery, EventRowQuery, ClaimQuery, AgentValues, AgentEventValues, MemoryValues, VariableVersionValues,
 } from "./store-adapter.ts";
 
 /** The conformance suites (of a store, of an adapter), and sample rows for an adapter's own tests. */

@@ -45,7 +45,7 @@ export const JOB_COLUMNS: { readonly [K in keyof JobValues]-?: string } = {
   id: "id", role: "role", status: "status", params: "params", metadata: "metadata", parentId: "parent_id", createdAt: "created_at",
   updatedAt: "updated_at", version: "version", turns: "turns", pendingSeq: "pending_seq", historyLength: "history_length",
   exitStatus: "exit_status", error: "error", usage: "usage", state: "state", wakeAt: "wake_at", cell: "cell", leaseOwner: "lease_owner",
-  leaseEpoch: "lease_epoch", leaseUntil: "lease_until",
+  leaseEpoch: "lease_epoch", leaseUntil: "lease_until", forkedFrom: "forked_from", versionsFrom: "versions_from",
 };
 
 /** Future fields and their columns. */
@@ -82,7 +82,9 @@ export function memoryUpsert(table: string, values: MemoryValues, parameters: Sq
 }
 
 /** What `lockJob` reads: the fields the rules need, none of the JSON ones. */
-export const LOCKED_JOB_FIELDS = ["id", "role", "status", "version", "historyLength", "wakeAt", "leaseOwner", "leaseEpoch", "leaseUntil"] as const;
+export const LOCKED_JOB_FIELDS = [
+  "id", "role", "status", "version", "historyLength", "wakeAt", "turns", "versionsFrom", "leaseOwner", "leaseEpoch", "leaseUntil",
+] as const;
 
 /** What the claim queries read of a candidate. */
 export const CLAIM_FIELDS = ["id", "role", "status", "wakeAt", "createdAt", "leaseOwner", "leaseEpoch", "leaseUntil"] as const;

@@ -42,6 +42,21 @@ export interface JobValues {
   /** Incremented by every claim; 0 for a job never claimed. */
   leaseEpoch: number;
   leaseUntil: number | null;
+  /** The job's {@link ForkOrigin} as JSON text, `null` for a job that is no fork. */
+  forkedFrom: string | null;
+  /**
+   * The first turn from which the job's variable versions are kept: its `turns` when it was inserted (a job
+   * created before versions were kept: its `turns` then, set by the migration that added them).
+   */
+  versionsFrom: number;
+}
+
+/** One version of a job's variable: its value as a commit left it (`blob` `null`: deleted), under the job's turn. */
+export interface VariableVersionValues {
+  name: string;
+  turn: number;
+  position: number;
+  blob: string | null;
 }
 
 /** A history record as written (`data` as JSON text). */
@@ -168,6 +183,8 @@ export interface AdapterReads {
   countJobsByStatus(query: Omit<JobPageQuery, "statuses" | "before" | "after" | "limit">): Promise<StoredRow[]>;
   /** `name`, `blob`, `position` of a job's variables, by `position` then `name`. */
   readVariables(jobId: string): Promise<StoredRow[]>;
+  /** `name`, `turn`, `position`, `blob` of a job's variable versions with `turn <= upToTurn`, by `name` then `turn`. */
+  readVariableVersions(jobId: string, upToTurn: number): Promise<StoredRow[]>;
   /** `seq`, `kind`, `at`, `data` of a job's history from `fromSeq` on, by `seq`. */
   readHistory(jobId: string, fromSeq: number): Promise<StoredRow[]>;
   /** `cell`, `index`, `data` of a job's journal, by `index`. */
@@ -221,8 +238,8 @@ export interface AdapterTransaction extends AdapterReads {
    */
   savepoint<T>(work: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }>;
   /**
-   * The fields of a job the rules read — `id`, `role`, `status`, `version`, `historyLength`, `wakeAt` and the
-   * lease fields — locked for this transaction, or `undefined`.
+   * The fields of a job the rules read — `id`, `role`, `status`, `version`, `historyLength`, `wakeAt`, `turns`,
+   * `versionsFrom` and the lease fields — locked for this transaction, or `undefined`.
    */
   lockJob(id: string): Promise<StoredRow | undefined>;
   /** Inserts a job; `false` (and nothing written) when the id exists. */
@@ -233,6 +250,8 @@ export interface AdapterTransaction extends AdapterReads {
   putVariables(jobId: string, variables: readonly VariableRow[]): Promise<void>;
   /** Deletes variables by name (unknown names are ignored). */
   deleteVariables(jobId: string, names: readonly string[]): Promise<void>;
+  /** Inserts variable versions, replacing one of the same name and turn (a turn's execution may commit twice). */
+  putVariableVersions(jobId: string, versions: readonly VariableVersionValues[]): Promise<void>;
   /** Appends history rows. */
   insertHistory(jobId: string, records: readonly HistoryValues[]): Promise<void>;
   /**

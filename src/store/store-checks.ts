@@ -7,7 +7,7 @@ import { FUTURE_KINDS, FUTURE_STATES, WAIT_DOORS } from "./durable-rows.ts";
 import type { Fence, FutureSettlement, JournalEntry, NewFuture, NewJobEvent } from "./durable-rows.ts";
 import { isJobStatus } from "./store-rules.ts";
 import { JOB_STATUSES, MAX_MEMORY_CONTEXTS } from "./store.ts";
-import type { HistoryRow, JobCommit, JobRow, MemoryEntry, VariableRow } from "./store.ts";
+import type { HistoryRow, JobCommit, JobFork, JobRow, MemoryEntry, VariableRow } from "./store.ts";
 import type { AgentJobsRequest, AgentOutcome } from "./agent-rows.ts";
 
 /** Returns what was expected when `value` is wrong, else `undefined`. */
@@ -23,6 +23,13 @@ const object: Expectation = (value) =>
 const status: Expectation = (value) => (isJobStatus(value) ? undefined : `one of ${JOB_STATUSES.join(", ")}`);
 
 /** How each job field must look. */
+const forkOrigin: Expectation = (value) => {
+  const expected = "{ jobId: a non-empty string, turn: a non-negative integer }";
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return expected;
+  const { jobId, turn } = value as { jobId?: unknown; turn?: unknown };
+  return name(jobId) === undefined && count(turn) === undefined ? undefined : expected;
+};
+
 const JOB_FIELDS: { readonly [K in keyof JobRow]-?: Expectation } = {
   id: name,
   role: name,
@@ -42,6 +49,7 @@ const JOB_FIELDS: { readonly [K in keyof JobRow]-?: Expectation } = {
   state: object,
   wakeAt: nullable(integer),
   cell: count,
+  forkedFrom: (value) => (value === undefined ? undefined : forkOrigin(value)),
 };
 
 /** The job fields a commit may change (the others are the store's, or fixed at insert). */
@@ -110,6 +118,17 @@ export function checkJobRow(job: JobRow): void {
   if (typeof job !== "object" || job === null) throw new TypeError(`insertJob: expected a job row, got ${describe(job)}`);
   const call = `insertJob of job ${String(job.id)}`;
   for (const [field, expectation] of Object.entries(JOB_FIELDS)) check(call, field, expectation, job[field as keyof JobRow]);
+}
+
+/** Checks a fork (`insertFork`): its row, which must name its origin, its history and its variables. */
+export function checkFork(fork: JobFork): void {
+  if (typeof fork !== "object" || fork === null) throw new TypeError(`insertFork: expected a fork, got ${describe(fork)}`);
+  checkJobRow(fork.job);
+  const call = `insertFork of job ${fork.job.id}`;
+  if (fork.job.forkedFrom === undefined) throw new TypeError(`${call}: job.forkedFrom must name the job and turn it forks`);
+  if (fork.job.forkedFrom.jobId === fork.job.id) throw new TypeError(`${call}: a job cannot be forked from itself`);
+  checkVariables(call, fork.putVariables);
+  checkHistory(call, fork.history);
 }
 
 /** Checks a commit's shape: the fields it changes, its variables, history, futures and events. */

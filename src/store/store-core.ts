@@ -13,7 +13,7 @@ import { GroupCommit } from "./group-commit.ts";
 import { toCountQuery, toJobPageQuery } from "./job-browse.ts";
 import type { AdapterTransaction, StoreAdapter } from "./store-adapter.ts";
 import {
-  checkClaim, checkCommit, checkCount, checkEvents, checkFenceShape, checkHistory, checkId, checkJobRow, checkJournalEntries, checkNewFutures,
+  checkClaim, checkCommit, checkCount, checkFork, checkEvents, checkFenceShape, checkHistory, checkId, checkJobRow, checkJournalEntries, checkNewFutures,
   checkMemoryContexts, checkMemoryEntry, checkMemoryKey, checkRoles, checkSettlement, checkVariables, checkAgentJobsRequest, checkRole,
 } from "./store-checks.ts";
 import {
@@ -24,10 +24,11 @@ import {
   appendEventsIn, appendJournalIn, claimJobIn, claimRunnableIn, commitIn, createFuturesFenced, insertJobIn, releaseIn, renewIn, settleIn,
 } from "./store-writes.ts";
 import { OutboxReader } from "./outbox-reader.ts";
+import { insertForkIn } from "./fork-writes.ts";
 import type { AgentEventRow, AgentJobsRequest, AgentJobsResult, AgentRow } from "./agent-rows.ts";
 import { countOutcomeIn, createAgentJobsIn, decodeAgent, decodeAgentEvent, pushAgentEventIn, resetAgentIn } from "./agent-writes.ts";
 import type {
-  ClaimFilter, EventFollow, EventFollower, EventQuery, FollowOptions, HistoryRow, JobBrowseQuery, JobCommit, JobCountQuery, JobFilter,
+  ClaimFilter, EventFollow, EventFollower, EventQuery, FollowOptions, HistoryRow, JobBrowseQuery, JobCommit, JobCountQuery, JobFilter, JobFork,
   JobRow, JobStatus, MemoryEntry, NextClaim, Store, StoreCallOptions, VariableRow, WakeupOrigin,
 } from "./store.ts";
 
@@ -93,9 +94,17 @@ export class StoreCore implements Store {
   insertJob(job: JobRow, variables: VariableRow[], history: HistoryRow[], options?: StoreCallOptions): Promise<void> {
     return this.#call(options, () => {
       checkJobRow(job);
+      if (job.forkedFrom !== undefined) throw new TypeError(`insertJob of job ${job.id}: a fork (forkedFrom) is inserted with insertFork, which copies its variables`);
       checkVariables(`insertJob of job ${job.id}`, variables);
       checkHistory(`insertJob of job ${job.id}`, history);
       return this.#write((transaction) => insertJobIn(transaction, job, variables, history), options, WAKES);
+    });
+  }
+
+  insertFork(fork: JobFork, options?: StoreCallOptions): Promise<void> {
+    return this.#call(options, () => {
+      checkFork(fork);
+      return this.#write((transaction) => insertForkIn(transaction, fork), options, WAKES);
     });
   }
 

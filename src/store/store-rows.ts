@@ -14,7 +14,7 @@ import { FUTURE_KINDS, FUTURE_STATES } from "./durable-rows.ts";
 import type { FutureKind, FutureRow, FutureState, JobEventRow, JournalEntry } from "./durable-rows.ts";
 import type { StoredRow } from "./store-adapter.ts";
 import { isJobStatus, type StoredLease } from "./store-rules.ts";
-import type { HistoryRow, JobRow, JobStatus, JsonValue, MemoryEntry, VariableRow } from "./store.ts";
+import type { ForkOrigin, HistoryRow, JobRow, JobStatus, JsonValue, MemoryEntry, VariableRow } from "./store.ts";
 
 /** Reads one field; throws an `Error` saying what is wrong with it. */
 type Reader<T> = (value: unknown) => T;
@@ -116,7 +116,15 @@ function decodeFields<T extends object>(row: StoredRow, place: Place, readers: {
   return result as T;
 }
 
-const JOB_READERS: { readonly [K in keyof JobRow]-?: Reader<JobRow[K]> } = {
+/** A fork's origin: `{ jobId, turn }` as JSON text. */
+const readForkOrigin: Reader<ForkOrigin> = (value) => {
+  const json = readJsonObject(value);
+  const { jobId, turn } = json;
+  if (typeof jobId !== "string" || jobId === "" || !Number.isSafeInteger(turn) || (turn as number) < 0) throw new Error(`not a fork origin: ${preview(value)}`);
+  return { jobId, turn: turn as number };
+};
+
+const JOB_READERS: { readonly [K in keyof Omit<JobRow, "forkedFrom">]-?: Reader<JobRow[K]> } = {
   id: readText,
   role: readText,
   status: readStatus,
@@ -144,7 +152,12 @@ export function jobIdOf(row: StoredRow): string {
 
 /** A stored job row as a {@link JobRow}; unreadable fields throw when read (location `jobs.<field>`). */
 export function decodeJob(row: StoredRow): JobRow {
-  return decodeFields<JobRow>(row, { jobId: jobIdOf(row), prefix: "jobs" }, JOB_READERS);
+  const place = { jobId: jobIdOf(row), prefix: "jobs" };
+  const job: JobRow = decodeFields<Omit<JobRow, "forkedFrom">>(row, place, JOB_READERS);
+  // Present only on a fork, so that a job that is no fork reads as it was written.
+  const forked = row["forkedFrom"];
+  if (forked !== null && forked !== undefined) Object.assign(job, decodeFields<Pick<JobRow, "forkedFrom">>(row, place, { forkedFrom: readForkOrigin }));
+  return job;
 }
 
 /** What the rules read of a locked job: a status or wakeAt that cannot be read is `undefined` (a commit may repair it). */
@@ -153,6 +166,10 @@ export interface LockedJob {
   version: number;
   historyLength: number;
   wakeAt: number | null | undefined;
+  /** `undefined` when it cannot be read (a commit may repair it). */
+  turns: number | undefined;
+  /** The first turn the job's variable versions are kept from; `undefined` when it cannot be read. */
+  versionsFrom: number | undefined;
 }
 
 /** Reads a field, or `undefined` when it cannot be read. */
@@ -172,6 +189,19 @@ export function decodeLockedJob(row: StoredRow): LockedJob {
     version: readStrict(row, "version", readInteger, place),
     historyLength: readStrict(row, "historyLength", readInteger, place),
     wakeAt: lenient(row, "wakeAt", orNull(readInteger)),
+    turns: lenient(row, "turns", readInteger),
+    versionsFrom: lenient(row, "versionsFrom", readInteger),
+  };
+}
+
+/** A variable version as read back; a `turn` or `name` that cannot be read throws {@link CorruptRecordError}. */
+export function decodeVariableVersion(jobId: string, row: StoredRow): { name: string; turn: number; position: number; blob: string | null } {
+  const place = { jobId, prefix: `variableVersions[${JSON.stringify(String(row["name"]))}]` };
+  return {
+    name: readStrict(row, "name", readText, place),
+    turn: readStrict(row, "turn", readInteger, place),
+    position: readStrict(row, "position", readInteger, place),
+    blob: readStrict(row, "blob", orNull(readText), place),
   };
 }
 

@@ -41,9 +41,13 @@ const JSON_FIELDS = new Set(["params", "metadata", "usage", "state"]);
 
 const encodeHistory = (record: HistoryRow) => ({ seq: record.seq, kind: record.kind, at: record.at, data: encodeJson(record.data) });
 
-/** `insertJob`: a new job with its variables and history; its lease is empty, or `lease` (a first claim, epoch 1). */
+/**
+ * `insertJob`: a new job with its variables and history; its lease is empty, or `lease` (a first claim, epoch 1).
+ * Its variable versions are kept from its `turns` on, or from `versionsFrom` (a fork, given its original's).
+ */
 export async function insertJobIn(
   transaction: AdapterTransaction, job: JobRow, variables: readonly VariableRow[], history: readonly HistoryRow[], lease?: Lease,
+  versionsFrom = job.turns,
 ): Promise<void> {
   checkContinues("history seq", job.id, 0, history.map((record) => record.seq));
   if (job.historyLength !== history.length) {
@@ -55,9 +59,12 @@ export async function insertJobIn(
     pendingSeq: job.pendingSeq, historyLength: job.historyLength, exitStatus: job.exitStatus, error: job.error,
     usage: encodeJson(job.usage), state: encodeJson(job.state), wakeAt: job.wakeAt, cell: job.cell,
     leaseOwner: lease?.owner ?? null, leaseEpoch: lease?.epoch ?? 0, leaseUntil: lease?.until ?? null,
+    forkedFrom: job.forkedFrom === undefined ? null : encodeJson({ jobId: job.forkedFrom.jobId, turn: job.forkedFrom.turn }), versionsFrom,
   };
   if (!(await transaction.insertJob(values))) throw new Error(`insertJob: a job with id ${job.id} already exists`);
   await transaction.putVariables(job.id, variables);
+  // A job's variable versions begin with its initial variables, under the turn it starts at.
+  if (variables.length) await transaction.putVariableVersions(job.id, variables.map((variable) => ({ ...variable, turn: job.turns })));
   await transaction.insertHistory(job.id, history.map(encodeHistory));
   // Every reader of the outbox hears of every job, in the transaction that creates it.
   await appendEventsIn(transaction, [{ jobId: job.id, kind: "job-submitted", data: { role: job.role } }]);
@@ -104,6 +111,7 @@ export async function commitIn(transaction: AdapterTransaction, change: JobCommi
 
   if (change.deleteVariables?.length) await transaction.deleteVariables(id, change.deleteVariables);
   if (change.putVariables?.length) await transaction.putVariables(id, change.putVariables);
+  await keepVersions(transaction, id, job.turns ?? fields.turns, change);
   if (appended.length) await transaction.insertHistory(id, appended.map(encodeHistory));
   if (change.clearJournal) await transaction.deleteJournal(id);
   if (change.events?.length) await appendEventsIn(transaction, change.events.map((event) => ({ ...event, jobId: event.jobId ?? id })), now);
@@ -112,6 +120,23 @@ export async function commitIn(transaction: AdapterTransaction, change: JobCommi
     if (existing !== undefined) await settleRow(transaction, key, existing, settlement, now);
   }
   return { role: readable(() => readText(row["role"])), now };
+}
+
+/**
+ * Keeps what a commit put and deleted as versions under the job's turn as the commit found it (the turn whose
+ * execution changed them): only the changed names, one write. A job whose `turns` cannot be read (a damaged row
+ * the commit does not repair) cannot change variables: their versions would be lost.
+ */
+async function keepVersions(transaction: AdapterTransaction, id: string, turn: number | undefined, change: JobCommit): Promise<void> {
+  const put = change.putVariables ?? [];
+  const putNames = new Set(put.map((variable) => variable.name));
+  const deleted = (change.deleteVariables ?? []).filter((name) => !putNames.has(name));
+  if (put.length === 0 && deleted.length === 0) return;
+  if (turn === undefined) throw new CorruptRecordError({ jobId: id, location: "jobs.turns", cause: new Error("the turn to keep the variables' versions under cannot be read") });
+  await transaction.putVariableVersions(id, [
+    ...put.map((variable) => ({ name: variable.name, turn, position: variable.position, blob: variable.blob })),
+    ...deleted.map((name) => ({ name, turn, position: 0, blob: null })),
+  ]);
 }
 
 async function anySettled(transaction: AdapterTransaction, keys: readonly string[]): Promise<boolean> {

@@ -14,6 +14,7 @@ import { agentCases } from "./suite/agents.cases.ts";
 import { browseCases } from "./suite/browse.cases.ts";
 import { damageCases } from "./suite/damage.cases.ts";
 import { eventCases } from "./suite/events.cases.ts";
+import { forkCases } from "./suite/forks.cases.ts";
 import { futureCases } from "./suite/futures.cases.ts";
 import { jobCases } from "./suite/jobs.cases.ts";
 import { journalCases } from "./suite/journal.cases.ts";
@@ -75,6 +76,7 @@ export function runStoreSuite(options: StoreSuiteOptions): void {
     sharedCases(context);
     memoryCases(context);
     agentCases(context);
+    forkCases(context);
   });
 }
 

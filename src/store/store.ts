@@ -74,6 +74,29 @@ export interface JobRow {
   wakeAt: number | null;
   /** The number of the job's current cell: its journal and its runner's idempotency keys carry it. Starts at 0. */
   cell: number;
+  /** The job and turn this job was forked from ({@link Store.insertFork}); absent for a job that is no fork. */
+  forkedFrom?: ForkOrigin;
+}
+
+/** Where a forked job comes from: the job, and the turn at whose end the fork took its workspace and history. */
+export interface ForkOrigin {
+  jobId: string;
+  /** The turn (the `turns` count of the job then): 0 is the end of warmup, before the first model response. */
+  turn: number;
+}
+
+/**
+ * A new job forked from another ({@link Store.insertFork}): its row (with `forkedFrom` set, and `turns` equal to the
+ * fork's turn), its history (the copied records and any it adds), and the variables it binds over the copied ones.
+ */
+export interface JobFork {
+  job: JobRow & { forkedFrom: ForkOrigin };
+  history: HistoryRow[];
+  /**
+   * Variables put over those copied (a name the original had keeps its position; a new one comes after the
+   * others, in the given order: the positions given are ignored).
+   */
+  putVariables: VariableRow[];
 }
 
 /** One workspace variable of a job. */
@@ -132,7 +155,10 @@ export interface JobCommit {
    * given here must equal the length after `appendHistory`, or the commit fails.
    */
   job?: Partial<Omit<JobRow, "id" | "role" | "version" | "createdAt" | "updatedAt">>;
-  /** Variables to insert or replace. */
+  /**
+   * Variables to insert or replace. Each put and each deletion is also kept as a version of the variable, under
+   * the job's `turns` as the commit finds it (the turn whose execution changed it), for {@link Store.insertFork}.
+   */
   putVariables?: VariableRow[];
   /** Names of variables to delete. */
   deleteVariables?: string[];
@@ -315,10 +341,21 @@ export interface Store {
   /** Creates or upgrades the schema (versioned migrations). Idempotent; safe when several processes race. */
   migrate(options?: StoreCallOptions): Promise<void>;
   /**
-   * Inserts a new job with its initial variables and history, and appends its `job-submitted` event (`data: {
-   * role }`) in the same transaction, so every reader of the outbox hears of every job. Fails if the id exists.
+   * Inserts a new job with its initial variables (kept as their first versions, under the job's `turns`) and
+   * history, and appends its `job-submitted` event (`data: { role }`) in the same transaction, so every reader of
+   * the outbox hears of every job. Fails if the id exists.
    */
   insertJob(job: JobRow, variables: VariableRow[], history: HistoryRow[], options?: StoreCallOptions): Promise<void>;
+  /**
+   * Inserts a job forked from `fork.job.forkedFrom` as {@link insertJob} does, in one transaction with what it
+   * copies: the original's variables as they were at the end of the fork's turn — for each name, its last version
+   * written at a turn no later than that one; a name deleted then is absent — with `fork.putVariables` put over
+   * them, and the versions of the original's variables up to that turn (so the fork can itself be forked there).
+   * The original is only read. Fails naming the reason when the original does not exist, when the fork's turn is
+   * past the original's `turns`, and when the original's variables are not kept back to that turn (a job created
+   * before versions were kept: from the turn it had then).
+   */
+  insertFork(fork: JobFork, options?: StoreCallOptions): Promise<void>;
   /** One job, or `null` when there is no job with that id. */
   getJob(id: string, options?: StoreCallOptions): Promise<JobRow | null>;
   /** A job's variables in ascending `position`; empty for an unknown job. */

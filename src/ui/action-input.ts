@@ -9,7 +9,7 @@ import { UiInputError } from "./ui-input-error.ts";
 import { errorMessage } from "../errors/error-text.ts";
 
 /** The action paths. */
-export const ACTION_PATHS = ["message", "future/resolve", "future/reject", "approval", "cancel", "retry"] as const;
+export const ACTION_PATHS = ["message", "future/resolve", "future/reject", "approval", "cancel", "retry", "fork"] as const;
 
 /** An action path. */
 export type ActionPath = (typeof ACTION_PATHS)[number];
@@ -23,6 +23,7 @@ export const NOTICES: Readonly<Record<string, string>> = {
   deny: "Denied.",
   cancel: "Job cancelled.",
   retry: "Job retried: it resumes from its last committed state.",
+  fork: "This job is a fork: it starts by asking its model (a worker runs it).",
 };
 
 /** The action input for `path` from the request's fields. */
@@ -43,6 +44,8 @@ export function actionInput(path: ActionPath, fields: Record<string, unknown>, f
       return { action: "cancel", reason: fields["reason"] };
     case "retry":
       return { action: "retry" };
+    case "fork":
+      return { action: "fork", turn: fields["turn"], model: fields["model"], message: fields["message"] };
   }
 }
 

@@ -25,6 +25,11 @@ export function jobJson(row: JobRow): Record<string, unknown> {
       unreadable.push(field);
     }
   }
+  try {
+    if (row.forkedFrom !== undefined) json["forkedFrom"] = { ...row.forkedFrom };
+  } catch {
+    unreadable.push("forkedFrom");
+  }
   if (unreadable.length) json["unreadable"] = unreadable;
   return json;
 }

@@ -49,8 +49,8 @@ export function addApiRoutes(app: Hono<UiEnv>, parts: UiParts): void {
       }
       if (typeof body !== "object" || body === null || Array.isArray(body)) throw new UiInputError({ message: "the body must be a JSON object" });
       const fields: Record<string, unknown> = { ...body };
-      const done = await performAction({ ...parts, by: context.get("who"), via: "JSON API" }, context.req.param("id"), actionInput(path, fields, "json"));
-      return context.json({ ok: true, done });
+      const { done, jobId } = await performAction({ ...parts, by: context.get("who"), via: "JSON API" }, context.req.param("id"), actionInput(path, fields, "json"));
+      return context.json({ ok: true, done, jobId });
     });
   }
 }

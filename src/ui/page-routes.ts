@@ -71,8 +71,8 @@ export function addPageRoutes(app: Hono<UiEnv>, parts: UiParts): void {
       const toInbox = path === "approval" && fields["return"] === "approvals";
       try {
         const input = actionInput(path, fields, "form");
-        await performAction({ ...parts, by: context.get("who") }, id, input);
-        return context.redirect(toInbox ? `/approvals?notice=${input.action}` : `/jobs/${encodeURIComponent(id)}?notice=${input.action}`, 303);
+        const { jobId } = await performAction({ ...parts, by: context.get("who") }, id, input);
+        return context.redirect(toInbox ? `/approvals?notice=${input.action}` : `/jobs/${encodeURIComponent(jobId)}?notice=${input.action}`, 303);
       } catch (error) {
         const problem = error instanceof UiInputError ? error.message : `the action failed: ${formatError(error)}`;
         const status = error instanceof UiInputError ? error.status : 500;

@@ -29,7 +29,8 @@ export type ActionInput =
   | { action: "reject-future"; key: unknown; error: unknown }
   | { action: "approve" | "deny"; requestId: unknown; note?: unknown }
   | { action: "cancel"; reason?: unknown }
-  | { action: "retry" };
+  | { action: "retry" }
+  | { action: "fork"; turn: unknown; model?: unknown; message?: unknown };
 
 /** Where the UI is, for doing and recording actions. */
 export interface ActionContext {
@@ -41,13 +42,23 @@ export interface ActionContext {
   via?: string;
 }
 
-/** Does the action on job `jobId`; resolves to a sentence saying what was done. */
-export async function performAction(context: ActionContext, jobId: string, input: ActionInput): Promise<string> {
+/** What an action did: a sentence saying so, and the job it leads to (the job itself, or the fork it made). */
+export interface ActionResult {
+  done: string;
+  jobId: string;
+}
+
+/**
+ * Does the action on job `jobId`. It is recorded on the job it leads to: a fork is recorded on the new job, so the
+ * original stays as it was.
+ */
+export async function performAction(context: ActionContext, jobId: string, input: ActionInput): Promise<ActionResult> {
   const { store, actions } = context;
   const job = await store.getJob(jobId);
   if (!job) throw new UiInputError({ message: `no job ${jobId}`, status: 404 });
   const record: OperatorActionRecord = { action: input.action, by: context.by, via: context.via ?? "web UI" };
   let done: string;
+  let leadsTo = jobId;
   switch (input.action) {
     case "push-message": {
       const message = text("message", input.message, { required: true });
@@ -99,16 +110,33 @@ export async function performAction(context: ActionContext, jobId: string, input
       await call(actions.retryJob, "retryJob", (retry) => retry(jobId));
       done = "Job retried: it resumes from its last committed state.";
       break;
+    case "fork": {
+      const atTurn = turnNumber(input.turn);
+      const model = text("model", input.model).trim();
+      const message = text("message", input.message);
+      const options = { atTurn, ...(model ? { model } : {}), ...(message.trim() ? { message } : {}) };
+      ({ id: leadsTo } = await call(actions.forkJob, "forkJob", (fork) => fork(jobId, options)));
+      record.target = `job ${jobId}, turn ${atTurn}`;
+      done = `Forked job ${jobId} at the end of turn ${atTurn}: the new job is ${leadsTo}.`;
+      break;
+    }
     default:
       throw new UiInputError({ message: `unknown action ${JSON.stringify((input as { action: unknown }).action)}` });
   }
   try {
-    await recordOperatorAction(store, jobId, record);
+    await recordOperatorAction(store, leadsTo, record);
   } catch (error) {
     // The action happened; saying otherwise would invite doing it twice.
     done += ` It could not be recorded in the job's history: ${formatError(error)}`;
   }
-  return done;
+  return { done, jobId: leadsTo };
+}
+
+/** A turn number: an integer of 0 or more, as a number (JSON) or decimal text (a form). */
+function turnNumber(value: unknown): number {
+  const turn = typeof value === "string" && /^\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : value;
+  if (typeof turn !== "number" || !Number.isSafeInteger(turn) || turn < 0) throw new UiInputError({ message: "turn must be a turn number (0 or more)" });
+  return turn;
 }
 
 /** Calls an action; its failure becomes a refusal the operator reads (409). */

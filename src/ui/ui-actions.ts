@@ -9,7 +9,7 @@ import type { Statek } from "../jobs/statek.ts";
 export type { PendingApproval };
 
 /** Every action name the UI knows, in the order pages offer them. */
-export const UI_ACTION_NAMES = ["pushMessage", "resolveFuture", "rejectFuture", "approve", "deny", "cancelJob", "retryJob", "pendingApprovals", "agents", "resetAgent"] as const;
+export const UI_ACTION_NAMES = ["pushMessage", "resolveFuture", "rejectFuture", "approve", "deny", "cancelJob", "retryJob", "forkJob", "pendingApprovals", "agents", "resetAgent"] as const;
 
 /** An action name. */
 export type UiActionName = (typeof UI_ACTION_NAMES)[number];
@@ -27,6 +27,7 @@ export function uiActionsOf(statek: Statek): UiActions {
     deny: statek.deny.bind(statek),
     cancelJob: statek.cancelJob.bind(statek),
     retryJob: statek.retryJob.bind(statek),
+    forkJob: statek.forkJob.bind(statek),
     pendingApprovals: statek.pendingApprovals.bind(statek),
     agents: statek.agents.bind(statek),
     resetAgent: statek.resetAgent.bind(statek),

@@ -267,3 +267,53 @@ describe("web UI access", () => {
     }
   });
 });
+
+describe("web UI: forks", () => {
+  let fixture: UiFixture;
+  before(async () => {
+    fixture = await startUiFixture();
+  });
+  after(async () => {
+    await fixture.close();
+  });
+
+  it("offers a fork at the end of each ended turn; the form makes the new job and leads to it, the original unchanged", async () => {
+    const client = new Client(fixture.ui.url);
+    const original = await client.page(`/jobs/${fixture.ids.done}`);
+    assert.match(original.text, /<form class="action" method="post" action="\/jobs\/[^"]+\/fork" aria-label="Fork from the end of turn 1">/);
+    assert.match(original.text, /<input type="hidden" name="turn" value="1"><button>Fork from here<\/button>/);
+    const waiting = await client.page(`/jobs/${fixture.ids.waiting}`);
+    assert.doesNotMatch(waiting.text, /Fork from the end of turn 1/, "turn 1 of the waiting job is still being executed");
+    const before = await fixture.store.getHistory(fixture.ids.done);
+
+    const response = await client.post(`/jobs/${fixture.ids.done}/fork`, { _csrf: original.csrf, turn: "1", message: "Look up another word." });
+    assert.equal(response.status, 303);
+    const location = response.headers.get("Location")!;
+    const forkId = /^\/jobs\/([0-9a-f-]{36})\?notice=fork$/.exec(location)?.[1];
+    assert.ok(forkId && forkId !== fixture.ids.done, location);
+    const fork = await client.page(location);
+    assert.match(fork.text, /This job is a fork: it starts by asking its model/);
+    assert.match(fork.text, new RegExp(`<dt>Forked from</dt><dd><a class="id" href="/jobs/${fixture.ids.done}">${fixture.ids.done}</a>, at the end of turn 1</dd>`));
+    const view = (await fixture.statek.getJob(forkId))!;
+    assert.deepEqual(view.forkedFrom, { jobId: fixture.ids.done, turn: 1 });
+    assert.equal(view.status, "READY");
+    assert.deepEqual(view.variables, { word: "hello", meaning: "hello: a greeting" });
+    assert.deepEqual(view.history.slice(-2).map((record) => record.kind), ["user-message", "operator-action"]);
+    assert.deepEqual(view.history.at(-1)!.data, { action: "fork", by: "local", via: "web UI", target: `job ${fixture.ids.done}, turn 1` });
+    assert.deepEqual(await fixture.store.getHistory(fixture.ids.done), before, "the original is not changed");
+
+    const json = { "Content-Type": "application/json" };
+    const api = await client.request(`/api/jobs/${fixture.ids.done}/fork`, { method: "POST", body: JSON.stringify({ turn: 0 }), headers: json });
+    assert.equal(api.status, 200);
+    const answer = await api.json() as { ok: boolean; jobId: string };
+    const details = await (await client.request(`/api/jobs/${answer.jobId}`)).json() as { job: { forkedFrom: unknown; status: string } };
+    assert.deepEqual(details.job.forkedFrom, { jobId: fixture.ids.done, turn: 0 });
+    assert.equal(details.job.status, "READY");
+    const beyond = await client.request(`/api/jobs/${fixture.ids.done}/fork`, { method: "POST", body: JSON.stringify({ turn: 5 }), headers: json });
+    assert.equal(beyond.status, 409);
+    assert.match(((await beyond.json()) as { error: string }).error, /forkJob refused: ForkTurnError: forkJob: job \S+ has 1 turn; there is no turn 5/);
+    const bad = await client.post(`/jobs/${fixture.ids.done}/fork`, { _csrf: original.csrf, turn: "one" });
+    assert.equal(bad.status, 400);
+    assert.match(await bad.text(), /turn must be a turn number/);
+  });
+});

@@ -60,12 +60,12 @@ async function runSubmit({ values, positionals, io }: CommandInput): Promise<num
   }
 }
 
-/** `NAME=JSON` options as an object; a usage error names the one that is wrong. */
-function readAssignments(given: string | boolean | string[] | undefined, option: string): Record<string, unknown> {
+/** `NAME=JSON` assignments of a repeatable option as an object; a usage error (of `command`) names a bad one. */
+export function readAssignments(given: string | boolean | string[] | undefined, option: string, command = "submit"): Record<string, unknown> {
   const result: Record<string, unknown> = Object.create(null);
   const list = Array.isArray(given) ? given : typeof given === "string" ? [given] : [];
   for (const assignment of list) {
-    const usage = (message: string) => new CliError({ message, exitCode: 2, command: "submit" });
+    const usage = (message: string) => new CliError({ message, exitCode: 2, command });
     const equals = assignment.indexOf("=");
     const name = equals === -1 ? "" : assignment.slice(0, equals);
     if (!/^[A-Za-z_$][\w$]*$/.test(name)) throw usage(`${option} ${JSON.stringify(assignment)}: expected NAME=JSON with NAME an identifier`);

@@ -199,11 +199,12 @@ export interface ErrorHandlerRecord {
 }
 
 /** The operator actions an `operator-action` record names. */
-export const OPERATOR_ACTIONS = ["push-message", "resolve-future", "reject-future", "approve", "deny", "cancel", "retry"] as const;
+export const OPERATOR_ACTIONS = ["push-message", "resolve-future", "reject-future", "approve", "deny", "cancel", "retry", "fork"] as const;
 
 /**
  * An operator acted on the job from outside (the web UI, its JSON API): who did what. The action's own effect
- * (a user message, a settled future, a status) is recorded by the action itself; this says who asked for it.
+ * (a user message, a settled future, a status) is recorded by the action itself; this says who asked for it. A
+ * fork is recorded on the new job (the original is left as it was).
  */
 export interface OperatorActionRecord {
   action: (typeof OPERATOR_ACTIONS)[number];
@@ -211,7 +212,7 @@ export interface OperatorActionRecord {
   by: string;
   /** The operator's note (approve/deny, cancel), when one was given. */
   note?: string;
-  /** What the action was about: a future's key, an approval's request id. */
+  /** What the action was about: a future's key, an approval's request id, the job and turn a fork was made of. */
   target?: string;
   /** Where it came from, e.g. `web UI`. */
   via: string;

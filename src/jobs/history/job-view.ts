@@ -3,7 +3,7 @@
  * The job view: what `getJob`, `step` and `runJob` return — status, console, decoded
  * variables, history, usage, the error of a `FAILED` job and the value given to `exit`.
  */
-import type { HistoryRow, JobRow, JobStatus, JsonValue, VariableRow } from "../../store/store.ts";
+import type { ForkOrigin, HistoryRow, JobRow, JobStatus, JsonValue, VariableRow } from "../../store/store.ts";
 import { decodeValue, decodeVariables } from "../../workspace/decode-variables.ts";
 import type { HostReferences } from "../../workspace/membrane/host-references.ts";
 import type { HistoryRecord } from "./history.ts";
@@ -34,6 +34,8 @@ export interface JobView {
   status: JobStatus;
   /** The job that started this one (`ctx.startJob`), else `null`. */
   parentId: string | null;
+  /** The job and turn this one was forked from (`statek.forkJob`); absent for a job that is no fork. */
+  forkedFrom?: ForkOrigin;
   /** The console entries, in order. */
   console: string[];
   /** Workspace variables by name, decoded (functions as `StoredDefinition`, lost values as `Tombstone`). */
@@ -69,6 +71,8 @@ export interface JobSummary {
   status: JobStatus;
   /** The job that started this one (`ctx.startJob`), else `null`. */
   parentId: string | null;
+  /** The job and turn this one was forked from (`statek.forkJob`); absent for a job that is no fork. */
+  forkedFrom?: ForkOrigin;
   turns: number;
   error: string | null;
   createdAt: Date;
@@ -83,6 +87,7 @@ export function toJobView(row: JobRow, variables: VariableRow[], history: Histor
     role: row.role,
     status: row.status,
     parentId: row.parentId,
+    ...forkOf(row),
     console: records.flatMap((record) => {
       if (record.kind !== "console") return [];
       try {
@@ -110,6 +115,15 @@ export function toJobView(row: JobRow, variables: VariableRow[], history: Histor
   };
 }
 
+/** `{ forkedFrom }` for a fork, else nothing; an origin that cannot be read (a corrupt row) is left out. */
+function forkOf(row: JobRow): { forkedFrom?: ForkOrigin } {
+  try {
+    return row.forkedFrom === undefined ? {} : { forkedFrom: { ...row.forkedFrom } };
+  } catch {
+    return {};
+  }
+}
+
 /** The job's difficulty; a state that cannot be read (a corrupt row) reads as its starting level. */
 function difficultyOf(row: JobRow): Difficulty {
   let state: Record<string, JsonValue> = {};
@@ -128,6 +142,7 @@ export function toJobSummary(row: JobRow): JobSummary {
     role: row.role,
     status: row.status,
     parentId: row.parentId,
+    ...forkOf(row),
     turns: row.turns,
     error: row.error,
     createdAt: new Date(row.createdAt),

@@ -214,14 +214,15 @@ interface ChosenModel {
 }
 
 /**
- * The agent's model, else the one the job's `MODEL` names for `level` (a mapping names one per level; `PROVIDER`
- * completes a string that names no provider); `undefined` when there is neither. The options of the call: the
- * job's `TEMPERATURE`, under the model string's own options.
+ * The agent's model, unless the job's `MODEL` is its own (`state.ownModel`: a fork given a `model`); else the one the
+ * job's `MODEL` names for `level` (a mapping names one per level; `PROVIDER` completes a string that names no
+ * provider); `undefined` when there is neither. The options of the call: the job's `TEMPERATURE`, under the model
+ * string's own options.
  */
 async function modelFor(env: StepEnvironment, agent: Agent, row: JobRow, level: Difficulty): Promise<ChosenModel | undefined> {
   const temperature = row.metadata.TEMPERATURE;
   const base: ModelCallSettings = temperature === undefined || temperature === null ? {} : { temperature: checkTemperature(temperature) };
-  if (agent.model) return { model: agent.model, settings: base };
+  if (agent.model && row.state.ownModel !== true) return { model: agent.model, settings: base };
   const setting = row.metadata.MODEL;
   if (typeof setting !== "string" || setting.trim() === "") return undefined;
   const name = modelForDifficulty(parseModelChoice(setting), level);

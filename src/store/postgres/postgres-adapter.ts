@@ -166,6 +166,10 @@ export class PostgresAdapter implements StoreAdapter {
   readVariables(jobId: string): Promise<StoredRow[]> {
     return this.#reads.readVariables(jobId);
   }
+
+  readVariableVersions(jobId: string, upToTurn: number): Promise<StoredRow[]> {
+    return this.#reads.readVariableVersions(jobId, upToTurn);
+  }
   readHistory(jobId: string, fromSeq: number): Promise<StoredRow[]> {
     return this.#reads.readHistory(jobId, fromSeq);
   }

@@ -160,6 +160,26 @@ export const POSTGRES_MIGRATIONS: readonly PostgresMigration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: "variable versions and forks",
+    // As SQLite's version 7.
+    up: (s) => `
+      CREATE TABLE ${s}.job_variable_versions (
+        job_id text NOT NULL REFERENCES ${s}.jobs (id) ON DELETE CASCADE,
+        name text NOT NULL,
+        turn bigint NOT NULL,
+        position bigint NOT NULL,
+        blob text,
+        PRIMARY KEY (job_id, name, turn)
+      );
+      ALTER TABLE ${s}.jobs ADD COLUMN forked_from text;
+      ALTER TABLE ${s}.jobs ADD COLUMN versions_from bigint NOT NULL DEFAULT 0;
+      UPDATE ${s}.jobs SET versions_from = turns;
+      INSERT INTO ${s}.job_variable_versions (job_id, name, turn, position, blob)
+        SELECT v.job_id, v.name, j.turns, v.position, v.blob FROM ${s}.job_variables AS v JOIN ${s}.jobs AS j ON j.id = v.job_id;
+    `,
+  },
 ];
 
 /** The schema version this code creates and expects. */

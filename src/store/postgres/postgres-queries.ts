@@ -14,7 +14,7 @@ import {
 } from "../sql-builders.ts";
 import type {
   AdapterReads, AdapterTransaction, AgentEventValues, AgentValues, ClaimQuery, EventRowQuery, EventValues, FutureValues, HistoryValues, JobPageQuery, JobQuery, JobValues,
-  JournalValues, MemoryValues, StoredRow,
+  JournalValues, MemoryValues, StoredRow, VariableVersionValues,
 } from "../store-adapter.ts";
 import { readInteger } from "../store-rows.ts";
 import { ACTIVE_STATUSES, WAITING_STATUS } from "../store-rules.ts";
@@ -138,6 +138,13 @@ export class PostgresReads implements AdapterReads {
 
   async readVariables(jobId: string): Promise<StoredRow[]> {
     return this.rows(`SELECT name, blob, position FROM ${this.sql.table("job_variables")} WHERE job_id = $1 ORDER BY position, name COLLATE "C"`, [jobId]);
+  }
+
+  async readVariableVersions(jobId: string, upToTurn: number): Promise<StoredRow[]> {
+    return this.rows(
+      `SELECT name, turn, position, blob FROM ${this.sql.table("job_variable_versions")} WHERE job_id = $1 AND turn <= $2 ORDER BY name COLLATE "C", turn`,
+      [jobId, upToTurn],
+    );
   }
 
   async readHistory(jobId: string, fromSeq: number): Promise<StoredRow[]> {
@@ -330,6 +337,16 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
 
   async deleteVariables(jobId: string, names: readonly string[]): Promise<void> {
     if (names.length) this.#send(`DELETE FROM ${this.sql.table("job_variables")} WHERE job_id = $1 AND name = ANY($2::text[])`, [jobId, [...names]]);
+  }
+
+  async putVariableVersions(jobId: string, versions: readonly VariableVersionValues[]): Promise<void> {
+    if (versions.length === 0) return;
+    this.#send(
+      `INSERT INTO ${this.sql.table("job_variable_versions")} (job_id, name, turn, position, blob)
+        SELECT $1, name, turn, position, blob FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::text[]) AS v (name, turn, position, blob)
+        ON CONFLICT (job_id, name, turn) DO UPDATE SET position = excluded.position, blob = excluded.blob`,
+      [jobId, versions.map((version) => version.name), versions.map((version) => version.turn), versions.map((version) => version.position), versions.map((version) => version.blob)],
+    );
   }
 
   async insertHistory(jobId: string, records: readonly HistoryValues[]): Promise<void> {

@@ -17,7 +17,7 @@ import { POSTGRES_URL, freshSchema, postgresSkipReason, rawPostgres, testPostgre
 import { startTcpProxy } from "../../../test/support/tcp-proxy.ts";
 import { maskConnectionString } from "./postgres-config.ts";
 import { breaksConnection, toPostgresStoreError } from "./postgres-errors.ts";
-import { POSTGRES_SCHEMA_VERSION } from "./postgres-migrations.ts";
+import { POSTGRES_MIGRATIONS, POSTGRES_SCHEMA_VERSION, applyPostgresMigrations } from "./postgres-migrations.ts";
 import { PostgresStatements, PostgresTransaction, type PostgresQueryable } from "./postgres-queries.ts";
 import { PostgresStore, createPostgresStore } from "./postgres-store.ts";
 
@@ -151,6 +151,30 @@ describe("PostgresStore", { skip }, () => {
     await assert.rejects(store.migrate(), expected);
     await assert.rejects(store.getJob("any"), expected, "every call fails the same way");
     await store.close();
+  });
+
+  it("upgrading a version-5 schema makes a job's variables versions of its turn then: it forks from there on", async () => {
+    const schema = freshSchema();
+    const client = await rawPostgres();
+    try {
+      await applyPostgresMigrations(client, { schema, where: "the test server", migrations: POSTGRES_MIGRATIONS.slice(0, 5) });
+      await client.query(`INSERT INTO "${schema}".jobs (id, role, status, params, metadata, parent_id, created_at, updated_at, version, turns,
+        pending_seq, history_length, exit_status, error, usage, state, wake_at, cell, lease_owner, lease_epoch, lease_until)
+        VALUES ('old', 'assistant', 'DONE', '{}', '{}', NULL, 5, 6, 4, 2, NULL, 0, NULL, NULL, '{}', '{}', NULL, 0, NULL, 0, NULL)`);
+      await client.query(`INSERT INTO "${schema}".job_variables (job_id, name, blob, position) VALUES ('old', 'x', '7', 0)`);
+    } finally {
+      await client.end();
+    }
+    const store = createPostgresStore({ connectionString: POSTGRES_URL!, schema });
+    try {
+      const fork = (turn: number) => ({ ...sampleJob({ turns: turn }), forkedFrom: { jobId: "old", turn } });
+      await assert.rejects(store.insertFork({ job: fork(1), history: [], putVariables: [] }), /keeps its variables' versions from turn 2 on/);
+      const atUpgrade = fork(2);
+      await store.insertFork({ job: atUpgrade, history: [], putVariables: [] });
+      assert.deepEqual(await store.getVariables(atUpgrade.id), [{ name: "x", blob: "7", position: 0 }]);
+    } finally {
+      await store.close();
+    }
   });
 
   it("a commit in one store wakes a subscriber of another through LISTEN/NOTIFY", async () => {

@@ -145,6 +145,10 @@ export class SqliteAdapter implements StoreAdapter {
     return this.#read((queries) => queries.readVariables(jobId));
   }
 
+  readVariableVersions(jobId: string, upToTurn: number): Promise<StoredRow[]> {
+    return this.#read((queries) => queries.readVariableVersions(jobId, upToTurn));
+  }
+
   readHistory(jobId: string, fromSeq: number): Promise<StoredRow[]> {
     return this.#read((queries) => queries.readHistory(jobId, fromSeq));
   }

@@ -95,6 +95,26 @@ describe("SqliteStore durable rows", () => {
     await store.close();
   });
 
+  it("upgrades a version-6 database: a job's variables become versions of its turn then, and it forks from there on", async () => {
+    const path = join(root, `upgrade-${++files}.db`);
+    const raw = new DatabaseSync(path);
+    applySqliteMigrations(raw, { path, migrations: SQLITE_MIGRATIONS.slice(0, 6) });
+    raw.prepare(`INSERT INTO jobs (id, role, status, params, metadata, parent_id, created_at, updated_at, version, turns, pending_seq,
+      history_length, exit_status, error, usage, state) VALUES ('old', 'assistant', 'DONE', '{}', '{}', NULL, 5, 6, 4, 2, NULL, 0, NULL,
+      NULL, '{}', '{}')`).run();
+    raw.prepare("INSERT INTO job_variables (job_id, name, blob, position) VALUES ('old', 'x', '7', 0)").run();
+    raw.close();
+    const store = createSqliteStore({ path });
+    const fork = (turn: number) => ({ ...sampleJob({ turns: turn, historyLength: 0 }), forkedFrom: { jobId: "old", turn } });
+    const early = fork(1);
+    await assert.rejects(store.insertFork({ job: early, history: [], putVariables: [] }), /keeps its variables' versions from turn 2 on/);
+    const atUpgrade = fork(2);
+    await store.insertFork({ job: atUpgrade, history: [], putVariables: [] });
+    assert.deepEqual(await store.getVariables(atUpgrade.id), [{ name: "x", blob: "7", position: 0 }]);
+    assert.deepEqual((await store.getJob("old"))!.forkedFrom, undefined);
+    await store.close();
+  });
+
   it("leases, due timers and the times it stamps follow the configured clock", async () => {
     let now = 1_000_000;
     const store = createSqliteStore({ path: ":memory:", clock: () => now });

@@ -169,6 +169,28 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 7,
+    name: "variable versions and forks",
+    // Each commit keeps the variables it changed under the job's turn (blob NULL: deleted), so a fork can rebuild
+    // the workspace as of any turn. A job that existed before keeps its current variables as versions of its
+    // current turn, and versions_from says forks of it start there.
+    up: `
+      CREATE TABLE job_variable_versions (
+        job_id TEXT NOT NULL REFERENCES jobs (id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        turn INTEGER NOT NULL,
+        position INTEGER NOT NULL,
+        blob TEXT,
+        PRIMARY KEY (job_id, name, turn)
+      ) WITHOUT ROWID;
+      ALTER TABLE jobs ADD COLUMN forked_from TEXT;
+      ALTER TABLE jobs ADD COLUMN versions_from INTEGER NOT NULL DEFAULT 0;
+      UPDATE jobs SET versions_from = turns;
+      INSERT INTO job_variable_versions (job_id, name, turn, position, blob)
+        SELECT v.job_id, v.name, j.turns, v.position, v.blob FROM job_variables AS v JOIN jobs AS j ON j.id = v.job_id;
+    `,
+  },
 ];
 
 /** The schema version this code creates and expects. */

@@ -14,7 +14,7 @@ import {
 } from "../sql-builders.ts";
 import type {
   AdapterTransaction, AgentEventValues, AgentValues, ClaimQuery, EventRowQuery, EventValues, FutureValues, HistoryValues, JobPageQuery, JobQuery, JobValues, JournalValues,
-  MemoryValues, StoredRow,
+  MemoryValues, StoredRow, VariableVersionValues,
 } from "../store-adapter.ts";
 import { ACTIVE_STATUSES, WAITING_STATUS } from "../store-rules.ts";
 import type { VariableRow } from "../store.ts";
@@ -126,6 +126,10 @@ export class SqliteQueries implements AdapterTransaction {
 
   async readVariables(jobId: string): Promise<StoredRow[]> {
     return this.#statement("SELECT name, blob, position FROM job_variables WHERE job_id = ? ORDER BY position, name").all(jobId);
+  }
+
+  async readVariableVersions(jobId: string, upToTurn: number): Promise<StoredRow[]> {
+    return this.#statement("SELECT name, turn, position, blob FROM job_variable_versions WHERE job_id = ? AND turn <= ? ORDER BY name, turn").all(jobId, upToTurn);
   }
 
   async readHistory(jobId: string, fromSeq: number): Promise<StoredRow[]> {
@@ -246,6 +250,14 @@ export class SqliteQueries implements AdapterTransaction {
   async deleteVariables(jobId: string, names: readonly string[]): Promise<void> {
     const remove = this.#statement("DELETE FROM job_variables WHERE job_id = ? AND name = ?");
     for (const name of names) remove.run(jobId, name);
+  }
+
+  async putVariableVersions(jobId: string, versions: readonly VariableVersionValues[]): Promise<void> {
+    const put = this.#statement(
+      `INSERT INTO job_variable_versions (job_id, name, turn, position, blob) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (job_id, name, turn) DO UPDATE SET position = excluded.position, blob = excluded.blob`,
+    );
+    for (const version of versions) put.run(jobId, version.name, version.turn, version.position, version.blob);
   }
 
   async insertHistory(jobId: string, records: readonly HistoryValues[]): Promise<void> {

@@ -18,6 +18,7 @@ export function apiDocsPage(): Html {
     ["POST /api/jobs/:id/approval", '{ requestId, decision: "approve" | "deny", note? }'],
     ["POST /api/jobs/:id/cancel", "{ reason? }"],
     ["POST /api/jobs/:id/retry", "{} — resumes a FAILED job."],
+    ["POST /api/jobs/:id/fork", "{ turn, model?, message? } — a new job with the job's variables and history as of the end of that turn; the answer's jobId is the new job's."],
   ];
   return html`<h1>JSON API</h1>
 <p>Send <code>Authorization: Bearer &lt;token&gt;</code> when the UI has tokens, and <code>Content-Type: application/json</code> with every POST. Each action is recorded in the job's history with the token's name (or <code>local</code>). Errors are <code>{ "error": "…" }</code> with status 400, 401, 403, 404, 409 or 501.</p>

@@ -21,6 +21,7 @@ import { safe } from "./safe-field.ts";
 import { waitingFor } from "./wait-summary.ts";
 import { TIMELINE_SECTIONS, timeline } from "./timeline.ts";
 import { allowedActions } from "../../jobs/operate/allowed-actions.ts";
+import { turnEnded } from "../../jobs/operate/fork-job.ts";
 
 /** What the job page needs besides the job. */
 export interface JobPageContext {
@@ -53,7 +54,7 @@ ${memorySection(details)}
 <h2 id="journal">Journal of the current cell</h2>
 ${journalSection(details)}
 <h2 id="timeline">Timeline</h2>
-${timeline(job.id, details.history, context.wholeTimeline ? Infinity : TIMELINE_SECTIONS)}`;
+${timeline(job.id, details.history, context.wholeTimeline ? Infinity : TIMELINE_SECTIONS, (turn) => forkHere(job, turn, context.csrf))}`;
 }
 
 /** The job's shared memory: its binding and each entry it reads; nothing for a job bound to none. */
@@ -78,6 +79,7 @@ function header(details: JobDetails, now: number): Html {
 <dt>Id</dt><dd class="id">${job.id}</dd>
 <dt>Agent</dt><dd><a href="/?agent=${encodeURIComponent(role)}">${role}</a></dd>
 <dt>Parent</dt><dd>${details.parent ? html`<a class="id" href="/jobs/${encodeURIComponent(details.parent.id)}">${details.parent.id}</a> (${safe(() => details.parent!.status)})` : job.parentId ? html`<span class="id">${job.parentId}</span> (not in the store)` : "none"}</dd>
+${forkedFrom(job)}
 <dt>Children</dt><dd>${details.children.length === 0 ? "none" : html`<ul>${details.children.map((child) => html`<li><a class="id" href="/jobs/${encodeURIComponent(child.id)}">${child.id}</a> ${safe(() => child.role)} <span class="status status-${safe(() => child.status)}">${safe(() => child.status)}</span></li>`)}</ul><a href="/?parent=${encodeURIComponent(job.id)}">All children</a>`}</dd>
 ${String(waiting) ? html`<dt>Waiting for</dt><dd>${waiting}</dd>` : ""}
 <dt>Created</dt><dd>${time(safe(() => job.createdAt), now)}</dd>
@@ -97,6 +99,24 @@ function form(job: JobRow, path: string, csrf: string, label: string, fields: Ht
 <input type="hidden" name="${CSRF_FIELD}" value="${csrf}">${fields}<button${options.danger ? html` class="danger"` : ""}>${label}</button></form>`;
 }
 
+/** Where a fork comes from, linked to that turn of the original; nothing for a job that is no fork. */
+function forkedFrom(job: JobRow): Html | string {
+  const origin = safe(() => job.forkedFrom);
+  if (origin === undefined) return "";
+  return html`<dt>Forked from</dt><dd><a class="id" href="/jobs/${encodeURIComponent(origin.jobId)}">${origin.jobId}</a>, at the end of turn ${origin.turn}</dd>`;
+}
+
+/** Whether turn `turn` of the job can be forked now (a row that cannot be read offers no fork). */
+function forkable(job: JobRow, turn: number): boolean {
+  return safe(() => turnEnded(job, turn)) ?? false;
+}
+
+/** The "Fork from here" form at the end of a turn's section, for a turn that has ended. */
+function forkHere(job: JobRow, turn: number, csrf: string): Html | string {
+  if (!forkable(job, turn)) return "";
+  return form(job, "fork", csrf, "Fork from here", html`<input type="hidden" name="turn" value="${turn}">`, { name: `Fork from the end of turn ${turn}` });
+}
+
 function actionsSection(details: JobDetails, context: JobPageContext): Html {
   const { job } = details;
   const { csrf } = context;
@@ -114,7 +134,15 @@ function actionsSection(details: JobDetails, context: JobPageContext): Html {
     parts.push(html`<h3>Retry</h3>`);
     parts.push(form(job, "retry", csrf, "Retry job", html``, { name: "Retry the job" }));
   }
-  if (parts.length === 0) return html`<p>None: a ${safe(() => job.status) ?? "unreadable"} job takes no messages and cannot be cancelled or retried.</p>`;
+  const turns = safe(() => job.turns);
+  if (turns !== undefined && forkable(job, 0)) {
+    const last = forkable(job, turns) ? turns : turns - 1;
+    parts.push(html`<h3>Fork</h3><p class="meta">A new job with this job's variables and history as of the end of a turn; it starts by asking its model. This job is not changed.</p>`);
+    parts.push(form(job, "fork", csrf, "Fork job", html`<label>Turn <input name="turn" type="number" min="0" max="${last}" value="${last}" required></label>
+<label>Model <input name="model" size="24" placeholder="as this job"></label>
+<label for="fork-message">Message to the fork</label><textarea id="fork-message" name="message" rows="2"></textarea>`, { name: "Fork the job" }));
+  }
+  if (parts.length === 0) return html`<p>None: a ${safe(() => job.status) ?? "unreadable"} job takes no messages and cannot be cancelled, retried or forked.</p>`;
   return html`${parts}`;
 }
 

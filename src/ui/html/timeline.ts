@@ -21,8 +21,14 @@ import type { Html } from "./html-types.ts";
 /** Sections the job page shows unless asked for all: a long job's page stays fast and short. */
 export const TIMELINE_SECTIONS = 60;
 
-/** The timeline's HTML: the shared timeline model's last `limit` sections, with a link to all of them when some are left out. */
-export function timeline(jobId: string, history: readonly HistoryRow[], limit = Infinity): Html {
+/** What a turn's section may end with: the job page's "Fork from here" form for turns that can be forked. */
+export type TurnFooter = (turn: number) => Html | string;
+
+/**
+ * The timeline's HTML: the shared timeline model's last `limit` sections, with a link to all of them when some are
+ * left out; each model turn's section ends with `footer(turn)`, when given.
+ */
+export function timeline(jobId: string, history: readonly HistoryRow[], limit = Infinity, footer?: TurnFooter): Html {
   const sections = buildTimeline(jobId, history);
   if (sections.length === 0) return html`<p>No history yet.</p>`;
   const hidden = Math.max(0, sections.length - limit);
@@ -30,10 +36,12 @@ export function timeline(jobId: string, history: readonly HistoryRow[], limit = 
   return html`${more}${sections.slice(hidden).map((section) => {
     const title = section.opener ? sectionTitle(section.opener.record) : html`Start`;
     const items = section.opener ? [section.opener, ...section.items] : section.items;
+    const opener = section.opener?.record;
+    const end = footer && opener?.kind === "model-response" ? footer(opener.data.turn) : "";
     return html`<section class="turn" id="${section.id}" aria-labelledby="${section.id}-h"><h3 id="${section.id}-h">${title}</h3>${items.map((item, index) => {
       const tool = repeatedToolError(items, index);
       return tool === undefined ? itemBody(item) : html`<p class="record meta">The cell stopped on the error of <code>${tool}</code> shown above.</p>`;
-    })}</section>`;
+    })}${end}</section>`;
   })}`;
 }
 
