@@ -71,6 +71,14 @@ describe("PostgresStore without a server", () => {
       return true;
     });
   });
+
+  it("a session ended by the server's idle limits is a lost connection, retried", () => {
+    for (const code of ["25P03", "57P05"]) {
+      const ended = toPostgresStoreError(Object.assign(new Error("terminating connection due to idle timeout"), { code }), "postgres://db");
+      assert.ok(ended instanceof StoreError && ended.isRetryable, code);
+    }
+    assert.ok(breaksConnection(Object.assign(new Error("idle in transaction"), { code: "25P03" })), "the connection is not reused");
+  });
 });
 
 describe("PostgresStore", { skip }, () => {
@@ -323,14 +331,6 @@ describe("PostgresStore", { skip }, () => {
       await proxy.close();
       await Promise.all([direct.close(), frozen.close()]);
     }
-  });
-
-  it("a session ended by the server's idle limits is a lost connection, retried", () => {
-    for (const code of ["25P03", "57P05"]) {
-      const ended = toPostgresStoreError(Object.assign(new Error("terminating connection due to idle timeout"), { code }), "postgres://db");
-      assert.ok(ended instanceof StoreError && ended.isRetryable, code);
-    }
-    assert.ok(breaksConnection(Object.assign(new Error("idle in transaction"), { code: "25P03" })), "the connection is not reused");
   });
 
   it("event ids are handed out in commit order: a reader following afterId across connections misses none", async () => {
