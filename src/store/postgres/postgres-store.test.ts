@@ -79,6 +79,14 @@ describe("PostgresStore without a server", () => {
     }
     assert.ok(breaksConnection(Object.assign(new Error("idle in transaction"), { code: "25P03" })), "the connection is not reused");
   });
+
+  it("a write to a closed socket (EPIPE, five letters like a SQLSTATE) is a lost connection, retried", () => {
+    const epipe = Object.assign(new Error("write EPIPE"), { code: "EPIPE", errno: -32, syscall: "write" });
+    const classified = toPostgresStoreError(epipe, "postgres://db");
+    assert.ok(classified instanceof StoreError && classified.isRetryable, String(classified));
+    assert.match(classified.message, /the connection was lost/);
+    assert.ok(breaksConnection(epipe), "the connection is not reused");
+  });
 });
 
 describe("PostgresStore", { skip }, () => {
@@ -118,7 +126,7 @@ describe("PostgresStore", { skip }, () => {
           return client.query(typeof query === "string" ? { text: query, values: values ?? [] } : query) as never;
         },
       };
-      const transaction = new PostgresTransaction(recording, new PostgresStatements(store.schema), now);
+      const transaction = new PostgresTransaction(recording, new PostgresStatements(store.schema), { begun: Promise.resolve(now), notify: { text: "SELECT 1", values: [] } });
       await client.query("BEGIN");
       await transaction.selectClaimable({ now, limit: 10 });
       await transaction.selectClaimable({ now, limit: 10, roles: ["assistant", "planner"] });
@@ -305,8 +313,9 @@ describe("PostgresStore", { skip }, () => {
       const lease = await frozen.claimJob(job.id, "worker-a", 300);
       assert.ok(lease);
       const fence = { owner: lease.owner, epoch: lease.epoch };
-      // The commit locks the job's row, and then its process looks stopped to the server (SIGSTOP).
-      const freezing = proxy.freezeAfter("job_history");
+      // The commit locks the job's row, and then its process looks stopped to the server (SIGSTOP): the first
+      // statement naming the job after the claim is the commit's lock (its writes go out once it is answered).
+      const freezing = proxy.freezeAfter(job.id);
       const stuck = frozen.commit({ id: job.id, expectedVersion: 0, appendHistory: [sampleRecord(0)], fence }).then(() => "committed", (error: unknown) => error);
       await freezing;
       // The claim waits on the row's lock until the server ends the frozen session; then the expired lease moves.
