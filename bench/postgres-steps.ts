@@ -33,10 +33,14 @@ interface Figures {
 /** Queries this process sent to the server so far (every `pg` client's `query` call: a pipelined one counts too). */
 let queriesSent = 0;
 const sendQuery = pg.Client.prototype.query;
-pg.Client.prototype.query = function (this: pg.Client, ...args: Parameters<typeof sendQuery>) {
-  queriesSent++;
-  return Reflect.apply(sendQuery, this, args);
-} as typeof sendQuery;
+Object.defineProperty(pg.Client.prototype, "query", {
+  configurable: true,
+  writable: true,
+  value(this: pg.Client, ...args: unknown[]): unknown {
+    queriesSent++;
+    return Reflect.apply(sendQuery, this, args);
+  },
+});
 
 /** The database's committed transactions and inserted rows so far (the statistics lag by up to a second). */
 async function serverCounts(url: string): Promise<{ transactions: number; rows: number }> {

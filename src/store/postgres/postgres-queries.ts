@@ -253,7 +253,7 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
     super(db, sql);
     this.#begun = start.begun;
     this.#notify = start.notify;
-    this.#watch(this.#begun); // its error is thrown by the first statement awaited
+    void this.#watch(this.#begun); // its error is thrown by the first statement awaited
     this.#sent = [start.begun];
   }
 
@@ -282,9 +282,14 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
     return this.#begun;
   }
 
-  /** Sends a statement without waiting for its answer (see the class's comment); resolves to its answer. */
-  #send(text: string, values: unknown[]): Promise<{ rows: StoredRow[]; rowCount: number | null }> {
-    const sent = this.#query(this.sql.query(text, values)); // its error is thrown by the flush that awaits it
+  /** Sends a statement without waiting for its answer (see the class's comment). */
+  #send(text: string, values: unknown[]): void {
+    void this.#sendAnswered(text, values);
+  }
+
+  /** {@link #send}, resolving to the answer (its error is thrown by the flush that awaits it too). */
+  #sendAnswered(text: string, values: unknown[]): Promise<{ rows: StoredRow[]; rowCount: number | null }> {
+    const sent = this.#query(this.sql.query(text, values));
     this.#sent.push(sent);
     return sent;
   }
@@ -387,7 +392,7 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
     const p = parametersOf();
     const { names, values: placeholders } = insertLists(JOB_COLUMNS, values, p);
     // Sent, not awaited here: the core sends the job's other rows before it reads the answer.
-    const inserted = this.#send(`INSERT INTO ${this.sql.table("jobs")} (${names}) VALUES (${placeholders}) ON CONFLICT (id) DO NOTHING`, p.values)
+    const inserted = this.#sendAnswered(`INSERT INTO ${this.sql.table("jobs")} (${names}) VALUES (${placeholders}) ON CONFLICT (id) DO NOTHING`, p.values)
       .then((result) => result.rowCount === 1);
     inserted.catch(() => undefined); // a caller that failed before reading it: the flush throws the error
     return inserted;
