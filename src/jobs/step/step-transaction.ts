@@ -55,6 +55,8 @@ export class StepTransaction implements JournalSink {
   #journalCell: number | undefined;
   #nextIndex = 0;
   #buffer: JournalEntry[] = [];
+  /** Items appended to each part of the current cell's journal by this step. */
+  #appended = new Map<string, number>();
   /** The job's journal is empty: a commit of ours cleared it, under this lease, and nothing was written since. */
   #journalEmpty = false;
   #writing: Promise<void> = Promise.resolve();
@@ -132,6 +134,7 @@ export class StepTransaction implements JournalSink {
     this.#cell = cell;
     this.#nextIndex = length;
     this.#buffer = [];
+    this.#appended = new Map();
     return this;
   }
 
@@ -142,6 +145,12 @@ export class StepTransaction implements JournalSink {
   /** Appends items of one part of the step (formal calls and cells of one response share the journal). */
   appendPart(items: readonly JournalItem[], part: string): void {
     for (const item of items) this.#buffer.push({ index: this.#nextIndex++, data: encodeJournalItem(item, part) });
+    if (items.length) this.#appended.set(part, (this.#appended.get(part) ?? 0) + items.length);
+  }
+
+  /** How many items this step appended to each part of the current cell's journal. */
+  get appendedByPart(): ReadonlyMap<string, number> {
+    return this.#appended;
   }
 
   /** Writes the journal appended so far (fenced, group-committed by the store); rejects once the lease is lost. */
@@ -265,6 +274,7 @@ export class StepTransaction implements JournalSink {
     this.#journalEmpty = journalCleared;
     this.#journalCell = undefined;
     this.#buffer = [];
+    this.#appended = new Map();
     this.#nextIndex = 0;
   }
 
