@@ -278,6 +278,30 @@ export class StepTransaction implements JournalSink {
     this.#nextIndex = 0;
   }
 
+  /**
+   * Confirms the lease before something no fenced write guards and nothing takes back — a paid model call. A
+   * renewal is made first only when the last one is older than half the lease (the process was stopped or its
+   * event loop stalled meanwhile, so another worker may hold the job by now); then a lost lease throws
+   * `LeaseLostError` (and stops the step) instead of the call being made.
+   */
+  async confirmHeld(): Promise<void> {
+    this.#throwIfLost();
+    if (Date.now() - this.#renewedAt <= this.#leaseMs / 2) return;
+    this.#checkLate();
+    const asked = Date.now();
+    let renewed;
+    try {
+      renewed = await withStoreRetries(() => this.store.renewLease(this.lease.jobId, this.fence, this.#leaseMs), { signal: this.signal });
+    } catch (error) {
+      // The store is down past the retries: the step stops here, its job as it was, to be stepped again.
+      if (!this.#abort.signal.aborted) this.#abort.abort(error);
+      throw error;
+    }
+    if (!renewed) this.#fail(new LeaseLostError({ jobId: this.lease.jobId, owner: this.lease.owner, epoch: this.lease.epoch, currentOwner: null, currentEpoch: -1 }));
+    else this.#renewedAt = Math.max(this.#renewedAt, asked);
+    this.#throwIfLost();
+  }
+
   /** Stops renewing the lease. */
   close(): void {
     this.#closed = true;
