@@ -3,8 +3,6 @@
  * opens the wait and whatever happens to the pusher after its commit: the job is runnable again (its `wakeAt`
  * due), never `SUSPENDED` for good with the message in its history. The pusher is a second `Statek` on the same
  * SQLite file (it shares nothing in memory with the stepping one), as a web server pushing for a worker would be.
- * A push whose commit landed but whose answer was lost (PostgreSQL, the connection cut after its `COMMIT`) is
- * appended once.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -13,8 +11,6 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { z } from "zod";
 import { Agent, Statek, scriptedModel, tool } from "../src/index.ts";
-import { POSTGRES_URL, freshSchema, postgresSkipReason } from "./support/postgres-server.ts";
-import { startTcpProxy } from "./support/tcp-proxy.ts";
 
 const ts = (code: string) => "```ts\n" + code + "\n```";
 
@@ -86,31 +82,5 @@ describe("message waits", () => {
         await client.close();
       }
     });
-  });
-});
-
-describe("a push whose commit's answer was lost (PostgreSQL)", { skip: postgresSkipReason() ?? false }, () => {
-  it("is appended once: the retry finds its own commit landed", async () => {
-    const proxy = await startTcpProxy("127.0.0.1", Number(new URL(POSTGRES_URL!).port));
-    const url = new URL(POSTGRES_URL!);
-    url.port = String(proxy.port);
-    url.searchParams.set("schema", freshSchema());
-    const agent = new Agent({ role: "listener", model: scriptedModel([ts("const m = await waitForMessage()\nexit(m)")]) });
-    const statek = await Statek.open({ store: url.toString(), agents: [agent] });
-    try {
-      const { id } = await statek.submitJob(agent);
-      assert.equal((await statek.runJob(id)).status, "SUSPENDED");
-      // The server reads the push's whole transaction, its COMMIT included; the pusher never hears the answer.
-      const cut = proxy.cutAfter("COMMIT");
-      await statek.pushMessage(id, "hello");
-      await cut;
-      const view = await statek.runJob(id);
-      assert.deepEqual(view.history.filter((record) => record.kind === "user-message").map((record) => record.data.text), ["hello"]);
-      assert.equal(view.status, "DONE");
-      assert.equal(view.exitStatus, "hello");
-    } finally {
-      await statek.close();
-      await proxy.close();
-    }
   });
 });
