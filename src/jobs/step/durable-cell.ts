@@ -79,20 +79,22 @@ function partSink(tx: StepTransaction, part: string): JournalSink {
  */
 function durableState(row: JobRow, changes: StepChanges): { journalCommitted: Record<string, number>; messagesTaken: number } {
   const state = { ...row.state, ...(changes.job.state ?? {}) };
+  return { journalCommitted: journalCommitted(state), messagesTaken: typeof state.messagesTaken === "number" ? state.messagesTaken : 0 };
+}
+
+/** The journal items of each part the job's history reflects already (committed with a suspension), as stored. */
+function journalCommitted(state: Record<string, unknown>): Record<string, number> {
   const committed: Record<string, number> = {};
   const stored = state.journalCommitted;
   if (stored && typeof stored === "object" && !Array.isArray(stored)) {
     for (const [part, count] of Object.entries(stored)) if (typeof count === "number") committed[part] = count;
   }
-  return { journalCommitted: committed, messagesTaken: typeof state.messagesTaken === "number" ? state.messagesTaken : 0 };
+  return committed;
 }
 
 /** How many journal items of `part` the job's history reflects already (committed with a suspension). */
 export function committedCount(state: Record<string, unknown>, part: string): number {
-  const committed = state.journalCommitted;
-  if (!committed || typeof committed !== "object") return 0;
-  const count = (committed as Record<string, unknown>)[part];
-  return typeof count === "number" ? count : 0;
+  return journalCommitted(state)[part] ?? 0;
 }
 
 /** The text of the n-th message pushed to the job, if its record is in the history. */
