@@ -354,8 +354,9 @@ describe("PostgresStore", { skip }, () => {
       const frozenLease = await frozen.claimJob(locked.id, "worker-a", HOUR);
       const lease = await direct.claimJob(other.id, "worker-b", HOUR);
       assert.ok(frozenLease && lease);
-      // Worker A's commit locks its job's row, then A looks stopped to the server (SIGSTOP) for longer than leases last.
-      const freezing = proxy.freezeAfter("job_history");
+      // Worker A's commit locks its job's row, then A looks stopped to the server (SIGSTOP) for longer than leases
+      // last: the first statement naming the job after the claim is the commit's lock.
+      const freezing = proxy.freezeAfter(locked.id);
       let frozenEnded = false;
       const stuck = frozen.commit({ id: locked.id, expectedVersion: 0, appendHistory: [sampleRecord(0)], fence: { owner: frozenLease.owner, epoch: frozenLease.epoch } })
         .catch((error: unknown) => error)
