@@ -22,6 +22,30 @@ import { PostgresStatements, PostgresTransaction, type PostgresQueryable } from 
 import { PostgresStore, createPostgresStore } from "./postgres-store.ts";
 
 const HOUR = 3_600_000;
+
+/**
+ * Waits until some session holds job `id`'s row lock: a frozen client's statement has reached the proxy's far
+ * side, but the server may not have run it yet. Each probe is a NOWAIT lock taken and dropped at once.
+ */
+async function untilRowLocked(schema: string, id: string): Promise<void> {
+  const client = await rawPostgres();
+  try {
+    for (;;) {
+      try {
+        await client.query("BEGIN");
+        await client.query(`SELECT id FROM "${schema}".jobs WHERE id = $1 FOR UPDATE NOWAIT`, [id]);
+      } catch (error) {
+        if (error instanceof Error && "code" in error && error.code === "55P03") return;
+        throw error;
+      } finally {
+        await client.query("ROLLBACK");
+      }
+      await pause(5);
+    }
+  } finally {
+    await client.end();
+  }
+}
 const skip = postgresSkipReason() ?? false;
 
 /** A port nobody listens on. */
@@ -318,6 +342,7 @@ describe("PostgresStore", { skip }, () => {
       const freezing = proxy.freezeAfter(job.id);
       const stuck = frozen.commit({ id: job.id, expectedVersion: 0, appendHistory: [sampleRecord(0)], fence }).then(() => "committed", (error: unknown) => error);
       await freezing;
+      await untilRowLocked(direct.schema, job.id);
       // The claim waits on the row's lock until the server ends the frozen session; then the expired lease moves.
       const claimed = (async () => {
         for (;;) {
@@ -362,6 +387,7 @@ describe("PostgresStore", { skip }, () => {
         .catch((error: unknown) => error)
         .finally(() => (frozenEnded = true));
       await freezing;
+      await untilRowLocked(direct.schema, locked.id);
       // In B's process, a write that needs the locked row (a message pushed to A's job) and B's lease renewal go out together.
       const pushed = direct.commit({ id: locked.id, expectedVersion: 0, appendHistory: [sampleRecord(0)] }).then(() => "committed", (error: unknown) => error);
       const renewed = await Promise.race([direct.renewLease(other.id, { owner: lease.owner, epoch: lease.epoch }, HOUR), pause(10_000).then(() => "still waiting after 10 s")]);
