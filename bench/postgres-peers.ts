@@ -9,6 +9,8 @@
  * server's `fsync` setting. The peers are loaded from STATEK_BENCH_PEERS (bench/peers/peer-modules.ts); a peer
  * that is not installed is named as not run.
  *
+ * STATEK_BENCH_ONLY=starts runs the second part only.
+ *
  * Run: `STATEK_BENCH_PEERS=/tmp/peers WITH_POSTGRES_DURABLE=1 npx node scripts/with-postgres.ts npm run bench --
  * postgres-peers` (a private server with fsync on), or with STATEK_TEST_POSTGRES naming a server.
  */
@@ -25,6 +27,8 @@ import { workerStepsPerSecond } from "./worker-steps.ts";
 const RUNS = Number(process.env.STATEK_BENCH_RUNS ?? 3);
 const STEPS = Number(process.env.STATEK_BENCH_STEPS ?? 2_000);
 const SUBMITS = Number(process.env.STATEK_BENCH_SUBMITS ?? 200);
+/** `starts` runs only the submit → first step part (STATEK_BENCH_ONLY). */
+const ONLY = process.env.STATEK_BENCH_ONLY;
 const FIXTURE = join(import.meta.dirname, "peers", "first-step-process.ts");
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -121,6 +125,12 @@ export async function main(): Promise<void> {
   await client.end();
   console.log(`bench/postgres-peers (PostgreSQL ${version}, fsync ${fsync}; median of ${RUNS} runs; load ${load()})`);
 
+  if (ONLY !== "starts") await stepsSideBySide(url);
+  await startsSideBySide(url);
+}
+
+/** Durable no-op steps per second: STATEK against DBOS Transact. */
+async function stepsSideBySide(url: string): Promise<void> {
   const statekSteps: number[] = [];
   for (let run = 0; run < RUNS; run++) statekSteps.push(await workerStepsPerSecond(100, STEPS, 200, withSchema(url, `peers_steps_${process.pid}_${run}`)));
   console.log(`  STATEK, 100 jobs under one worker: ${median(statekSteps).toFixed(0)} durable no-op steps/s (runs: ${statekSteps.map((rate) => rate.toFixed(0)).join(", ")}; load ${load()})`);
@@ -132,7 +142,10 @@ export async function main(): Promise<void> {
     console.log(`  DBOS Transact ${dbosVersion}, 100 workflows at once: ${median(dbos).toFixed(0)} checkpointed no-op steps/s (runs: ${dbos.map((rate) => rate.toFixed(0)).join(", ")}; load ${load()})`);
     console.log(`  STATEK / DBOS: ${(median(statekSteps) / median(dbos)).toFixed(2)}×`);
   }
+}
 
+/** Submit → first step in another process: STATEK against graphile-worker. */
+async function startsSideBySide(url: string): Promise<void> {
   const row = (name: string, runs: number[][]) =>
     `  ${name}: submit → first step in another process p50 ${median(runs.map((values) => percentile(values, 50))).toFixed(1)} ms, p99 ${median(runs.map((values) => percentile(values, 99))).toFixed(1)} ms (${SUBMITS} submits a run; load ${load()})`;
   const statekStarts: number[][] = [];

@@ -34,14 +34,17 @@ class WriteFailed extends Error {
 /** Queues writes and applies each batch in one transaction of the adapter, in call order. */
 export class GroupCommit {
   readonly #adapter: StoreAdapter;
-  readonly #onWakingCommit: () => void;
+  readonly #onWakingCommit: (announced: boolean) => void;
   #queue: QueuedWrite[] = [];
   #flushScheduled = false;
   /** True while a batch's transaction runs: writes queued meanwhile wait for it and then go out as one batch. */
   #committing = false;
 
-  /** `onWakingCommit` runs after a batch commits in which a write marked `wakes` succeeded. */
-  constructor(adapter: StoreAdapter, onWakingCommit: () => void = () => undefined) {
+  /**
+   * `onWakingCommit` runs after a batch commits in which a write marked `wakes` succeeded; `announced` is true
+   * when the transaction carried the hint to other processes itself (`announceWakeupOnCommit`).
+   */
+  constructor(adapter: StoreAdapter, onWakingCommit: (announced: boolean) => void = () => undefined) {
     this.#adapter = adapter;
     this.#onWakingCommit = onWakingCommit;
   }
@@ -100,8 +103,17 @@ export class GroupCommit {
   /** Applies `batch` in one transaction and settles each write's promise. */
   async #commit(batch: QueuedWrite[]): Promise<void> {
     const outcomes = new Map<QueuedWrite, { ok: true; value: unknown } | { ok: false; error: unknown }>();
+    // A hint sent with a transaction whose waking write then failed is one for nothing: hints may be.
+    const wakes = batch.some((write) => write.wakes);
+    let announced = false;
+    const announce = (transaction: AdapterTransaction) => {
+      if (!wakes || transaction.announceWakeupOnCommit === undefined) return;
+      transaction.announceWakeupOnCommit();
+      announced = true;
+    };
     try {
       await this.#adapter.transaction(async (transaction) => {
+        announce(transaction);
         for (const write of batch) {
           try {
             outcomes.set(write, { ok: true, value: await write.apply(transaction) });
@@ -120,9 +132,9 @@ export class GroupCommit {
       outcomes.clear();
       if (!(error instanceof WriteFailed)) return this.#failAll(batch, outcomes, error);
       if (batch.length === 1) outcomes.set(batch[0]!, { ok: false, error: error.reason });
-      else if (!(await this.#applyInSavepoints(batch, outcomes))) return;
+      else if (!(await this.#applyInSavepoints(batch, outcomes, announce))) return;
     }
-    if (batch.some((write) => write.wakes && outcomes.get(write)!.ok)) this.#onWakingCommit();
+    if (batch.some((write) => write.wakes && outcomes.get(write)!.ok)) this.#onWakingCommit(announced);
     for (const write of batch) {
       const outcome = outcomes.get(write)!;
       if (outcome.ok) write.resolve(outcome.value);
@@ -131,9 +143,13 @@ export class GroupCommit {
   }
 
   /** Applies `batch` again, each write in its own savepoint; false (every write rejected) when the transaction failed. */
-  async #applyInSavepoints(batch: QueuedWrite[], outcomes: Map<QueuedWrite, { ok: true; value: unknown } | { ok: false; error: unknown }>): Promise<boolean> {
+  async #applyInSavepoints(
+    batch: QueuedWrite[], outcomes: Map<QueuedWrite, { ok: true; value: unknown } | { ok: false; error: unknown }>,
+    announce: (transaction: AdapterTransaction) => void,
+  ): Promise<boolean> {
     try {
       await this.#adapter.transaction(async (transaction) => {
+        announce(transaction);
         for (const write of batch) outcomes.set(write, await transaction.savepoint(() => write.apply(transaction)));
       });
       return true;

@@ -226,11 +226,19 @@ export interface AdapterReads {
  */
 export interface AdapterTransaction extends AdapterReads {
   /**
-   * Waits for the writes the adapter has sent but not yet seen answered, throwing the first one's error. An
-   * adapter that sends writes without waiting for them (PostgreSQL's pipeline) defines it; the group commit
-   * calls it at the end of a batch's writes, so such an error is one of the batch's writes, not the commit's.
+   * The end of a batch's writes: waits for the writes the adapter has sent but not yet seen answered, throwing
+   * the first one's error. An adapter that sends writes without waiting for them (PostgreSQL's pipeline) defines
+   * it; the group commit calls it once, after the batch's last write and before the commit, so such an error is
+   * one of the batch's writes, not the commit's. Nothing is written after it: an adapter may send its commit
+   * along (PostgreSQL does), as long as a failed write rolls the transaction back.
    */
   flush?(): Promise<void>;
+  /**
+   * Tells other processes, with this transaction's commit, that it holds a waking write (PostgreSQL: a `NOTIFY`
+   * the server delivers at the commit). Where defined, the group commit calls it instead of
+   * {@link StoreAdapter.announceWakeup}.
+   */
+  announceWakeupOnCommit?(): void;
   /**
    * Runs `work` inside a savepoint: when it throws, only its writes are undone and the error is returned as a
    * failed result; the transaction goes on. Throws only when the savepoint itself cannot be undone (the whole
@@ -242,7 +250,10 @@ export interface AdapterTransaction extends AdapterReads {
    * `versionsFrom` and the lease fields — locked for this transaction, or `undefined`.
    */
   lockJob(id: string): Promise<StoredRow | undefined>;
-  /** Inserts a job; `false` (and nothing written) when the id exists. */
+  /**
+   * Inserts a job; `false` (and nothing written) when the id exists. The core writes the job's other rows before
+   * it awaits the answer (and undoes them when the id existed), so an adapter may send them together.
+   */
   insertJob(values: JobValues): Promise<boolean>;
   /** Sets the given columns of a job. */
   updateJob(id: string, values: Partial<Omit<JobValues, "id">>): Promise<void>;
@@ -337,8 +348,9 @@ export interface StoreAdapter extends AdapterReads {
   /** Closes the connection (the core has finished every call first). */
   close(): Promise<void>;
   /**
-   * Tells other processes that a transaction with a waking write has committed (PostgreSQL: a coalesced
-   * `NOTIFY`). Omitted where they notice by themselves (SQLite's `data_version`) or cannot exist (`:memory:`).
+   * Tells other processes that a transaction with a waking write has committed, for an adapter whose
+   * transactions cannot carry the hint ({@link AdapterTransaction.announceWakeupOnCommit}). Omitted where they
+   * notice by themselves (SQLite's `data_version`) or cannot exist (`:memory:`).
    */
   announceWakeup?(): void;
   /**

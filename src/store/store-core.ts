@@ -69,8 +69,8 @@ export class StoreCore implements Store {
   constructor(adapter: StoreAdapter, name?: string) {
     this.#adapter = adapter;
     this.#name = name;
-    this.#writes = new GroupCommit(adapter, () => {
-      adapter.announceWakeup?.();
+    this.#writes = new GroupCommit(adapter, (announced) => {
+      if (!announced) adapter.announceWakeup?.();
       this.#wakeUp("local");
     });
     this.#outbox = new OutboxReader({

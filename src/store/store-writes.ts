@@ -61,13 +61,16 @@ export async function insertJobIn(
     leaseOwner: lease?.owner ?? null, leaseEpoch: lease?.epoch ?? 0, leaseUntil: lease?.until ?? null,
     forkedFrom: job.forkedFrom === undefined ? null : encodeJson({ jobId: job.forkedFrom.jobId, turn: job.forkedFrom.turn }), versionsFrom,
   };
-  if (!(await transaction.insertJob(values))) throw new Error(`insertJob: a job with id ${job.id} already exists`);
+  // The job's rows are written before the insert's answer is read (an adapter may send them together); when the
+  // id existed, the error undoes them with the rest of this write.
+  const inserted = transaction.insertJob(values);
   await transaction.putVariables(job.id, variables);
   // A job's variable versions begin with its initial variables, under the turn it starts at.
   if (variables.length) await transaction.putVariableVersions(job.id, variables.map((variable) => ({ ...variable, turn: job.turns })));
   await transaction.insertHistory(job.id, history.map(encodeHistory));
   // Every reader of the outbox hears of every job, in the transaction that creates it.
   await appendEventsIn(transaction, [{ jobId: job.id, kind: "job-submitted", data: { role: job.role } }]);
+  if (!(await inserted)) throw new Error(`insertJob: a job with id ${job.id} already exists`);
 }
 
 /**

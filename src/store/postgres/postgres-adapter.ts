@@ -107,21 +107,25 @@ export class PostgresAdapter implements StoreAdapter {
   async #transaction<T>(work: (transaction: AdapterTransaction) => Promise<T>): Promise<T> {
     const client = await this.#pool.connect();
     let broken = false;
+    let transaction: PostgresTransaction | undefined;
     try {
-      // One round trip: BEGIN, the limits, and the clock every write of the transaction is stamped with.
-      const results: unknown = await client.query(this.#begin);
-      const clock = Array.isArray(results) ? (results[3] as { rows: StoredRow[] }).rows[0]?.["now"] : undefined;
-      const transaction = new PostgresTransaction(client, this.#sql, readInteger(clock));
+      // BEGIN, the limits and the clock every write is stamped with: sent, and answered with the first statement.
+      const begun = client.query(this.#begin).then((results: unknown) => {
+        const clock = Array.isArray(results) ? (results.at(-1) as { rows: StoredRow[] }).rows[0]?.["now"] : undefined;
+        return readInteger(clock);
+      });
+      transaction = new PostgresTransaction(client, this.#sql, { begun, notify: this.#wakeups.notifyQuery });
       try {
         const result = await work(transaction);
-        await transaction.flushEvents();
-        await client.query("COMMIT");
+        await transaction.commit();
         return result;
       } catch (error) {
         try {
-          await client.query("ROLLBACK");
+          // After a failed write the COMMIT sent behind it has already ended the transaction: this is then a no-op.
+          // On a lost connection the server rolls back on its own.
+          if (!transaction.broken) await client.query("ROLLBACK");
         } catch {
-          broken = true; // the connection is gone; the server rolls back on its own
+          broken = true; // the connection is gone
         }
         throw error;
       }
@@ -129,13 +133,8 @@ export class PostgresAdapter implements StoreAdapter {
       if (breaksConnection(error)) broken = true;
       throw error;
     } finally {
-      client.release(broken);
+      client.release(broken || transaction?.broken === true);
     }
-  }
-
-  /** Sends a coalesced wake-up hint to every process listening on this schema. */
-  announceWakeup(): void {
-    this.#wakeups.announce();
   }
 
   watchWakeups(listener: () => void): () => void {

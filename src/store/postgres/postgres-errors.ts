@@ -31,10 +31,13 @@ const TRANSIENT_SOCKET_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "EPIPE", "
 /** What `pg` says when the server closed the connection under it (it has no code for these). */
 const CONNECTION_LOST_MESSAGES = [/Connection terminated/i, /connection (is )?(closed|ended)/i, /Client has encountered a connection error/i, /timeout exceeded when trying to connect/i];
 
-/** The SQLSTATE of a server error (`pg`'s `DatabaseError` carries it in `code`), or undefined. */
+/**
+ * The SQLSTATE of a server error (`pg`'s `DatabaseError` carries it in `code`), or undefined. A socket error's
+ * code may look like one (`EPIPE`): it carries the failed system call.
+ */
 function sqlState(error: Error): string | undefined {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
+  const { code, syscall } = error as { code?: unknown; syscall?: unknown };
+  return typeof code === "string" && syscall === undefined && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }
 
 /** True when repeating the call that failed with `error` may succeed. */

@@ -17,6 +17,7 @@ import type {
   JournalValues, MemoryValues, StoredRow, VariableVersionValues,
 } from "../store-adapter.ts";
 import { readInteger } from "../store-rows.ts";
+import { breaksConnection } from "./postgres-errors.ts";
 import { ACTIVE_STATUSES, WAITING_STATUS } from "../store-rules.ts";
 import type { VariableRow } from "../store.ts";
 
@@ -212,6 +213,14 @@ export class PostgresReads implements AdapterReads {
   }
 }
 
+/** How a {@link PostgresTransaction} begins and what it sends with its commit. */
+export interface PostgresTransactionStart {
+  /** The `BEGIN` already sent on the connection (not awaited), resolving to the clock it read. */
+  begun: Promise<number>;
+  /** The statement that tells other processes of a waking commit (a `NOTIFY` delivered when the commit is). */
+  notify: { text: string; values: unknown[] };
+}
+
 /**
  * One transaction on one connection. Its clock is read once, at `BEGIN`: every write of the transaction is
  * stamped with the same time. Events are not inserted where they are written but just before `COMMIT`, under a
@@ -219,40 +228,97 @@ export class PostgresReads implements AdapterReads {
  * a reader that has seen id n never misses an id below it committed later. Writes undone by a savepoint take
  * their events with them.
  *
- * A write whose answer the rules do not read (an update, an insert of history or variables) is sent and not
- * awaited: the connection pipelines it, and the next statement that is awaited — a read, a savepoint, the events'
- * insert or {@link flush} — waits for it too and throws its error first. So a step's writes cost one round trip
- * with the next read instead of one each. An error is still its own write's as far as the rules can tell: a
- * savepoint flushes before it reports success, and the group commit flushes before the commit.
+ * Statements are pipelined: `BEGIN` goes out with the first statement, and a write whose answer the rules do
+ * not read (an update, an insert of history or variables) is sent and not awaited — the next statement that is
+ * awaited (a read, a savepoint, {@link flush}) waits for it too and throws its error first. At the end of a
+ * batch ({@link flush}) the events, the wake-up `NOTIFY` and `COMMIT` are sent behind the writes, so the writes'
+ * answers and the commit share one round trip; when a write failed, the server turns that `COMMIT` into a
+ * rollback (the transaction is aborted), and the write's error is thrown, as its own. A batch of writes that
+ * read nothing thus costs one round trip, and each awaited read one more.
  */
 export class PostgresTransaction extends PostgresReads implements AdapterTransaction {
-  readonly #now: number;
+  readonly #begun: Promise<number>;
+  readonly #notify: { text: string; values: unknown[] };
+  #announce = false;
   #events: EventValues[] = [];
   /** True while the savepoint of the last successful write is still open (the next write releases it). */
   #savepointOpen = false;
-  /** Writes sent and not yet awaited, in the order they went out. */
-  #sent: Promise<unknown>[] = [];
+  /** Statements sent and not yet awaited, in the order they went out (`BEGIN` first). */
+  #sent: Promise<unknown>[];
+  /** The statements that end the transaction (events, `NOTIFY`, `COMMIT`), once sent. */
+  #ending: Promise<unknown>[] | undefined;
+  #broken = false;
 
-  constructor(db: PostgresQueryable, sql: PostgresStatements, now: number) {
+  constructor(db: PostgresQueryable, sql: PostgresStatements, start: PostgresTransactionStart) {
     super(db, sql);
-    this.#now = now;
+    this.#begun = start.begun;
+    this.#notify = start.notify;
+    void this.#watch(this.#begun); // its error is thrown by the first statement awaited
+    this.#sent = [start.begun];
   }
 
-  override async now(): Promise<number> {
-    return this.#now;
+  /**
+   * True once a statement failed in a way that breaks the connection: it must not go back to the pool. (The
+   * error may reach the adapter wrapped, or not at all when a later statement's is thrown.)
+   */
+  get broken(): boolean {
+    return this.#broken;
   }
 
-  /** Sends a write without waiting for its answer (see the class's comment). */
+  /** Notes a statement's failure (thrown where it is awaited): one that breaks the connection marks it broken. */
+  #watch<T>(statement: Promise<T>): Promise<T> {
+    statement.catch((error: unknown) => {
+      if (breaksConnection(error)) this.#broken = true;
+    });
+    return statement;
+  }
+
+  /** Sends one statement of this transaction. */
+  #query(query: string | { name: string; text: string; values: unknown[] }): Promise<{ rows: StoredRow[]; rowCount: number | null }> {
+    return this.#watch(this.db.query(query));
+  }
+
+  override now(): Promise<number> {
+    return this.#begun;
+  }
+
+  /** Sends a statement without waiting for its answer (see the class's comment). */
   #send(text: string, values: unknown[]): void {
-    const sent = this.db.query(this.sql.query(text, values));
-    sent.catch(() => undefined); // its error is thrown by the flush that awaits it
-    this.#sent.push(sent);
+    void this.#sendAnswered(text, values);
   }
 
-  async flush(): Promise<void> {
+  /** {@link #send}, resolving to the answer (its error is thrown by the flush that awaits it too). */
+  #sendAnswered(text: string, values: unknown[]): Promise<{ rows: StoredRow[]; rowCount: number | null }> {
+    const sent = this.#query(this.sql.query(text, values));
+    this.#sent.push(sent);
+    return sent;
+  }
+
+  /** Waits for the statements sent so far, throwing the first one's error. */
+  async #awaitSent(): Promise<void> {
     const sent = this.#sent;
     this.#sent = [];
-    for (const write of sent) await write;
+    for (const statement of sent) await statement;
+  }
+
+  /**
+   * The end of the batch's writes: sends the events, the wake-up `NOTIFY` (when asked) and `COMMIT` behind them,
+   * then waits for the writes, throwing the first failed one's error (the `COMMIT` then rolls back).
+   */
+  async flush(): Promise<void> {
+    this.#sendEnding();
+    await this.#awaitSent();
+  }
+
+  /** Commits: sends what ends the transaction unless {@link flush} did, and waits for every statement. */
+  async commit(): Promise<void> {
+    this.#sendEnding();
+    await this.#awaitSent();
+    for (const statement of this.#ending!) await statement;
+  }
+
+  announceWakeupOnCommit(): void {
+    this.#announce = true;
   }
 
   /** Waits for the writes sent so far and forgets their errors (the transaction or savepoint is being undone). */
@@ -262,61 +328,74 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
     await Promise.allSettled(sent);
   }
 
+  /** Sends the events under the lock that orders their ids, the `NOTIFY`, and `COMMIT`; once. */
+  #sendEnding(): void {
+    if (this.#ending) return;
+    const ending: Promise<unknown>[] = [];
+    const send = (query: string | { name: string; text: string; values: unknown[] }) => {
+      // After a failed write these fail too; the write's error is the one thrown.
+      ending.push(this.#query(query));
+    };
+    const events = this.#events;
+    this.#events = [];
+    if (events.length) {
+      send(this.sql.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [EVENTS_LOCK_CLASS, this.sql.schema]));
+      send(this.sql.query(
+        `INSERT INTO ${this.sql.table("events")} (job_id, kind, at, data)
+          SELECT job_id, kind, at, data FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[]) WITH ORDINALITY AS e (job_id, kind, at, data, n) ORDER BY n`,
+        [events.map((event) => event.jobId), events.map((event) => event.kind), events.map((event) => event.at), events.map((event) => event.data)],
+      ));
+    }
+    if (this.#announce) send(this.sql.query(this.#notify.text, this.#notify.values));
+    send("COMMIT");
+    this.#ending = ending;
+  }
+
   /** Sends the statement at once (behind the writes sent before it), then throws a sent write's error if one failed. */
   protected override async rows(text: string, values: unknown[] = []): Promise<StoredRow[]> {
-    const query = this.db.query(this.sql.query(text, values));
-    query.catch(() => undefined); // when a write before it failed, that write's error is the one thrown
-    await this.flush();
+    // When a write before it failed, that write's error is the one thrown.
+    const query = this.#query(this.sql.query(text, values));
+    await this.#awaitSent();
     return (await query).rows;
   }
 
   protected override async run(text: string, values: unknown[] = []): Promise<number> {
-    const query = this.db.query(this.sql.query(text, values));
-    query.catch(() => undefined);
-    await this.flush();
+    const query = this.#query(this.sql.query(text, values));
+    await this.#awaitSent();
     return (await query).rowCount ?? 0;
   }
 
   async savepoint<T>(work: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
     // One round trip per write: the previous write's savepoint is released with the next one's creation.
-    await this.flush();
-    await this.db.query(this.#savepointOpen ? "RELEASE SAVEPOINT statek_write; SAVEPOINT statek_write" : "SAVEPOINT statek_write");
+    await this.#awaitSent();
+    await this.#query(this.#savepointOpen ? "RELEASE SAVEPOINT statek_write; SAVEPOINT statek_write" : "SAVEPOINT statek_write");
     this.#savepointOpen = true;
     const events = this.#events.length;
     try {
       const value = await work();
-      await this.flush();
+      await this.#awaitSent();
       return { ok: true, value };
     } catch (error) {
       await this.#drain();
-      await this.db.query("ROLLBACK TO SAVEPOINT statek_write; RELEASE SAVEPOINT statek_write");
+      await this.#query("ROLLBACK TO SAVEPOINT statek_write; RELEASE SAVEPOINT statek_write");
       this.#savepointOpen = false;
       this.#events.length = events;
       return { ok: false, error };
     }
   }
 
-  /** Inserts the events written in this transaction, in order, under the lock that orders event ids. */
-  async flushEvents(): Promise<void> {
-    if (this.#events.length === 0) return this.flush();
-    const events = this.#events;
-    this.#events = [];
-    await this.run("SELECT pg_advisory_xact_lock($1, hashtext($2))", [EVENTS_LOCK_CLASS, this.sql.schema]);
-    await this.run(
-      `INSERT INTO ${this.sql.table("events")} (job_id, kind, at, data)
-        SELECT job_id, kind, at, data FROM unnest($1::text[], $2::text[], $3::bigint[], $4::text[]) WITH ORDINALITY AS e (job_id, kind, at, data, n) ORDER BY n`,
-      [events.map((event) => event.jobId), events.map((event) => event.kind), events.map((event) => event.at), events.map((event) => event.data)],
-    );
-  }
-
   async lockJob(id: string): Promise<StoredRow | undefined> {
     return (await this.rows(`SELECT ${selectList(JOB_COLUMNS, LOCKED_JOB_FIELDS)} FROM ${this.sql.table("jobs")} WHERE id = $1 FOR UPDATE`, [id]))[0];
   }
 
-  async insertJob(values: JobValues): Promise<boolean> {
+  insertJob(values: JobValues): Promise<boolean> {
     const p = parametersOf();
     const { names, values: placeholders } = insertLists(JOB_COLUMNS, values, p);
-    return (await this.run(`INSERT INTO ${this.sql.table("jobs")} (${names}) VALUES (${placeholders}) ON CONFLICT (id) DO NOTHING`, p.values)) === 1;
+    // Sent, not awaited here: the core sends the job's other rows before it reads the answer.
+    const inserted = this.#sendAnswered(`INSERT INTO ${this.sql.table("jobs")} (${names}) VALUES (${placeholders}) ON CONFLICT (id) DO NOTHING`, p.values)
+      .then((result) => result.rowCount === 1);
+    inserted.catch(() => undefined); // a caller that failed before reading it: the flush throws the error
+    return inserted;
   }
 
   async updateJob(id: string, values: Partial<Omit<JobValues, "id">>): Promise<void> {
@@ -465,10 +544,11 @@ export class PostgresTransaction extends PostgresReads implements AdapterTransac
     const now = p.add(query.now);
     const limit = p.add(query.limit);
     const roles = rolesCondition(query.roles, p, POSTGRES_DIALECT);
-    const active = await this.built(`SELECT ${columns} FROM ${jobs} WHERE status IN (${ACTIVE_SQL}) AND ${notLeased(now)}${roles}
-      ORDER BY created_at, row_order LIMIT ${limit} FOR UPDATE SKIP LOCKED`, p);
-    const woken = await this.built(`SELECT ${columns} FROM ${jobs} WHERE status = '${WAITING_STATUS}' AND wake_at IS NOT NULL AND wake_at <= ${now}
-      AND ${notLeased(now)}${roles} ORDER BY wake_at, row_order LIMIT ${limit} FOR UPDATE SKIP LOCKED`, p);
+    // Both sent before either is awaited: one round trip.
+    const [active, woken] = await Promise.all([this.built(`SELECT ${columns} FROM ${jobs} WHERE status IN (${ACTIVE_SQL}) AND ${notLeased(now)}${roles}
+      ORDER BY created_at, row_order LIMIT ${limit} FOR UPDATE SKIP LOCKED`, p),
+    this.built(`SELECT ${columns} FROM ${jobs} WHERE status = '${WAITING_STATUS}' AND wake_at IS NOT NULL AND wake_at <= ${now}
+      AND ${notLeased(now)}${roles} ORDER BY wake_at, row_order LIMIT ${limit} FOR UPDATE SKIP LOCKED`, p)]);
     return [...active, ...woken];
   }
 }

@@ -22,6 +22,30 @@ import { PostgresStatements, PostgresTransaction, type PostgresQueryable } from 
 import { PostgresStore, createPostgresStore } from "./postgres-store.ts";
 
 const HOUR = 3_600_000;
+
+/**
+ * Waits until some session holds job `id`'s row lock: a frozen client's statement has reached the proxy's far
+ * side, but the server may not have run it yet. Each probe is a NOWAIT lock taken and dropped at once.
+ */
+async function untilRowLocked(schema: string, id: string): Promise<void> {
+  const client = await rawPostgres();
+  try {
+    for (;;) {
+      try {
+        await client.query("BEGIN");
+        await client.query(`SELECT id FROM "${schema}".jobs WHERE id = $1 FOR UPDATE NOWAIT`, [id]);
+      } catch (error) {
+        if (error instanceof Error && "code" in error && error.code === "55P03") return;
+        throw error;
+      } finally {
+        await client.query("ROLLBACK");
+      }
+      await pause(5);
+    }
+  } finally {
+    await client.end();
+  }
+}
 const skip = postgresSkipReason() ?? false;
 
 /** A port nobody listens on. */
@@ -79,6 +103,14 @@ describe("PostgresStore without a server", () => {
     }
     assert.ok(breaksConnection(Object.assign(new Error("idle in transaction"), { code: "25P03" })), "the connection is not reused");
   });
+
+  it("a write to a closed socket (EPIPE, five letters like a SQLSTATE) is a lost connection, retried", () => {
+    const epipe = Object.assign(new Error("write EPIPE"), { code: "EPIPE", errno: -32, syscall: "write" });
+    const classified = toPostgresStoreError(epipe, "postgres://db");
+    assert.ok(classified instanceof StoreError && classified.isRetryable, String(classified));
+    assert.match(classified.message, /the connection was lost/);
+    assert.ok(breaksConnection(epipe), "the connection is not reused");
+  });
 });
 
 describe("PostgresStore", { skip }, () => {
@@ -118,7 +150,7 @@ describe("PostgresStore", { skip }, () => {
           return client.query(typeof query === "string" ? { text: query, values: values ?? [] } : query) as never;
         },
       };
-      const transaction = new PostgresTransaction(recording, new PostgresStatements(store.schema), now);
+      const transaction = new PostgresTransaction(recording, new PostgresStatements(store.schema), { begun: Promise.resolve(now), notify: { text: "SELECT 1", values: [] } });
       await client.query("BEGIN");
       await transaction.selectClaimable({ now, limit: 10 });
       await transaction.selectClaimable({ now, limit: 10, roles: ["assistant", "planner"] });
@@ -305,10 +337,12 @@ describe("PostgresStore", { skip }, () => {
       const lease = await frozen.claimJob(job.id, "worker-a", 300);
       assert.ok(lease);
       const fence = { owner: lease.owner, epoch: lease.epoch };
-      // The commit locks the job's row, and then its process looks stopped to the server (SIGSTOP).
-      const freezing = proxy.freezeAfter("job_history");
+      // The commit locks the job's row, and then its process looks stopped to the server (SIGSTOP): the first
+      // statement naming the job after the claim is the commit's lock (its writes go out once it is answered).
+      const freezing = proxy.freezeAfter(job.id);
       const stuck = frozen.commit({ id: job.id, expectedVersion: 0, appendHistory: [sampleRecord(0)], fence }).then(() => "committed", (error: unknown) => error);
       await freezing;
+      await untilRowLocked(direct.schema, job.id);
       // The claim waits on the row's lock until the server ends the frozen session; then the expired lease moves.
       const claimed = (async () => {
         for (;;) {
@@ -345,13 +379,15 @@ describe("PostgresStore", { skip }, () => {
       const frozenLease = await frozen.claimJob(locked.id, "worker-a", HOUR);
       const lease = await direct.claimJob(other.id, "worker-b", HOUR);
       assert.ok(frozenLease && lease);
-      // Worker A's commit locks its job's row, then A looks stopped to the server (SIGSTOP) for longer than leases last.
-      const freezing = proxy.freezeAfter("job_history");
+      // Worker A's commit locks its job's row, then A looks stopped to the server (SIGSTOP) for longer than leases
+      // last: the first statement naming the job after the claim is the commit's lock.
+      const freezing = proxy.freezeAfter(locked.id);
       let frozenEnded = false;
       const stuck = frozen.commit({ id: locked.id, expectedVersion: 0, appendHistory: [sampleRecord(0)], fence: { owner: frozenLease.owner, epoch: frozenLease.epoch } })
         .catch((error: unknown) => error)
         .finally(() => (frozenEnded = true));
       await freezing;
+      await untilRowLocked(direct.schema, locked.id);
       // In B's process, a write that needs the locked row (a message pushed to A's job) and B's lease renewal go out together.
       const pushed = direct.commit({ id: locked.id, expectedVersion: 0, appendHistory: [sampleRecord(0)] }).then(() => "committed", (error: unknown) => error);
       const renewed = await Promise.race([direct.renewLease(other.id, { owner: lease.owner, epoch: lease.epoch }, HOUR), pause(10_000).then(() => "still waiting after 10 s")]);

@@ -1,10 +1,10 @@
 /**
  * @module
- * Wake-up hints across processes on PostgreSQL: a store that committed a waking write sends `NOTIFY` on its
- * schema's channel — after the commit, in a statement of its own, coalesced (at most one in flight per store,
- * one more if writes committed meanwhile), with the store object's own token as payload, so that it does not
- * hear itself (the store core tells its listeners of its own commits at once) — and every subscribed store
- * `LISTEN`s on a connection of its own. A notification is only a hint: subscribers are also called at a slow
+ * Wake-up hints across processes on PostgreSQL: a store whose transaction holds a waking write sends `NOTIFY`
+ * on its schema's channel inside that transaction, just before `COMMIT` (the server delivers it at the commit),
+ * with the store object's own token as payload, so that it does not hear itself (the store core tells its
+ * listeners of its own commits at once) — and every subscribed store `LISTEN`s on a connection of its own. The
+ * server folds a transaction's identical notifications into one. A notification is only a hint: subscribers are also called at a slow
  * safety interval, so a lost notification costs latency, never a job.
  *
  * At start the listener tests itself: it notifies its own channel and waits for that notification. A
@@ -25,7 +25,7 @@ export interface ListenConnection extends PostgresQueryable {
 
 /** How wake-ups reach a store. */
 export interface PostgresWakeupsOptions {
-  /** Where `NOTIFY` is sent from (the store's pool). */
+  /** Where the listener's self-test `NOTIFY` is sent from (the store's pool). */
   notifier: PostgresQueryable;
   /** Opens the listening connection (connected). */
   connect: () => Promise<ListenConnection>;
@@ -55,8 +55,6 @@ export class PostgresWakeups {
   #poll: NodeJS.Timeout | undefined;
   #reconnect: NodeJS.Timeout | undefined;
   #failures = 0;
-  #notifying = false;
-  #notifyAgain = false;
   #selfTest: { token: string; heard: () => void } | undefined;
   /** Bumped by every start and stop: a start that finds it changed gives up. */
   #generation = 0;
@@ -70,25 +68,12 @@ export class PostgresWakeups {
     return this.#mode;
   }
 
-  /** Sends one coalesced `NOTIFY` (never throws: a lost hint is what the safety poll is for). */
-  announce(): void {
-    if (this.#notifying) {
-      this.#notifyAgain = true;
-      return;
-    }
-    this.#notifying = true;
-    void (async () => {
-      do {
-        this.#notifyAgain = false;
-        try {
-          await this.#options.notifier.query("SELECT pg_notify($1, $2)", [this.#options.channel, this.#token]);
-        } catch {
-          // The database is gone for now: subscribers poll; the next commit (once it is back) notifies.
-          break;
-        }
-      } while (this.#notifyAgain);
-      this.#notifying = false;
-    })();
+  /**
+   * The `NOTIFY` a write transaction sends before its `COMMIT`: the server delivers it when (and only if) the
+   * transaction commits, with no round trip of its own.
+   */
+  get notifyQuery(): { text: string; values: unknown[] } {
+    return { text: "SELECT pg_notify($1, $2)", values: [this.#options.channel, this.#token] };
   }
 
   /** Calls `listener` on every hint until the returned function is called. */
