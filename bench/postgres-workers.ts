@@ -9,12 +9,13 @@
  * answers at once), and model-bound, role `waiting` (each model turn answers after MODEL_DELAY_MS, default 200:
  * steps wait on the model, so 3 workers should reach ~3× one, each keeping maxConcurrency jobs in flight).
  *
- * Printed per configuration, medians of RUNS runs (STATEK_BENCH_RUNS, default 3): jobs/s; each worker's CPU
- * (user + system from `process.cpuUsage()`, printed by the child on its last line; it includes its last
- * ~200 ms of idle polling and its stop); the PostgreSQL server's CPU over the run (utime + stime of the
+ * Printed per configuration, medians of RUNS runs (STATEK_BENCH_RUNS, default 3): jobs/s over the whole run and
+ * steady (from a quarter to nine tenths of the jobs done: the workers' start-up and the tail left out); each
+ * worker's CPU (user + system from `process.cpuUsage()`, printed by the child on its last line; it includes its
+ * last ~200 ms of idle polling and its stop); the PostgreSQL server's CPU over the run (utime + stime of the
  * postmaster and its children from /proc/<pid>/stat, plus what exited children left in its cutime/cstime — the
- * server must run on this machine); and how busy the whole machine was (/proc/stat), so the note can say where
- * the bound is. Jobs per run: STATEK_BENCH_JOBS (default 300).
+ * server must run on this machine); and how busy the whole machine was (/proc/stat), so the note can say where the
+ * bound is. Jobs per run: STATEK_BENCH_JOBS (default 300).
  *
  * Run: `npx node scripts/with-postgres.ts npm run bench -- postgres-workers` (a private server, fsync off;
  * WITH_POSTGRES_DURABLE=1 keeps it on), or with STATEK_TEST_POSTGRES naming a server on this machine.
@@ -89,6 +90,11 @@ function child(args: string[], env: Record<string, string> = {}) {
 
 interface RunFigures {
   jobsPerSecond: number;
+  /**
+   * Jobs/s between the moments a quarter and nine tenths of the jobs were done: the workers' start (threads,
+   * QuickJS compiled, the checker) and the last jobs' tail left out, as a long-running deployment sees them.
+   */
+  steadyJobsPerSecond: number;
   seconds: number;
   workerCpuMs: number[];
   serverCpuMs: number;
@@ -108,10 +114,15 @@ async function oneRun(url: string, client: pg.Client, postmaster: number, worker
     const machineBefore = machineTicks();
     const started = performance.now();
     for (const worker of children) worker.process.stdin.end("go\n");
+    let quarter: { at: number; done: number } | undefined;
+    let ninetenths: { at: number; done: number } | undefined;
     for (;;) {
       const { rows } = await client.query(`SELECT count(*) FILTER (WHERE status <> 'DONE') AS open, count(*) FILTER (WHERE status = 'FAILED') AS failed FROM "${schema}".jobs`);
       if (Number(rows[0].failed) > 0) throw new Error(`${rows[0].failed} jobs FAILED`);
-      if (Number(rows[0].open) === 0) break;
+      const done = JOBS - Number(rows[0].open);
+      if (!quarter && done >= JOBS / 4) quarter = { at: performance.now(), done };
+      if (!ninetenths && done >= (JOBS * 9) / 10) ninetenths = { at: performance.now(), done };
+      if (done === JOBS) break;
       await pause(20);
     }
     const seconds = (performance.now() - started) / 1000;
@@ -130,7 +141,8 @@ async function oneRun(url: string, client: pg.Client, postmaster: number, worker
       console.log(`    note: the workers counted ${steps} steps, the jobs show ${rows[0].commits} commits, ${JOBS * 3} expected${notes.length ? ` (${notes.join("; ")})` : ""}`);
     }
     return {
-      jobsPerSecond: JOBS / seconds, seconds, workerCpuMs: stats.map(({ cpuMs }) => cpuMs), serverCpuMs: serverCpu,
+      jobsPerSecond: JOBS / seconds, seconds,
+      steadyJobsPerSecond: ninetenths!.at > quarter!.at ? ((ninetenths!.done - quarter!.done) * 1000) / (ninetenths!.at - quarter!.at) : Number.NaN, workerCpuMs: stats.map(({ cpuMs }) => cpuMs), serverCpuMs: serverCpu,
       machineBusy: (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total),
     };
   } finally {
@@ -156,21 +168,24 @@ export async function main(): Promise<void> {
       const role = kind === "model" ? "waiting" : "trivial";
       console.log(kind === "model" ? `  model-bound (each of a job's two model turns answers after ${MODEL_DELAY_MS} ms):` : "  CPU-bound (the model answers at once):");
       const rates = new Map<number, number>();
+      const steadyRates = new Map<number, number>();
       for (const workers of [1, 3]) {
         const runs: RunFigures[] = [];
         for (let run = 0; run < RUNS; run++) runs.push(await oneRun(url, client, postmaster, workers, role));
         const rate = median(runs.map((figures) => figures.jobsPerSecond));
         rates.set(workers, rate);
+        const steady = median(runs.map((figures) => figures.steadyJobsPerSecond));
+        steadyRates.set(workers, steady);
         const perWorker = Array.from({ length: workers }, (_, index) => median(runs.map((figures) => figures.workerCpuMs[index]!)));
         const seconds = median(runs.map((figures) => figures.seconds));
         const serverCpu = median(runs.map((figures) => figures.serverCpuMs));
         console.log(
-          `  ${workers} worker${workers > 1 ? "s" : " "}: ${rate.toFixed(1)} jobs/s (${(rate * 3).toFixed(0)} steps/s; runs: ${runs.map((figures) => figures.jobsPerSecond.toFixed(1)).join(", ")}), ${seconds.toFixed(1)} s a run\n` +
+          `  ${workers} worker${workers > 1 ? "s" : " "}: ${rate.toFixed(1)} jobs/s (${(rate * 3).toFixed(0)} steps/s; runs: ${runs.map((figures) => figures.jobsPerSecond.toFixed(1)).join(", ")}), ${seconds.toFixed(1)} s a run; steady (a quarter → nine tenths done) ${steady.toFixed(1)} jobs/s\n` +
           `    CPU over a run: worker${workers > 1 ? "s" : ""} ${perWorker.map((ms) => `${(ms / 1000).toFixed(1)} s`).join(" + ")}, PostgreSQL ${(serverCpu / 1000).toFixed(1)} s ` +
           `(${((perWorker.reduce((sum, ms) => sum + ms, 0) + serverCpu) / 10 / seconds).toFixed(0)}% of one core); the machine was ${(median(runs.map((figures) => figures.machineBusy)) * 100).toFixed(0)}% busy (all ${cores} cores, everyone's work)`,
         );
       }
-      console.log(`  3 workers / 1 worker (${kind}-bound): ${(rates.get(3)! / rates.get(1)!).toFixed(2)}×`);
+      console.log(`  3 workers / 1 worker (${kind}-bound): ${(rates.get(3)! / rates.get(1)!).toFixed(2)}× over the whole run, ${(steadyRates.get(3)! / steadyRates.get(1)!).toFixed(2)}× steady`);
     }
   } finally {
     await client.end();
