@@ -7,7 +7,8 @@
  * - `8 tools`: eight tools offered formally (`LLM_TOOLS_SCOPE`) and documented in the system prompt with
  *   `{detailed_tools}` (TypeScript declarations), each cell `1` — what a real agent's request carries.
  *
- * The thread's CPU time is read from `/proc/self/task/<pid>/stat` (Linux; elsewhere only steps/s is printed).
+ * The thread's CPU time is read from `/proc/self/task/<pid>/stat` (Linux; elsewhere it is left out); the
+ * process's, every thread's together (sandbox threads and SQLite included), from `process.cpuUsage()`.
  * Each figure is the median of RUNS runs (STATEK_BENCH_RUNS, default 3). Run: `npm run bench -- main-thread`.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -60,8 +61,15 @@ function toolRichAgent(model: ReturnType<typeof scriptedModel>): Agent {
   });
 }
 
+/** Steps/s, the main thread's CPU µs per step (when /proc is there) and the whole process's (every thread's). */
+interface Measured {
+  rate: number;
+  microseconds: number | undefined;
+  total: number;
+}
+
 /** Steps/s and the main thread's CPU µs per step over `STEPS` steps of 100 jobs. */
-async function measure(kind: "no-op" | "8 tools"): Promise<{ rate: number; microseconds: number | undefined }> {
+async function measure(kind: "no-op" | "8 tools"): Promise<Measured> {
   const dir = mkdtempSync(join(tmpdir(), "statek-bench-main-"));
   try {
     const model = scriptedModel(Array.from({ length: STEPS + WARMUP + JOBS * 4 }, () => NOOP_CELL));
@@ -72,6 +80,7 @@ async function measure(kind: "no-op" | "8 tools"): Promise<{ rate: number; micro
     let started = 0;
     let from = 0;
     let cpuFrom: number | undefined;
+    let processFrom = process.cpuUsage();
     let done: () => void = () => {};
     const finished = new Promise<void>((resolve) => (done = resolve));
     await worker.start();
@@ -81,6 +90,7 @@ async function measure(kind: "no-op" | "8 tools"): Promise<{ rate: number; micro
         started = performance.now();
         from = steps;
         cpuFrom = mainThreadCpuMs();
+        processFrom = process.cpuUsage();
       } else if (started && steps - from >= STEPS) done();
     }, 5);
     await finished;
@@ -88,10 +98,12 @@ async function measure(kind: "no-op" | "8 tools"): Promise<{ rate: number; micro
     const counted = worker.stats.steps - from;
     const rate = (counted * 1000) / (performance.now() - started);
     const cpuTo = mainThreadCpuMs();
+    const processUsed = process.cpuUsage(processFrom);
     await worker.stop({ graceMs: 0 });
     await statek.close();
     const microseconds = cpuFrom === undefined || cpuTo === undefined ? undefined : ((cpuTo - cpuFrom) * 1000) / counted;
-    return { rate, microseconds };
+    const total = (processUsed.user + processUsed.system) / counted;
+    return { rate, microseconds, total };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -100,11 +112,12 @@ async function measure(kind: "no-op" | "8 tools"): Promise<{ rate: number; micro
 export async function main(): Promise<void> {
   console.log(`bench/main-thread-steps (100 jobs under one worker, SQLite file, synchronous=FULL, QuickJS; median of ${RUNS} runs)`);
   for (const kind of ["no-op", "8 tools"] as const) {
-    const runs: Array<{ rate: number; microseconds: number | undefined }> = [];
+    const runs: Measured[] = [];
     for (let run = 0; run < RUNS; run++) runs.push(await measure(kind));
     const cpu = runs.every((run) => run.microseconds !== undefined)
       ? `, main thread ${median(runs.map((run) => run.microseconds!)).toFixed(0)} µs CPU/step (runs: ${runs.map((run) => run.microseconds!.toFixed(0)).join(", ")})`
       : "";
-    console.log(`  ${kind.padEnd(8)} ${median(runs.map((run) => run.rate)).toFixed(0)} steps/s (runs: ${runs.map((run) => run.rate.toFixed(0)).join(", ")})${cpu}`);
+    const total = `, process ${median(runs.map((run) => run.total)).toFixed(0)} µs CPU/step (runs: ${runs.map((run) => run.total.toFixed(0)).join(", ")})`;
+    console.log(`  ${kind.padEnd(8)} ${median(runs.map((run) => run.rate)).toFixed(0)} steps/s (runs: ${runs.map((run) => run.rate.toFixed(0)).join(", ")})${cpu}${total}`);
   }
 }

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { z } from "zod";
-import { Agent, Statek, scriptedModel, tool, type JobView } from "../src/index.ts";
+import { Agent, Statek, scriptedModel, tool, type JobView, type ScriptedTurn } from "../src/index.ts";
 
 const ts = (code: string) => "```ts\n" + code + "\n```";
 
@@ -63,6 +63,45 @@ describe("every tool call is recorded once", () => {
       await statek.close();
     }
   });
+
+  // One reply runs several parts; when a later one suspends, the earlier ones run again on resume (replayed).
+  const MULTI_PART: Array<{ style: string; turn: ScriptedTurn; expected: string[] }> = [
+    {
+      style: "a formal call before the reply's cell",
+      turn: { text: ts("const text = await waitForMessage()\nawait note(2)\nexit(text)"), toolCalls: [{ name: "note", args: { i: 1 } }] },
+      expected: ["note{i:1}=1", "note{i:2}=2"],
+    },
+    {
+      style: "a ts_cli call before another that suspends (DIRECT)",
+      turn: { toolCalls: [{ name: "ts_cli", args: { code: "await note(1)" } }, { name: "ts_cli", args: { code: "const text = await waitForMessage()\nawait note(2)\nexit(text)" } }] },
+      expected: ["note{i:1}=1", "ts_cli{code:\"await note(1)\"}=1", "note{i:2}=2", "ts_cli{code:\"const text = await waitForMessage()\\nawait note(2)\\nexit(text)\"}=2"],
+    },
+  ];
+  for (const { style, turn, expected } of MULTI_PART) {
+    it(`a reply of several parts whose last suspends: each call recorded once (${style})`, async () => {
+      const made: number[] = [];
+      const note = tool({
+        name: "note", description: "Writes a row.", params: z.object({ i: z.number().describe("Which.") }),
+        run: async ({ i }) => {
+          made.push(i);
+          return i;
+        },
+      });
+      const agent = new Agent({ role: "parts", model: scriptedModel([turn]), tools: [note], ...(style.includes("DIRECT") ? { chatStyle: "DIRECT" as const } : {}) });
+      const statek = await Statek.open({ store: ":memory:", agents: [agent] });
+      try {
+        const { id } = await statek.submitJob(agent);
+        assert.equal((await statek.runJob(id)).status, "SUSPENDED");
+        await statek.pushMessage(id, "hello");
+        const view = await statek.runJob(id);
+        assert.equal(view.status, "DONE");
+        assert.deepEqual(made, [1, 2], "each call made once");
+        assert.deepEqual(calls(view), expected);
+      } finally {
+        await statek.close();
+      }
+    });
+  }
 });
 
 describe("the history keeps the order things happened", () => {

@@ -137,6 +137,30 @@ describe("typed cells", () => {
     assert.equal(view.exitStatus, "sent");
   });
 
+  it("answers a cell from the kept verdict when the cells since the last check declared nothing", async () => {
+    const thread = new CheckerThread();
+    try {
+      const agent = new Agent({
+        role: "repeater",
+        model: scriptedModel([ts("1"), ts("print(2)"), ts("1"), ts("let n: string = 'a'"), ts("1"), ts("n.toFixed(2)"), ts("exit(n.length)")]),
+      });
+      const statek = await Statek.open({ store: ":memory:", agents: [agent], typeCheckerThread: thread });
+      const { id } = await statek.submitJob(agent);
+      const view = await statek.runJob(id);
+      // The second `1` comes after cells that declared nothing: its input is the first `1`'s, so the kept verdict
+      // answers it. The third follows the `let`, a new input, and is checked.
+      assert.equal(thread.checksCached, 1);
+      assert.equal(thread.checksAnswered, 6);
+      // The declaration still reaches the later cells through the cells that declared nothing.
+      assert.equal(typeChecks(view.history).map((record) => record.outcome).join(","), "refused");
+      assert.equal(view.status, "DONE");
+      assert.equal(view.exitStatus, 1);
+      await statek.close();
+    } finally {
+      await thread.close();
+    }
+  });
+
   it("does not check a suspended cell again when it resumes", async () => {
     const thread = new CheckerThread();
     try {

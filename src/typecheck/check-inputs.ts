@@ -7,6 +7,7 @@
  */
 import type { VariableRow } from "../store/store.ts";
 import { JobDeclarations, type JobScope } from "./job-declarations.ts";
+import { declaringCells } from "./declaring-cells.ts";
 import { storedType, type StoredType } from "./stored-shape.ts";
 import { ANY } from "./type-shape.ts";
 import type { CellCheckInput } from "./type-check-result.ts";
@@ -54,7 +55,8 @@ export class CheckInputs {
     for (const name of new Set(job.shared ?? [])) {
       if (!stored.has(name) && !declarations.names.has(name)) variables.push({ name, type: SHARED });
     }
-    return { declarations: declarations.text, cells: job.cells, variables, cell: job.cell };
+    // Earlier cells that declare nothing are left out: they change no verdict, only the cache key.
+    return { declarations: declarations.text, cells: declaringCells(job.cells), variables, cell: job.cell };
   }
 
   #kept(job: CellCheckJob): JobDeclarations {

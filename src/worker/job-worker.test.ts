@@ -33,6 +33,17 @@ async function eventually(check: () => Promise<boolean>, timeoutMs = 120_000): P
   }
 }
 
+/** The lease owner of a worker process of this machine (same boot and PID namespace) that has died. */
+async function deadOwner(): Promise<string> {
+  const space = newProcessOwner().split(":")[3];
+  const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+  await once(child, "spawn");
+  const owner = `${hostname()}:${child.pid}:0badf00d:${space}`;
+  child.kill("SIGKILL");
+  await once(child, "exit");
+  return owner;
+}
+
 const allDone = (statek: Statek, count: number) => async () => (await statek.listJobs({ status: "DONE", limit: count + 1 })).length === count;
 
 describe("statek.worker", () => {
@@ -73,12 +84,7 @@ describe("statek.worker", () => {
     try {
       const [orphan, foreign] = [await env.statek.submitJob(agent, { warmup: "exit('taken over')" }), await env.statek.submitJob(agent, { warmup: "exit('waited')" })];
       // A worker process of this machine (same boot and PID namespace) that died holding a lease for an hour...
-      const space = newProcessOwner().split(":")[3];
-      const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
-      await once(child, "spawn");
-      const dead = `${hostname()}:${child.pid}:0badf00d:${space}`;
-      child.kill("SIGKILL");
-      await once(child, "exit");
+      const dead = await deadOwner();
       assert.ok(await env.statek.store.claimJob(orphan.id, dead, 3_600_000));
       // ...and one of another machine, whose lease must run out first.
       assert.ok(await env.statek.store.claimJob(foreign.id, "elsewhere:4242:0badf00d:ffffffffffff", 5_000));
@@ -89,6 +95,35 @@ describe("statek.worker", () => {
       await eventually(async () => (await env.statek.getJob(foreign.id))!.status === "DONE", 30_000);
       assert.equal((await env.statek.getJob(foreign.id))!.exitStatus, "waited");
     } finally {
+      await worker.stop();
+      await env.close();
+    }
+  });
+
+  it("takes over a gone worker's jobs while its own slots are full, though it started on an empty store", { skip: existsSync("/proc/self/ns/pid") ? false : "no /proc here: nobody is judged gone" }, async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const agent = warmupAgent("busy", [{ name: "hold", description: "Waits for the test.", params: z.object({}), run: () => held }]);
+    const env = await open_({ agents: [agent] });
+    const activities: string[] = [];
+    // It looks at an empty store (nothing leased), then its one slot stays busy: it has no reason to look again.
+    const worker = env.statek.worker({ maxConcurrency: 1, onActivity: (activity) => void (activity.kind === "owner-gone" && activities.push(activity.owner)) });
+    try {
+      await worker.start();
+      const busy = await env.statek.submitJob(agent, { warmup: "await hold({})\nexit('held')" });
+      await eventually(async () => worker.stats.running === 1, 10_000);
+      const orphan = await env.statek.submitJob(agent, { warmup: "exit('taken over')" });
+      const dead = await deadOwner();
+      assert.ok(await env.statek.store.claimJob(orphan.id, dead, 3_600_000));
+      // Its safety tick ends the dead worker's lease (long before the hour is up), while its slot is still busy.
+      await eventually(async () => activities.length > 0, 10_000);
+      assert.deepEqual(activities, [dead]);
+      assert.equal(worker.stats.running, 1);
+      release();
+      await eventually(async () => (await env.statek.getJob(orphan.id))!.status === "DONE", 10_000);
+      assert.equal((await env.statek.getJob(busy.id))!.exitStatus, "held");
+    } finally {
+      release();
       await worker.stop();
       await env.close();
     }

@@ -205,7 +205,9 @@ export class JobWorker {
    * only looks after a long silence.
    */
   #safetyTick(): void {
-    if (this.#leased) {
+    // Its own steps are leased jobs: a worker kept busy since it last looked (its slots full, no look needed) knows
+    // something is leased even when its last look, made before the jobs came, said nothing was.
+    if (this.#leased || this.#slots.size > 0) {
       void this.#sweep();
       void this.#kick("look");
     } else if (Date.now() - this.#lookedAt >= IDLE_LOOK_MS) {

@@ -71,7 +71,14 @@ export class CellHost implements VmHost {
   #sink: JournalSink | undefined;
   #futures: FutureWaits | undefined;
   #replay: JournalReplay | undefined;
+  /** Journal items of the current cell whose effects the job's history holds from an earlier commit. */
   #committedItems = 0;
+  /**
+   * Positions of journal items whose effects this step's record holds already: replayed ones applied, live ones
+   * made here. A replay in a new VM gives the rest again — never all of the journal on trust, since the lost VM
+   * may have stopped before replaying it (a cell taken back from a stalled thread never started at all).
+   */
+  readonly #applied = new Set<number>();
   #seq = 0;
   /** While the cell's code runs: messages before it are restoring, never journaled or replayed. */
   #inCode = false;
@@ -172,7 +179,10 @@ export class CellHost implements VmHost {
     }
     // Crossings that touch nothing outside the step run again (the step's own state is rebuilt by them).
     if (op === "exit") void this.#answerLive(op, args, seq);
-    if (recorded.position >= this.#committedItems) this.#options.effects?.apply(recorded.effects);
+    if (this.#fresh(recorded.position)) {
+      this.#applied.add(recorded.position);
+      this.#options.effects?.apply(recorded.effects);
+    }
     if (recorded.reply === undefined) return this.#inDoubt(seq, op, args, recorded);
     this.#noticeChild(seq, recorded.reply);
     const pending = /^p(\d+)$/.exec(recorded.reply);
@@ -288,8 +298,14 @@ export class CellHost implements VmHost {
 
   /** The effects of a replayed result's settlements that the step does not hold yet. */
   #applySettled(effects: ReadonlyArray<{ fx: CrossingEffects; position: number }>): void {
-    const fresh = effects.filter((entry) => entry.position >= this.#committedItems).map((entry) => entry.fx);
-    if (fresh.length) this.#options.effects?.apply(fresh);
+    const fresh = effects.filter((entry) => this.#fresh(entry.position));
+    for (const entry of fresh) this.#applied.add(entry.position);
+    if (fresh.length) this.#options.effects?.apply(fresh.map((entry) => entry.fx));
+  }
+
+  /** True when the effects of the journal item at `position` are neither committed nor in this step's record yet. */
+  #fresh(position: number): boolean {
+    return position >= this.#committedItems && !this.#applied.has(position);
   }
 
   /**
@@ -498,6 +514,7 @@ export class CellHost implements VmHost {
     this.#items = start.journal ? [...start.journal] : [];
     this.#replay = start.journal?.length ? new JournalReplay(start.journal) : undefined;
     this.#committedItems = start.committedItems ?? 0;
+    this.#applied.clear();
     this.#sink = start.sink;
     this.#futures = start.futures ?? this.#options.futures;
     this.divergence = undefined;
@@ -519,8 +536,7 @@ export class CellHost implements VmHost {
    */
   replayCell(): void {
     this.#replay = this.#items.length ? new JournalReplay(this.#items) : undefined;
-    // Effects of the first attempt are in the step already.
-    this.#committedItems = this.#items.length;
+    // What the lost attempt replayed or made is in the step already (`#applied`); the rest is given now.
     this.#inCode = false;
     this.#seq = 0;
   }
@@ -544,6 +560,8 @@ export class CellHost implements VmHost {
 
   #append(item: JournalItem): void {
     if (!this.#inCode) return;
+    // A live item's effects were made in this step's record as it ran.
+    this.#applied.add(this.#items.length);
     this.#items.push(item);
     this.#sink?.append([item]);
   }

@@ -103,6 +103,61 @@ describe("cell journal", () => {
     assert.deepEqual(await diverging.idle({ ended: false }), { end: "finished" });
   });
 
+  it("cell host: a cell replayed in a new VM gives every record of the journal once, however far the lost VM got", async () => {
+    // The record of what the step gives its history, by the journal's effects and live calls.
+    const records: string[] = [];
+    const ledger = {
+      current: undefined as number | undefined,
+      // A live call's record goes into the step as it is made, and into the journal with its result.
+      take: (seq: number) => ({ toolCalls: [`live ${seq}`] }),
+      apply: (effects: readonly { toolCalls?: unknown[] }[]) => {
+        for (const fx of effects) for (const call of fx.toolCalls ?? []) records.push(String(call));
+      },
+    };
+    const policy = { kind: () => "effect" as const, idempotent: () => false };
+    const journal: JournalItem[] = [
+      { t: "intent", seq: 0, op: "call", h: hashMessage("call", ["1", "pay"]), w: "pay(…)" },
+      { t: "done", seq: 0, r: "s paid 1", fx: { toolCalls: ["pay 1"] } },
+      { t: "intent", seq: 1, op: "call", h: hashMessage("call", ["1", "note"]), w: "note(…)" },
+      { t: "done", seq: 1, r: "s noted", fx: { toolCalls: ["note"] } },
+    ];
+    const live = (_op: string, args: readonly string[]) => {
+      records.push(`live ${args[1]}`);
+      return "s live";
+    };
+    const run = async (host: CellHost, ops: readonly string[]) => {
+      void host.receive(CODE_START_OP, []);
+      for (const op of ops) await host.receive("call", ["1", op]);
+    };
+
+    // The VM was lost before the cell started (its thread stalled): nothing was replayed, everything is given now.
+    const notStarted = new CellHost(live, { maxTimers: 10, policy, effects: ledger });
+    notStarted.startCell({ journal, sink: memorySink() });
+    notStarted.replayCell();
+    await run(notStarted, ["pay", "note", "send"]);
+    assert.deepEqual(records, ["pay 1", "note", "live send"]);
+
+    // The VM was lost after replaying the first call and making a third live: each record still once.
+    records.length = 0;
+    const halfway = new CellHost(live, { maxTimers: 10, policy, effects: ledger });
+    halfway.startCell({ journal, sink: memorySink() });
+    await run(halfway, ["pay"]);
+    assert.deepEqual(records, ["pay 1"]);
+    halfway.replayCell();
+    await run(halfway, ["pay", "note", "send"]);
+    halfway.replayCell();
+    await run(halfway, ["pay", "note", "send"]);
+    assert.deepEqual(records, ["pay 1", "note", "live send"]);
+
+    // What an earlier commit holds (a suspension's) is never given again.
+    records.length = 0;
+    const resumed = new CellHost(live, { maxTimers: 10, policy, effects: ledger });
+    resumed.startCell({ journal, committedItems: 2, sink: memorySink() });
+    resumed.replayCell();
+    await run(resumed, ["pay", "note"]);
+    assert.deepEqual(records, ["note"]);
+  });
+
   it("cell host: a journal that cannot be made durable stops the cell", async () => {
     const sink = memorySink();
     sink.fail = new Error("the lease moved");

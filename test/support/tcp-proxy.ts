@@ -20,6 +20,12 @@ export interface TcpProxy {
    * (the socket stays open). Resolves once that has happened.
    */
   freezeAfter(text: string): Promise<void>;
+  /**
+   * The next client data containing `text` is passed on and the server is told the client is done (it reads all
+   * of it, a `COMMIT` included); the client's connection is cut before any answer reaches it — a write whose
+   * acknowledgement was lost. Resolves once that has happened.
+   */
+  cutAfter(text: string): Promise<void>;
   /** Stops the proxy. */
   close(): Promise<void>;
 }
@@ -28,7 +34,7 @@ export interface TcpProxy {
 export async function startTcpProxy(host: string, port: number): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   let cut = false;
-  let freeze: { text: string; frozen: () => void } | undefined;
+  let freeze: { text: string; frozen: () => void; cut: boolean } | undefined;
   const server: Server = createServer((client) => {
     if (cut) return void client.destroy();
     const upstream = connect(port, host);
@@ -38,11 +44,17 @@ export async function startTcpProxy(host: string, port: number): Promise<TcpProx
       socket.on("error", () => undefined);
     }
     let frozen = false;
+    let ended = false;
     client.on("data", (chunk: Buffer) => {
       if (frozen) return;
       upstream.write(chunk);
       if (freeze && chunk.includes(freeze.text)) {
         frozen = true;
+        if (freeze.cut) {
+          ended = true;
+          upstream.end();
+          client.destroy();
+        }
         freeze.frozen();
         freeze = undefined;
       }
@@ -50,7 +62,8 @@ export async function startTcpProxy(host: string, port: number): Promise<TcpProx
     upstream.on("data", (chunk: Buffer) => {
       if (!frozen) client.write(chunk);
     });
-    client.on("close", () => upstream.destroy());
+    // A cut client leaves the server to read what it was sent; its end of the connection is already closed.
+    client.on("close", () => (ended ? undefined : upstream.destroy()));
     upstream.on("close", () => client.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -66,7 +79,10 @@ export async function startTcpProxy(host: string, port: number): Promise<TcpProx
       cut = false;
     },
     freezeAfter(text) {
-      return new Promise((resolve) => (freeze = { text, frozen: resolve }));
+      return new Promise((resolve) => (freeze = { text, frozen: resolve, cut: false }));
+    },
+    cutAfter(text) {
+      return new Promise((resolve) => (freeze = { text, frozen: resolve, cut: true }));
     },
     close: () => {
       for (const socket of sockets) socket.destroy();

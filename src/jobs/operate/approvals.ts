@@ -73,9 +73,16 @@ export async function decideApproval(
     ? { approved: true, by, decidedAt, ...(note === undefined ? {} : { note }) }
     : { approved: false, name: "ApprovalDenied", message: deniedMessage(note), by, decidedAt, ...(note === undefined ? {} : { note }) };
   const result = await withStoreRetries(() => store.settleFuture(requestId, { state: call === "approve" ? "resolved" : "rejected", value, door: "decision" }));
-  if (!result.settled) throw decidedError(jobId, requestId, result.future);
+  // Settled already: by another decision, or by this one, retried after its answer was lost on the way back.
+  if (!result.settled && !isThisDecision(result.future, call === "approve", by, decidedAt, note)) throw decidedError(jobId, requestId, result.future);
   const outcome = outcomeOf(result.future);
   if (outcome) signals.emit(requestId, outcome);
+}
+
+/** True when the stored decision is the one made here (same verdict, decider, note and moment). */
+function isThisDecision(row: FutureRow, approved: boolean, by: string, decidedAt: number, note: string | undefined): boolean {
+  const stored = decisionOf(row);
+  return stored !== undefined && row.state !== "cancelled" && stored.approved === approved && stored.by === by && stored.decidedAt === decidedAt && stored.note === note;
 }
 
 function decidedError(jobId: string, requestId: string, row: FutureRow): ApprovalDecidedError {

@@ -56,8 +56,11 @@ export async function pushUserMessage(store: Store, sessions: JobSessions, signa
     try {
       await withStoreRetries(() => store.commit(commit));
     } catch (error) {
-      if (error instanceof JobConflictError && attempt < ATTEMPTS) continue;
-      throw error;
+      // A conflict after a lost answer may be this very commit, landed: the message is never appended twice.
+      if (!(error instanceof JobConflictError) || !(await landed(store, id, history[0]!, { text: message, inbox }))) {
+        if (error instanceof JobConflictError && attempt < ATTEMPTS) continue;
+        throw error;
+      }
     }
     // A wait opened later finds the message in the job's history (job-futures.ts); a step that opened it while
     // this commit raced its own is woken by its rebase (rebase-commit.ts). A cell of this process that waits for
@@ -72,4 +75,15 @@ export async function pushUserMessage(store: Store, sessions: JobSessions, signa
     }
     return;
   }
+}
+
+/**
+ * True when the job's history holds `sent` as this push wrote it — same place, kind, time and text: a commit
+ * retried after its answer was lost (the connection dropped with the `COMMIT` already sent) had landed.
+ */
+async function landed(store: Store, id: string, sent: HistoryRow, message: { text: string; inbox: number }): Promise<boolean> {
+  const [row] = await withStoreRetries(() => store.getHistory(id, { fromSeq: sent.seq }));
+  if (row === undefined || row.seq !== sent.seq || row.kind !== sent.kind || row.at !== sent.at) return false;
+  const data = row.data;
+  return typeof data === "object" && data !== null && !Array.isArray(data) && data.text === message.text && data.inbox === message.inbox;
 }

@@ -111,7 +111,9 @@ export async function askModel(
   let reply;
   try {
     reply = await callWithRetries(
-      (signal, attempt) => {
+      async (signal, attempt) => {
+        // A worker stopped past its lease must not pay for a turn the job's new holder asks for too.
+        await replies?.confirmHeld();
         const current: AttemptProgress = { text: "", usage: undefined, started: performance.now() };
         progress = current;
         const traced = startModelSpan(env.trace, model, attempt);

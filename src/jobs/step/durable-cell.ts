@@ -79,12 +79,22 @@ function partSink(tx: StepTransaction, part: string): JournalSink {
  */
 function durableState(row: JobRow, changes: StepChanges): { journalCommitted: Record<string, number>; messagesTaken: number } {
   const state = { ...row.state, ...(changes.job.state ?? {}) };
+  return { journalCommitted: journalCommitted(state), messagesTaken: typeof state.messagesTaken === "number" ? state.messagesTaken : 0 };
+}
+
+/** The journal items of each part the job's history reflects already (committed with a suspension), as stored. */
+function journalCommitted(state: Record<string, unknown>): Record<string, number> {
   const committed: Record<string, number> = {};
   const stored = state.journalCommitted;
   if (stored && typeof stored === "object" && !Array.isArray(stored)) {
     for (const [part, count] of Object.entries(stored)) if (typeof count === "number") committed[part] = count;
   }
-  return { journalCommitted: committed, messagesTaken: typeof state.messagesTaken === "number" ? state.messagesTaken : 0 };
+  return committed;
+}
+
+/** How many journal items of `part` the job's history reflects already (committed with a suspension). */
+export function committedCount(state: Record<string, unknown>, part: string): number {
+  return journalCommitted(state)[part] ?? 0;
 }
 
 /** The text of the n-th message pushed to the job, if its record is in the history. */
@@ -204,7 +214,8 @@ function waitStore(tx: StepTransaction): FutureStore {
   };
 }
 
-function journalLength(journal: ReadonlyMap<string, JournalItem[]>): number {
+/** The number of journal items of all parts. */
+export function journalLength(journal: ReadonlyMap<string, JournalItem[]>): number {
   let length = 0;
   for (const items of journal.values()) length += items.length;
   return length;
@@ -223,9 +234,11 @@ export async function settleCell(
     const waiting = await retried(context.env, () => tx.store.listFutures(row.id, { state: "waiting" }));
     const timers = waiting.map((future) => future.wakeAt).filter((at): at is number => at !== null);
     changes.job.wakeAt = timers.length ? Math.min(...timers) : null;
-    // Every part that ran is in this commit: the parts before completely, this one as far as it got.
+    // Every part's journal so far is in this commit: what earlier attempts wrote and what this step added, the
+    // parts before this one (formal calls, cells that ended) completely, this one as far as it got.
     const committed: Record<string, number> = {};
     for (const [name, items] of journal) committed[name] = items.length;
+    for (const [name, count] of tx.appendedByPart) committed[name] = (committed[name] ?? 0) + count;
     committed[part] = report.journal?.length ?? 0;
     changes.job.state = { ...row.state, ...(changes.job.state ?? {}), journalCommitted: committed, suspendedIn: part };
     // A future settled between the cell's last look and this commit wakes the job at once.

@@ -10,7 +10,7 @@
 import type { ToolCallRecord } from "../../tools/call-tool.ts";
 import type { JournalItem } from "../../workspace/cell-journal.ts";
 import type { Workspace } from "../../workspace/workspace.ts";
-import type { DurableCellContext } from "./durable-cell.ts";
+import { committedCount, journalLength, type DurableCellContext } from "./durable-cell.ts";
 import type { RecordedToolCall } from "../history/history.ts";
 import { decodeJobChanges } from "../../tools/job-request.ts";
 import { InDoubtError } from "../../errors/in-doubt-error.ts";
@@ -67,17 +67,4 @@ export async function runFormalCall(
     failed: report.toolCalls.some((record) => record.origin === "formal" && record.error !== undefined),
     ...(report.exitStatus !== undefined ? { exitStatus: report.exitStatus } : {}),
   };
-}
-
-function committedCount(state: Record<string, unknown>, part: string): number {
-  const committed = state.journalCommitted;
-  if (!committed || typeof committed !== "object") return 0;
-  const count = (committed as Record<string, unknown>)[part];
-  return typeof count === "number" ? count : 0;
-}
-
-function journalLength(journal: ReadonlyMap<string, JournalItem[]>): number {
-  let length = 0;
-  for (const items of journal.values()) length += items.length;
-  return length;
 }

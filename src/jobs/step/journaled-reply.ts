@@ -38,6 +38,11 @@ export interface ReplyJournal {
    * many user messages its request showed (a message that arrives before the step is done again was not seen).
    */
   record(turn: number, reply: ModelReply, messagesSeen: number): Promise<void>;
+  /**
+   * Resolves when the step still holds its job, just before a model call is paid for; rejects with
+   * `LeaseLostError` when another worker took the job over while this process was stopped or stalled.
+   */
+  confirmHeld(): Promise<void>;
 }
 
 /** The reply journal of the step of `tx` over job `row`, whose journal (by part) the step read as `journal`. */
@@ -54,6 +59,7 @@ export function replyJournal(tx: StepTransaction, row: JobRow, journal: Readonly
         return undefined;
       }
     },
+    confirmHeld: () => tx.confirmHeld(),
     async record(turn, reply, messagesSeen) {
       let length = 0;
       for (const items of journal.values()) length += items.length;

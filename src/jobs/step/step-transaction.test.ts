@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, it } from "node:test";
+import type { LanguageModelV4 } from "@ai-sdk/provider";
 import { z } from "zod";
 import { Agent, Statek, scriptedModel, tool } from "../../index.ts";
+import { LeaseLostError } from "../../errors/lease-lost-error.ts";
 import { createSqliteStore } from "../../store/sqlite/sqlite-store.ts";
 import type { Store } from "../../store/store.ts";
 
@@ -118,6 +123,45 @@ describe("StepTransaction", () => {
       assert.equal(reads(), 4);
     } finally {
       await statek.close();
+    }
+  });
+
+  it("pays for no model call once another worker took the job over while this process was stopped", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "statek-confirm-held-"));
+    const file = join(dir, "statek.db");
+    const realNow = Date.now;
+    // Another worker, whose clock says this one's lease ran out (this process was stopped meanwhile).
+    const thief = createSqliteStore({ path: file, clock: () => realNow() + 10 * 60_000 });
+    const scripted = scriptedModel(["```ts\nexit(1)\n```"]);
+    let calls = 0;
+    // A model whose first attempt fails retryably: the step waits before the second, and is stopped in that wait.
+    const model: LanguageModelV4 = {
+      specificationVersion: scripted.specificationVersion, provider: scripted.provider, modelId: scripted.modelId, supportedUrls: scripted.supportedUrls,
+      doGenerate: (options) => (++calls === 1 ? Promise.reject(Object.assign(new Error("overloaded"), { isRetryable: true })) : scripted.doGenerate(options)),
+      doStream: (options) => (++calls === 1 ? Promise.reject(Object.assign(new Error("overloaded"), { isRetryable: true })) : scripted.doStream(options)),
+    };
+    const agent = new Agent({ role: "stopped-worker", model });
+    let jobId = "";
+    const statek = await Statek.open({
+      store: file, agents: [agent], leaseMs: 60_000,
+      models: {
+        initialDelayMs: 1,
+        sleep: async () => {
+          assert.ok(await thief.claimJob(jobId, "thief", 60_000), "the other worker took the job over");
+          // This process's clock jumps, as it does for a process resumed after SIGSTOP.
+          Date.now = () => realNow() + 5 * 60_000;
+        },
+      },
+    });
+    try {
+      jobId = (await statek.submitJob(agent)).id;
+      await assert.rejects(statek.step(jobId), LeaseLostError);
+      assert.equal(calls, 1, "the second attempt was not made: the turn is the new holder's to ask for");
+    } finally {
+      Date.now = realNow;
+      await statek.close();
+      await thief.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -55,6 +55,8 @@ export class StepTransaction implements JournalSink {
   #journalCell: number | undefined;
   #nextIndex = 0;
   #buffer: JournalEntry[] = [];
+  /** Items appended to each part of the current cell's journal by this step. */
+  #appended = new Map<string, number>();
   /** The job's journal is empty: a commit of ours cleared it, under this lease, and nothing was written since. */
   #journalEmpty = false;
   #writing: Promise<void> = Promise.resolve();
@@ -132,6 +134,7 @@ export class StepTransaction implements JournalSink {
     this.#cell = cell;
     this.#nextIndex = length;
     this.#buffer = [];
+    this.#appended = new Map();
     return this;
   }
 
@@ -142,6 +145,12 @@ export class StepTransaction implements JournalSink {
   /** Appends items of one part of the step (formal calls and cells of one response share the journal). */
   appendPart(items: readonly JournalItem[], part: string): void {
     for (const item of items) this.#buffer.push({ index: this.#nextIndex++, data: encodeJournalItem(item, part) });
+    if (items.length) this.#appended.set(part, (this.#appended.get(part) ?? 0) + items.length);
+  }
+
+  /** How many items this step appended to each part of the current cell's journal. */
+  get appendedByPart(): ReadonlyMap<string, number> {
+    return this.#appended;
   }
 
   /** Writes the journal appended so far (fenced, group-committed by the store); rejects once the lease is lost. */
@@ -265,7 +274,32 @@ export class StepTransaction implements JournalSink {
     this.#journalEmpty = journalCleared;
     this.#journalCell = undefined;
     this.#buffer = [];
+    this.#appended = new Map();
     this.#nextIndex = 0;
+  }
+
+  /**
+   * Confirms the lease before something no fenced write guards and nothing takes back — a paid model call. A
+   * renewal is made first only when the last one is older than half the lease (the process was stopped or its
+   * event loop stalled meanwhile, so another worker may hold the job by now); then a lost lease throws
+   * `LeaseLostError` (and stops the step) instead of the call being made.
+   */
+  async confirmHeld(): Promise<void> {
+    this.#throwIfLost();
+    if (Date.now() - this.#renewedAt <= this.#leaseMs / 2) return;
+    this.#checkLate();
+    const asked = Date.now();
+    let renewed;
+    try {
+      renewed = await withStoreRetries(() => this.store.renewLease(this.lease.jobId, this.fence, this.#leaseMs), { signal: this.signal });
+    } catch (error) {
+      // The store is down past the retries: the step stops here, its job as it was, to be stepped again.
+      if (!this.#abort.signal.aborted) this.#abort.abort(error);
+      throw error;
+    }
+    if (!renewed) this.#fail(new LeaseLostError({ jobId: this.lease.jobId, owner: this.lease.owner, epoch: this.lease.epoch, currentOwner: null, currentEpoch: -1 }));
+    else this.#renewedAt = Math.max(this.#renewedAt, asked);
+    this.#throwIfLost();
   }
 
   /** Stops renewing the lease. */

@@ -43,6 +43,8 @@ export interface PostgresAdapterOptions {
   listenTestTimeoutMs: number;
   /** A write transaction idle this long is ended by the server (its process is frozen), releasing its row locks. */
   idleTransactionTimeoutMs: number;
+  /** A write waiting this long for a row lock fails (retryably) rather than holding up the process's other writes. */
+  lockTimeoutMs: number;
   log: (message: string) => void;
 }
 
@@ -57,7 +59,7 @@ export class PostgresAdapter implements StoreAdapter {
   readonly #wakeups: PostgresWakeups;
   /** The write transactions, one at a time. */
   readonly #writes = new SerialQueue();
-  /** What opens a write transaction: BEGIN, its idle limit, and the clock its writes are stamped with. */
+  /** What opens a write transaction: BEGIN, its idle and lock-wait limits, and the clock its writes are stamped with. */
   readonly #begin: string;
 
   constructor(options: PostgresAdapterOptions) {
@@ -65,7 +67,12 @@ export class PostgresAdapter implements StoreAdapter {
     this.#where = options.where;
     this.#sql = new PostgresStatements(options.schema);
     // SET LOCAL rather than a session setting: it reaches the server through any pooler, and reads are left alone.
-    this.#begin = `BEGIN; SET LOCAL idle_in_transaction_session_timeout = ${Math.trunc(options.idleTransactionTimeoutMs)}; SELECT ${CLOCK_SQL} AS now`;
+    this.#begin = [
+      "BEGIN",
+      `SET LOCAL idle_in_transaction_session_timeout = ${Math.trunc(options.idleTransactionTimeoutMs)}`,
+      `SET LOCAL lock_timeout = ${Math.trunc(options.lockTimeoutMs)}`,
+      `SELECT ${CLOCK_SQL} AS now`,
+    ].join("; ");
     this.#reads = new PostgresReads(options.pool, this.#sql);
     // An idle pooled connection the server dropped: the pool discards it; the next call reconnects.
     this.#pool.on("error", () => undefined);
@@ -101,9 +108,9 @@ export class PostgresAdapter implements StoreAdapter {
     const client = await this.#pool.connect();
     let broken = false;
     try {
-      // One round trip: BEGIN, the idle limit, and the clock every write of the transaction is stamped with.
+      // One round trip: BEGIN, the limits, and the clock every write of the transaction is stamped with.
       const results: unknown = await client.query(this.#begin);
-      const clock = Array.isArray(results) ? (results[2] as { rows: StoredRow[] }).rows[0]?.["now"] : undefined;
+      const clock = Array.isArray(results) ? (results[3] as { rows: StoredRow[] }).rows[0]?.["now"] : undefined;
       const transaction = new PostgresTransaction(client, this.#sql, readInteger(clock));
       try {
         const result = await work(transaction);

@@ -54,6 +54,15 @@ export interface PostgresStoreConfig {
    */
   idleTransactionTimeoutMs?: number;
   /**
+   * How long a write waits for a row another session has locked before it fails with a retryable error. The
+   * store's writes share one transaction at a time (a group commit), so a write stuck behind a lock held by a
+   * frozen worker would hold up every other write of the process — its lease renewals too, and its leases would
+   * run out. Past this limit the stuck write alone fails (its caller retries it) and the others commit. Rows
+   * are locked for milliseconds by healthy workers; keep it well under the workers' `leaseMs`.
+   * @default 1000
+   */
+  lockTimeoutMs?: number;
+  /**
    * Where the store reports what an operator should know (the LISTEN self-test failed, the wake-up
    * connection was lost). Messages never hold the password.
    * @default console.warn

@@ -333,6 +333,41 @@ describe("PostgresStore", { skip }, () => {
     }
   });
 
+  it("a row locked by a frozen worker holds up only the write that needs it: the store's other writes, lease renewals among them, go on", { timeout: 30_000 }, async () => {
+    const proxy = await startTcpProxy("127.0.0.1", Number(new URL(POSTGRES_URL!).port));
+    const direct = testPostgresStore({ lockTimeoutMs: 200 });
+    const frozen = createPostgresStore({ connectionString: urlWith({ port: proxy.port }), schema: direct.schema, idleTransactionTimeoutMs: 60_000 });
+    try {
+      const locked = sampleJob({ status: "STARTED" });
+      const other = sampleJob({ status: "STARTED" });
+      await direct.insertJob(locked, [], []);
+      await direct.insertJob(other, [], []);
+      const frozenLease = await frozen.claimJob(locked.id, "worker-a", HOUR);
+      const lease = await direct.claimJob(other.id, "worker-b", HOUR);
+      assert.ok(frozenLease && lease);
+      // Worker A's commit locks its job's row, then A looks stopped to the server (SIGSTOP) for longer than leases last.
+      const freezing = proxy.freezeAfter("job_history");
+      let frozenEnded = false;
+      const stuck = frozen.commit({ id: locked.id, expectedVersion: 0, appendHistory: [sampleRecord(0)], fence: { owner: frozenLease.owner, epoch: frozenLease.epoch } })
+        .catch((error: unknown) => error)
+        .finally(() => (frozenEnded = true));
+      await freezing;
+      // In B's process, a write that needs the locked row (a message pushed to A's job) and B's lease renewal go out together.
+      const pushed = direct.commit({ id: locked.id, expectedVersion: 0, appendHistory: [sampleRecord(0)] }).then(() => "committed", (error: unknown) => error);
+      const renewed = await Promise.race([direct.renewLease(other.id, { owner: lease.owner, epoch: lease.epoch }, HOUR), pause(10_000).then(() => "still waiting after 10 s")]);
+      assert.ok(renewed !== null && typeof renewed === "object", `the renewal committed (${String(renewed)})`);
+      assert.equal(frozenEnded, false, "while A stayed frozen, holding the row");
+      const outcome = await pushed;
+      assert.ok(StoreError.isTransient(outcome), `the write that needs the locked row fails retryably, not ${String(outcome)}`);
+      assert.match(String(outcome), /lock/);
+      proxy.cut();
+      await stuck;
+    } finally {
+      await proxy.close();
+      await Promise.all([direct.close(), frozen.close()]);
+    }
+  });
+
   it("event ids are handed out in commit order: a reader following afterId across connections misses none", async () => {
     const first = testPostgresStore();
     const second = createPostgresStore({ connectionString: POSTGRES_URL!, schema: first.schema });

@@ -42,11 +42,11 @@ export class PostgresStore extends StoreCore {
     const fromUrl = splitConnectionString(config.connectionString);
     const schema = config.schema ?? fromUrl.schema ?? "statek";
     const poolSize = config.poolSize ?? fromUrl.poolSize ?? 10;
-    const { pollIntervalMs = 5000, listenTestTimeoutMs = 2000, idleTransactionTimeoutMs = 10_000, log = (message: string) => console.warn(message) } = config;
+    const { pollIntervalMs = 5000, listenTestTimeoutMs = 2000, idleTransactionTimeoutMs = 10_000, lockTimeoutMs = 1000, log = (message: string) => console.warn(message) } = config;
     if (typeof schema !== "string" || !SCHEMA_NAME.test(schema)) {
       throw new Error(`PostgresStore: schema must be a lower-case SQL identifier (letters, digits, _), got ${JSON.stringify(schema)}`);
     }
-    for (const [name, value, minimum] of [["poolSize", poolSize, 1], ["pollIntervalMs", pollIntervalMs, 1], ["listenTestTimeoutMs", listenTestTimeoutMs, 1], ["idleTransactionTimeoutMs", idleTransactionTimeoutMs, 1]] as const) {
+    for (const [name, value, minimum] of [["poolSize", poolSize, 1], ["pollIntervalMs", pollIntervalMs, 1], ["listenTestTimeoutMs", listenTestTimeoutMs, 1], ["idleTransactionTimeoutMs", idleTransactionTimeoutMs, 1], ["lockTimeoutMs", lockTimeoutMs, 1]] as const) {
       if (!Number.isInteger(value) || value < minimum) throw new Error(`PostgresStore: ${name} must be an integer ≥ ${minimum}, got ${String(value)}`);
     }
     if (typeof log !== "function") throw new Error("PostgresStore: log must be a function");
@@ -64,7 +64,7 @@ export class PostgresStore extends StoreCore {
       await client.connect();
       return client;
     };
-    const adapter = new PostgresAdapter({ pool, connectListener, schema, where, pollIntervalMs, listenTestTimeoutMs, idleTransactionTimeoutMs, log });
+    const adapter = new PostgresAdapter({ pool, connectListener, schema, where, pollIntervalMs, listenTestTimeoutMs, idleTransactionTimeoutMs, lockTimeoutMs, log });
     super(adapter);
     this.#adapter = adapter;
     this.#where = where;

@@ -5,6 +5,7 @@ import { tool } from "../../tools/tool.ts";
 import { createQuickJsExecutor } from "../quickjs/quickjs-executor.ts";
 import { compileCell } from "../cell-compiler.ts";
 import { DEFAULT_VM_LIMITS, type VmHost } from "../executor.ts";
+import type { JournalItem } from "../cell-journal.ts";
 import { Workspace } from "../workspace.ts";
 import { SandboxThread } from "./sandbox-thread.ts";
 import { SEQ_LIMIT } from "./thread-protocol.ts";
@@ -94,6 +95,45 @@ describe("sandbox threads", () => {
       assert.match(stopped.error ?? "", /^TimeoutError: /);
       assert.equal(next.error, undefined);
       assert.deepEqual(next.console.map((entry) => entry.text), ["42"]);
+    } finally {
+      looping.dispose();
+      queued.dispose();
+    }
+  });
+
+  it("give the records of an earlier attempt's calls to a cell replayed after its queued start was lost", async () => {
+    const paid: number[] = [];
+    const pay = tool({
+      name: "pay",
+      description: "Pays an amount.",
+      params: z.object({ n: z.number().describe("The amount.") }),
+      run: ({ n }) => {
+        paid.push(n);
+        return `paid ${n}`;
+      },
+    });
+    const sink = () => {
+      const items: JournalItem[] = [];
+      return { items, append: (more: readonly JournalItem[]) => void items.push(...more), flush: async () => {} };
+    };
+    const code = "const receipt = await pay({ n: 1 })\nprint(receipt)";
+    // An earlier attempt (another worker, before a crash) paid and journaled the call with its record.
+    const earlier = await open({}, [pay], 2_000);
+    const attempt = sink();
+    await earlier.runCell(code, { journal: { sink: attempt } });
+    earlier.dispose();
+    assert.deepEqual(paid, [1]);
+    const looping = await open();
+    const queued = await open({}, [pay], 2_000);
+    try {
+      await queued.runCell("1");
+      // The replaying cell's start waits behind the other job's native loop and is lost with the thread.
+      const [stopped, replayed] = await Promise.all([looping.runCell(NATIVE_LOOP), queued.runCell(code, { journal: { journal: attempt.items, sink: sink() } })]);
+      assert.match(stopped.error ?? "", /^TimeoutError: /);
+      assert.equal(replayed.error, undefined);
+      assert.deepEqual(paid, [1], "the call was not made again");
+      assert.deepEqual(replayed.toolCalls.map((call) => call.name), ["pay"], "its record is the step's");
+      assert.deepEqual(replayed.console.map((entry) => entry.text), ["paid 1"]);
     } finally {
       looping.dispose();
       queued.dispose();
