@@ -118,7 +118,7 @@ export function createDecoder(
       case "ta": if (TYPED.indexOf(node.k) < 0 || typeof G[node.k] !== "function") fail("unknown typed array " + shown(node.k)); bytes(); return;
       case "ab": bytes(); return;
       // Plain data written whole (`codec.ts`): whatever JSON it holds is the value, with no tag read in it.
-      case "data": if (!("v" in node)) fail("a data node needs a value"); return;
+      case "data": if (node.v === null || typeof node.v !== "object") fail("a data node must hold an object or an array"); return;
       case "tomb": text(node.why, "a reason"); if (node.at !== undefined) text(node.at, "a path"); return;
       default: fail("unknown node type " + shown(node.t));
     }

@@ -283,8 +283,11 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
   }
 
   function encodeAll(entries: Array<[string, unknown]>, mode: string) {
-    // A root written as a `data` node has no node per object, so a later root cannot refer into it: when one
-    // shares a value with it, the call starts again with that root written node by node.
+    // A root written as a `data` node has no node per object but its root, so a later root cannot refer inside
+    // it: when one shares a value inside it, the call starts again with that root written node by node. Whether
+    // a root is a `data` node thus depends only on roots that share a value with it below its root, and the
+    // incremental collect always encodes those together (they are one group); roots sharing only its root may
+    // be left out, as they are for any root.
     const noData = new Set<string>();
     for (;;) {
       const result = encodeEntries(entries, mode, noData);
@@ -318,8 +321,9 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
         if (!unreadable && !state.impure) {
           put(texts, name, '{"v":{"$":"ref","i":0},"o":[{"t":"data","v":' + JSON.stringify(source) + "}]}");
           put(refs, name, []);
-          const mark = { root: name, index: -1 };
-          for (const original of copies.keys()) seen.set(original, mark);
+          // Its root is node 0, which later roots refer to as to any root; the objects inside have no node.
+          const inside = { root: name, index: -1 };
+          for (const original of copies.keys()) seen.set(original, original === root ? { root: name, index: 0 } : inside);
           continue;
         }
       }
@@ -586,10 +590,11 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
         const graph = parseJson(text);
         if (graph !== null && typeof graph === "object" && !Array.isArray(graph) && graph.o === undefined && "v" in graph) return graph.v;
       } else if (text.startsWith('{"v":{"$":"ref","i":0},"o":[{"t":"data","v":')) {
-        // Plain data written whole: its value is the data, whatever it holds.
+        // Plain data written whole: its value is the data, whatever it holds (any other form is checked below).
         const graph = parseJson(text);
         const node = graph !== null && typeof graph === "object" && Array.isArray(graph.o) && graph.o.length === 1 ? graph.o[0] : undefined;
-        if (node && node.t === "data" && graph.v && graph.v.$ === "ref" && graph.v.i === 0) return node.v;
+        const value = node !== null && typeof node === "object" && node.t === "data" ? node.v : undefined;
+        if (value !== null && typeof value === "object" && graph.v && graph.v.$ === "ref" && graph.v.i === 0) return value;
       } else if (text.startsWith('{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":') && text.indexOf('"$"', 20) < 0) {
         const graph = parseJson(text);
         const node = Array.isArray(graph.o) && graph.o.length === 1 ? graph.o[0] : undefined;
