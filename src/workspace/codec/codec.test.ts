@@ -214,6 +214,15 @@ describe("createCodec", () => {
     back = codec.decodeAll(Object.entries(inside)) as Record<string, any>;
     assert.equal(back.part, back.owner.inner);
     assert.equal(back.list[0], back.owner.list);
+    // Several data roots shared inside, one after another: each written node by node, each sharing kept.
+    const a = { x: { n: 1 } };
+    const c = { y: [1] };
+    const chain = codec.encodeAll([["a", a], ["b", a.x], ["c", c], ["d", { y: c.y, x: a.x }], ["e", { plain: true }]], "persist").texts;
+    assert.deepEqual(Object.keys(chain).filter((name) => chain[name]!.includes('"t":"data"')), ["e"]);
+    back = codec.decodeAll(Object.entries(chain)) as Record<string, any>;
+    assert.equal(back.b, back.a.x);
+    assert.equal(back.d.x, back.a.x);
+    assert.equal(back.d.y, back.c.y);
     // A root sharing an earlier root's objects is no data node either; the earlier one stays one.
     const earlier = codec.encodeAll([["first", inner], ["second", { inner }]], "persist").texts;
     assert.match(earlier.first!, /"t":"data"/);

@@ -284,26 +284,30 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
 
   function encodeAll(entries: Array<[string, unknown]>, mode: string) {
     // A root written as a `data` node has no node per object but its root, so a later root cannot refer inside
-    // it: when one shares a value inside it, the call starts again with that root written node by node. Whether
-    // a root is a `data` node thus depends only on roots that share a value with it below its root, and the
-    // incremental collect always encodes those together (they are one group); roots sharing only its root may
-    // be left out, as they are for any root.
+    // it: when some do, the call starts again with those roots written node by node (once: a root written node
+    // by node makes no other root share inside a data node; were one found, every root is written node by node).
+    // Whether a root is a `data` node thus depends only on roots that share a value with it below its root, and
+    // the incremental collect always encodes those together (they are one group); roots sharing only its root
+    // may be left out, as they are for any root.
     const noData = new Set<string>();
     for (;;) {
       const result = encodeEntries(entries, mode, noData);
-      if (typeof result === "string") noData.add(result);
-      else return result;
+      if (!result.sharedInside) return result;
+      const before = noData.size;
+      result.sharedInside.forEach((name: string) => noData.add(name));
+      if (noData.size === before) for (let i = 0; i < entries.length; i++) noData.add(entries[i]![0]);
     }
   }
 
-  // The texts of `entries`, or the name of a root written as a `data` node that a later root shares a value with.
+  // The texts of `entries`, or (`sharedInside`) the names of the roots written as `data` nodes that a later root
+  // shares a value inside of.
   function encodeEntries(entries: Array<[string, unknown]>, mode: string, noData: Set<string>): any {
     // Objects seen in earlier roots are referenced, not copied again: sharing between variables survives.
     const seen = new Map<any, any>();
     const problems: any[] = [];
     const texts: Record<string, string> = {};
     const refs: Record<string, Array<[string, number]>> = {};
-    let sharedData: string | undefined;
+    const sharedInside = new Set<string>();
     for (const [name, root] of entries) {
       // The originals of a copied root's objects, paired with their copies.
       let copies: Map<any, any> | undefined;
@@ -372,8 +376,9 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
         const known = seen.get(value);
         if (known) {
           if (known.index < 0) {
-            sharedData = known.root;
-            throw new RangeError("a value shared with a data node");
+            // This pass's texts are thrown away; it goes on only to find every such root.
+            sharedInside.add(known.root);
+            return null;
           }
           if (known.root === name) return { $: "ref", i: known.index };
           into.push([known.root, known.index]);
@@ -547,7 +552,6 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
           }
         }
       } catch (error: any) {
-        if (sharedData !== undefined) return sharedData;
         if (mode !== "persist") throw error;
         // This variable cannot be kept, the others can: it becomes a tombstone, and nothing may share with it.
         for (const [value, where] of seen) if (where.root === name) seen.delete(value);
@@ -570,6 +574,7 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
         put(refs, name, []);
       }
     }
+    if (sharedInside.size) return { sharedInside };
     return { texts, problems, refs };
   }
 
