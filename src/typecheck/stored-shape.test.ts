@@ -106,6 +106,31 @@ describe("the type of a stored variable", () => {
     assert.equal(typeOf("calendar"), "Calendar");
   });
 
+  it("types plain data written whole (a data node) as it types the same value node by node, and a malformed one as any", () => {
+    const value = { id: 1, name: "a", tags: ["x"], deep: { a: { b: { c: { d: { e: { f: { g: 1 } } } } } } }, none: null, empty: [] };
+    const asData = JSON.stringify({ v: { $: "ref", i: 0 }, o: [{ t: "data", v: value }] });
+    const graph = JSON.stringify({
+      v: { $: "ref", i: 0 },
+      o: [
+        { t: "obj", p: [["id", 1], ["name", "a"], ["tags", { $: "ref", i: 1 }], ["deep", { $: "ref", i: 2 }], ["none", null], ["empty", { $: "ref", i: 9 }]] },
+        { t: "arr", v: ["x"] },
+        { t: "obj", p: [["a", { $: "ref", i: 3 }]] },
+        { t: "obj", p: [["b", { $: "ref", i: 4 }]] },
+        { t: "obj", p: [["c", { $: "ref", i: 5 }]] },
+        { t: "obj", p: [["d", { $: "ref", i: 6 }]] },
+        { t: "obj", p: [["e", { $: "ref", i: 7 }]] },
+        { t: "obj", p: [["f", { $: "ref", i: 8 }]] },
+        { t: "obj", p: [["g", 1]] },
+        { t: "arr", v: [] },
+      ],
+    });
+    assert.deepEqual(storedType(asData, handles), storedType(graph, handles));
+    assert.equal(writeShape(storedType(asData, handles).shape, names).slice(0, 40), "{ id: number; name: string; tags: string");
+    // Tags inside data are fields, and what is not data is any.
+    assert.equal(writeShape(storedType(JSON.stringify({ v: { $: "ref", i: 0 }, o: [{ t: "data", v: { h: { $: "h", k: "binding:calendar" } } }] }), handles).shape, names), '{ h: { $: string; k: string; }; }');
+    for (const v of [1, null, undefined]) assert.equal(storedType(JSON.stringify({ v: { $: "ref", i: 0 }, o: [{ t: "data", v }] }), handles).shape, ANY);
+  });
+
   it("calls a tombstone or an unreadable text lost", () => {
     assert.equal(storedType(JSON.stringify({ v: { $: "tomb", why: "closure", at: "f" } }), handles).holds, "lost");
     assert.equal(storedType("not json", handles).holds, "lost");

@@ -137,6 +137,30 @@ function shapeOf(graph: Graph, handles: HandleShapes): TypeShape {
     return unionOf(shapes);
   };
 
+  // Plain data written whole (a `data` node): JSON as it is, no tag read in it.
+  const plain = (item: unknown, depth: number): TypeShape => {
+    if (--budget < 0) return ANY;
+    switch (typeof item) {
+      case "string": return named("string");
+      case "number": return named("number");
+      case "boolean": return named("boolean");
+      case "object": break;
+      default: return ANY;
+    }
+    // As deep as a node graph is followed: the root's own object is one level below its node's.
+    if (item === null || depth > MAX_DEPTH + 1) return ANY;
+    if (Array.isArray(item)) {
+      if (item.length === 0) return { kind: "array", item: ANY };
+      const shapes: TypeShape[] = [];
+      const count = Math.min(item.length, MAX_ITEMS);
+      for (let i = 0; i < count; i++) shapes.push(plain(item[i], depth + 1));
+      return { kind: "array", item: unionOf(shapes) };
+    }
+    const keys = Object.keys(item);
+    if (keys.length > MAX_FIELDS) return { kind: "record", value: ANY };
+    return { kind: "object", fields: keys.map((key) => ({ key, shape: plain((item as Record<string, unknown>)[key], depth + 1) })) };
+  };
+
   const nodeShape = (entry: Record<string, unknown>, depth: number): TypeShape => {
     switch (entry.t) {
       case "obj": {
@@ -149,6 +173,7 @@ function shapeOf(graph: Graph, handles: HandleShapes): TypeShape {
       case "date": return named("Date");
       case "re": return named("RegExp");
       case "ab": return named("ArrayBuffer");
+      case "data": return typeof entry.v === "object" && entry.v !== null ? plain(entry.v, depth) : ANY;
       case "ta": return typeof entry.k === "string" && TYPED_ARRAYS.has(entry.k) ? named(entry.k) : ANY;
       case "set": return { kind: "generic", name: "Set", args: [items(entry.v, depth)] };
       case "map": {

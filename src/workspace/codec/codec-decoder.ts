@@ -117,6 +117,8 @@ export function createDecoder(
       case "re": text(node.src, "a pattern"); text(node.fl, "flags"); if (node.li !== undefined && !isIndex(node.li)) fail("lastIndex must be an index"); return;
       case "ta": if (TYPED.indexOf(node.k) < 0 || typeof G[node.k] !== "function") fail("unknown typed array " + shown(node.k)); bytes(); return;
       case "ab": bytes(); return;
+      // Plain data written whole (`codec.ts`): whatever JSON it holds is the value, with no tag read in it.
+      case "data": if (node.v === null || typeof node.v !== "object") fail("a data node must hold an object or an array"); return;
       case "tomb": text(node.why, "a reason"); if (node.at !== undefined) text(node.at, "a path"); return;
       default: fail("unknown node type " + shown(node.t));
     }
@@ -247,6 +249,7 @@ export function createDecoder(
             case "set": table.push(new Set()); break;
             case "ta": table.push(new G[node.k](fromHex(node.b).buffer)); break;
             case "ab": table.push(fromHex(node.b).buffer); break;
+            case "data": table.push(node.v); break;
             case "err": {
               const Builtin = ERRORS.indexOf(node.name) >= 0 && typeof G[node.name] === "function" ? G[node.name] : Error;
               const error = new Builtin(node.msg);

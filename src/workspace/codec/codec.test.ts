@@ -63,7 +63,8 @@ describe("createCodec", () => {
     };
     assert.equal(texts.v, JSON.stringify(expected));
     assert.equal(texts.w, JSON.stringify({ v: { $: "ref", i: 0 }, o: [{ t: "arr", v: [{ $: "xref", n: "v", i: 1 }, 3] }] }));
-    assert.equal(createCodec({}).encodeAll([["only", first]], "persist").texts.only, JSON.stringify({ v: { $: "ref", i: 0 }, o: [{ t: "arr", v: first }] }));
+    // Alone, the list is plain data: written whole by the engine, as one data node.
+    assert.equal(createCodec({}).encodeAll([["only", first]], "persist").texts.only, JSON.stringify({ v: { $: "ref", i: 0 }, o: [{ t: "data", v: first }] }));
   });
 
   it("keeps holes, -0, NaN and other values in long lists, and reads each item once", () => {
@@ -193,6 +194,56 @@ describe("createCodec", () => {
     const back = codec.decodeAll(Object.entries(texts)) as { a: { inner: object }; b: object; c: object[] };
     assert.equal(back.a.inner, back.b);
     assert.equal(back.c[0], back.b);
+  });
+
+  it("writes a plain root as one data node unless a later root shares an object inside it", () => {
+    const codec = createCodec({});
+    const inner = { n: 1 };
+    const owner = { inner, list: [1, 2] };
+    // Sharing only its root keeps it one data node: the others refer to its node 0.
+    const rootOnly = codec.encodeAll([["owner", owner], ["alias", owner], ["keep", { owner }]], "persist").texts;
+    assert.equal(rootOnly.owner, '{"v":{"$":"ref","i":0},"o":[{"t":"data","v":{"inner":{"n":1},"list":[1,2]}}]}');
+    assert.equal(rootOnly.alias, '{"v":{"$":"xref","n":"owner","i":0}}');
+    let back = codec.decodeAll(Object.entries(rootOnly)) as Record<string, any>;
+    assert.equal(back.alias, back.owner);
+    assert.equal(back.keep.owner, back.owner);
+    // An object inside it shared by a later root: it is written node by node, and the sharing kept.
+    const inside = codec.encodeAll([["owner", owner], ["part", inner], ["list", [owner.list]]], "persist").texts;
+    assert.doesNotMatch(inside.owner!, /"t":"data"/);
+    assert.match(inside.part!, /^\{"v":\{"\$":"xref","n":"owner","i":[1-9]\}\}$/);
+    back = codec.decodeAll(Object.entries(inside)) as Record<string, any>;
+    assert.equal(back.part, back.owner.inner);
+    assert.equal(back.list[0], back.owner.list);
+    // Several data roots shared inside, one after another: each written node by node, each sharing kept.
+    const a = { x: { n: 1 } };
+    const c = { y: [1] };
+    const chain = codec.encodeAll([["a", a], ["b", a.x], ["c", c], ["d", { y: c.y, x: a.x }], ["e", { plain: true }]], "persist").texts;
+    assert.deepEqual(Object.keys(chain).filter((name) => chain[name]!.includes('"t":"data"')), ["e"]);
+    back = codec.decodeAll(Object.entries(chain)) as Record<string, any>;
+    assert.equal(back.b, back.a.x);
+    assert.equal(back.d.x, back.a.x);
+    assert.equal(back.d.y, back.c.y);
+    // A root sharing an earlier root's objects is no data node either; the earlier one stays one.
+    const earlier = codec.encodeAll([["first", inner], ["second", { inner }]], "persist").texts;
+    assert.match(earlier.first!, /"t":"data"/);
+    assert.match(earlier.second!, /"xref","n":"first","i":0/);
+  });
+
+  it("refuses a malformed data node, and reads none of its contents as tags", () => {
+    const codec = createCodec({});
+    for (const v of ["1", '"text"', "null", "true"]) {
+      const text = '{"v":{"$":"ref","i":0},"o":[{"t":"data","v":' + v + "}]}";
+      assert.throws(() => codec.decode(text), /^TypeError: malformed value: a data node must hold an object or an array$/, text);
+    }
+    assert.throws(() => codec.decode('{"v":{"$":"ref","i":0},"o":[{"t":"data"}]}'), /a data node must hold an object or an array/);
+    // A reference inside a data node has no node to name.
+    assert.throws(() => codec.decodeAll([["a", '{"v":{"$":"ref","i":0},"o":[{"t":"data","v":{"x":{}}}]}'], ["b", '{"v":{"$":"xref","n":"a","i":1}}']]), /dangling reference/);
+    // Tags inside are data: no handle, reference or prototype comes out of them.
+    const forged = codec.decode('{"v":{"$":"ref","i":0},"o":[{"t":"data","v":{"h":{"$":"h","k":"binding:x"},"r":{"$":"xref","n":"constructor","i":"prototype"},"__proto__":{"polluted":true}}}]}') as any;
+    assert.deepEqual(forged.h, { $: "h", k: "binding:x" });
+    assert.deepEqual(forged.r, { $: "xref", n: "constructor", i: "prototype" });
+    assert.equal(Object.getPrototypeOf(forged), Object.prototype);
+    assert.equal(({} as any).polluted, undefined);
   });
 
   it("reports what it cannot keep, with paths, as tombstones", () => {

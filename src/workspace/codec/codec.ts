@@ -217,13 +217,120 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
     return '{"v":' + JSON.stringify(v) + ',"o":[' + parts.join(",") + "]}";
   }
 
+  // A root of plain data only is written by the engine's `JSON.stringify` as one `data` node (`{ "t": "data",
+  // "v": value }`): copying it costs QuickJS a fraction of building a node per object. Plain data is arrays
+  // without holes and objects whose prototype is `Object.prototype`, no more than `DATA_MAX_DEPTH` deep (a text
+  // from the guest may nest at most 32 levels), holding only strings, booleans, null and finite numbers other
+  // than -0; no object seen twice or in an earlier root, none the hooks hand out as a handle, and no key `$`
+  // (texts are scanned for tagged values without parsing: plain data must never look like a tag).
+  const DATA_MAX_DEPTH = 24;
+  // The copy reads every value of the root once (a getter runs once) into objects of the codec's own. Where the
+  // value is not plain data, the copy holds the original value itself (a class instance, a shared object, one
+  // nested too deep) and is marked impure: the copy is then encoded node by node, never read from the root again.
+  // `copies` pairs each original object with its copy, so sharing and cycles within the root are kept.
+  function copyPlain(value: any, depth: number, copies: Map<any, any>, state: any): any {
+    const known = copies.get(value);
+    if (known !== undefined) {
+      state.impure = true;
+      return known;
+    }
+    if (depth > DATA_MAX_DEPTH || state.seen.has(value) || (H.handleOf && H.handleOf(value, state.mode))) {
+      state.impure = true;
+      return value;
+    }
+    if (Array.isArray(value)) {
+      const length = value.length;
+      const copy = new Array(length);
+      copies.set(value, copy);
+      for (let i = 0; i < length; i++) {
+        const v = value[i];
+        const t = typeof v;
+        if (t === "string" || t === "boolean" || v === null || (t === "number" && v - v === 0 && (v !== 0 || 1 / v > 0))) copy[i] = v;
+        else if (t === "object") copy[i] = copyPlain(v, depth + 1, copies, state);
+        else {
+          state.impure = true;
+          // A missing item stays missing in the copy.
+          if (v !== undefined || i in value) copy[i] = v;
+        }
+      }
+      return copy;
+    }
+    if (Object.getPrototypeOf(value) !== objectProto) {
+      state.impure = true;
+      return value;
+    }
+    const copy: any = {};
+    copies.set(value, copy);
+    const keys = Object.keys(value);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const v = value[key];
+      const t = typeof v;
+      // (`put` written out for the common key: a call per field costs QuickJS more than the test.)
+      if (key === "$" || key === "__proto__") {
+        state.impure = true;
+        put(copy, key, t === "object" && v !== null ? copyPlain(v, depth + 1, copies, state) : v);
+        continue;
+      }
+      if (t === "string" || t === "boolean" || v === null || (t === "number" && v - v === 0 && (v !== 0 || 1 / v > 0))) copy[key] = v;
+      else if (t === "object") copy[key] = copyPlain(v, depth + 1, copies, state);
+      else {
+        state.impure = true;
+        copy[key] = v;
+      }
+    }
+    return copy;
+  }
+
   function encodeAll(entries: Array<[string, unknown]>, mode: string) {
+    // A root written as a `data` node has no node per object but its root, so a later root cannot refer inside
+    // it: when some do, the call starts again with those roots written node by node (once: a root written node
+    // by node makes no other root share inside a data node; were one found, every root is written node by node).
+    // Whether a root is a `data` node thus depends only on roots that share a value with it below its root, and
+    // the incremental collect always encodes those together (they are one group); roots sharing only its root
+    // may be left out, as they are for any root.
+    const noData = new Set<string>();
+    for (;;) {
+      const result = encodeEntries(entries, mode, noData);
+      if (!result.sharedInside) return result;
+      const before = noData.size;
+      result.sharedInside.forEach((name: string) => noData.add(name));
+      if (noData.size === before) for (let i = 0; i < entries.length; i++) noData.add(entries[i]![0]);
+    }
+  }
+
+  // The texts of `entries`, or (`sharedInside`) the names of the roots written as `data` nodes that a later root
+  // shares a value inside of.
+  function encodeEntries(entries: Array<[string, unknown]>, mode: string, noData: Set<string>): any {
     // Objects seen in earlier roots are referenced, not copied again: sharing between variables survives.
     const seen = new Map<any, any>();
     const problems: any[] = [];
     const texts: Record<string, string> = {};
     const refs: Record<string, Array<[string, number]>> = {};
+    const sharedInside = new Set<string>();
     for (const [name, root] of entries) {
+      // The originals of a copied root's objects, paired with their copies.
+      let copies: Map<any, any> | undefined;
+      let source = root;
+      let unreadable: { error: any } | undefined;
+      if (root !== null && typeof root === "object" && !noData.has(name)) {
+        copies = new Map();
+        const state = { seen, mode, impure: false };
+        try {
+          source = copyPlain(root, 1, copies, state);
+        } catch (error: any) {
+          // Unreadable (a revoked proxy, a getter that throws): thrown below, where the encoder reports it.
+          unreadable = { error };
+        }
+        if (!unreadable && !state.impure) {
+          put(texts, name, '{"v":{"$":"ref","i":0},"o":[{"t":"data","v":' + JSON.stringify(source) + "}]}");
+          put(refs, name, []);
+          // Its root is node 0, which later roots refer to as to any root; the objects inside have no node.
+          const inside = { root: name, index: -1 };
+          for (const original of copies.keys()) seen.set(original, original === root ? { root: name, index: 0 } : inside);
+          continue;
+        }
+      }
       const nodes: any[] = [];
       // The items of array nodes the engine wrote as text, by node index (see `graphText`).
       let raw: Map<number, string> | undefined;
@@ -268,6 +375,11 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
         if (type === "symbol") return mode === "transfer" ? { $: "opaque", d: String(value) } : lost("a Symbol", path);
         const known = seen.get(value);
         if (known) {
+          if (known.index < 0) {
+            // This pass's texts are thrown away; it goes on only to find every such root.
+            sharedInside.add(known.root);
+            return null;
+          }
           if (known.root === name) return { $: "ref", i: known.index };
           into.push([known.root, known.index]);
           return { $: "xref", n: known.root, i: known.index };
@@ -428,9 +540,17 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
       };
       const problemCount = problems.length;
       try {
-        const v = enc(root, name);
+        if (unreadable) throw unreadable.error;
+        const v = enc(source, name);
         put(texts, name, raw ? graphText(v, nodes, raw) : JSON.stringify(nodes.length ? { v, o: nodes } : { v }));
         put(refs, name, into);
+        // Later roots find the originals, as the objects this text holds.
+        if (copies) {
+          for (const [original, copy] of copies) {
+            const where = seen.get(copy);
+            if (where) seen.set(original, where);
+          }
+        }
       } catch (error: any) {
         if (mode !== "persist") throw error;
         // This variable cannot be kept, the others can: it becomes a tombstone, and nothing may share with it.
@@ -454,6 +574,7 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
         put(refs, name, []);
       }
     }
+    if (sharedInside.size) return { sharedInside };
     return { texts, problems, refs };
   }
 
@@ -473,6 +594,12 @@ export function createCodec(hooks: CodecHooks, makeDecoder: typeof createDecoder
       if (text.indexOf('"$"') < 0) {
         const graph = parseJson(text);
         if (graph !== null && typeof graph === "object" && !Array.isArray(graph) && graph.o === undefined && "v" in graph) return graph.v;
+      } else if (text.startsWith('{"v":{"$":"ref","i":0},"o":[{"t":"data","v":')) {
+        // Plain data written whole: its value is the data, whatever it holds (any other form is checked below).
+        const graph = parseJson(text);
+        const node = graph !== null && typeof graph === "object" && Array.isArray(graph.o) && graph.o.length === 1 ? graph.o[0] : undefined;
+        const value = node !== null && typeof node === "object" && node.t === "data" ? node.v : undefined;
+        if (value !== null && typeof value === "object" && graph.v && graph.v.$ === "ref" && graph.v.i === 0) return value;
       } else if (text.startsWith('{"v":{"$":"ref","i":0},"o":[{"t":"arr","v":') && text.indexOf('"$"', 20) < 0) {
         const graph = parseJson(text);
         const node = Array.isArray(graph.o) && graph.o.length === 1 ? graph.o[0] : undefined;
