@@ -87,10 +87,11 @@ describe("the approvals inbox and the phone layout in a browser", { skip: missin
 
   it("a page no event reaches is rendered again every 30 s, so its relative times and durations stay current", async () => {
     const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-    // Paused from the start: the page's fake time flows only when the test runs it, however slowly it loads.
+    // Paused before the page loads: its fake time flows only when the test runs it, however slowly it loads.
+    // (An installed clock ticks until paused, and a pause may only go forward: hence a minute ahead.)
     const start = Date.now();
     await page.clock.install({ time: start });
-    await page.clock.pauseAt(start + 1);
+    await page.clock.pauseAt(start + 60_000);
     await page.goto(ui.url);
     await page.getByText("Live", { exact: true }).waitFor();
     const renders: string[] = [];
