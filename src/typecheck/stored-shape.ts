@@ -75,6 +75,17 @@ export function storedType(text: string, handles: HandleShapes): StoredType {
   return { holds: "value", shape: shapeOf(graph, handles) };
 }
 
+/** The shape of a string, number or boolean; `any` for `null` and what JSON cannot hold; undefined for an object. */
+function scalarShape(item: unknown): TypeShape | undefined {
+  switch (typeof item) {
+    case "string": return named("string");
+    case "number": return named("number");
+    case "boolean": return named("boolean");
+    case "object": return item === null ? ANY : undefined;
+    default: return ANY;
+  }
+}
+
 function shapeOf(graph: Graph, handles: HandleShapes): TypeShape {
   let budget = MAX_NODES;
   // Nodes being read (a cycle is `any`: the type would have to name itself).
@@ -82,14 +93,8 @@ function shapeOf(graph: Graph, handles: HandleShapes): TypeShape {
 
   const value = (item: unknown, depth: number): TypeShape => {
     if (--budget < 0) return ANY;
-    if (item === null || item === undefined) return ANY;
-    switch (typeof item) {
-      case "string": return named("string");
-      case "number": return named("number");
-      case "boolean": return named("boolean");
-      case "object": break;
-      default: return ANY;
-    }
+    const scalar = scalarShape(item);
+    if (scalar !== undefined) return scalar;
     if (!isRecord(item)) return ANY;
     switch (item.$) {
       case "num": return named("number");
@@ -140,15 +145,10 @@ function shapeOf(graph: Graph, handles: HandleShapes): TypeShape {
   // Plain data written whole (a `data` node): JSON as it is, no tag read in it.
   const plain = (item: unknown, depth: number): TypeShape => {
     if (--budget < 0) return ANY;
-    switch (typeof item) {
-      case "string": return named("string");
-      case "number": return named("number");
-      case "boolean": return named("boolean");
-      case "object": break;
-      default: return ANY;
-    }
+    const scalar = scalarShape(item);
+    if (scalar !== undefined) return scalar;
     // As deep as a node graph is followed: the root's own object is one level below its node's.
-    if (item === null || depth > MAX_DEPTH + 1) return ANY;
+    if (typeof item !== "object" || item === null || depth > MAX_DEPTH + 1) return ANY;
     if (Array.isArray(item)) {
       if (item.length === 0) return { kind: "array", item: ANY };
       const shapes: TypeShape[] = [];
